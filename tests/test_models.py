@@ -1,0 +1,219 @@
+"""Property tests for glassworks.models: every view of a model (tree, rules, rule ensemble, JSON) predicts the same."""
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings, strategies as st
+from hypothesis.extra import numpy as hnp
+
+try:
+    import glassworks  # noqa: F401
+except ImportError:  # running from a checkout without `pip install -e .`
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from glassworks.models import (Condition, Leaf, Rule, RuleEnsemble, RuleList, Split, Tree, model_from_dict,
+                               model_from_json, negate_name)
+from glassworks.validation import InputError
+
+P = 4
+NAMES = ['smoker', 'age', 'income <= 40k', 'color == red']
+THRESHOLDS = [0.5, -1.0, 0.0, 1.5, 2.25]
+# feature values include every threshold, so the `<=` boundary is exercised on both sides
+VALUES = [-2.0, -1.0, 0.0, 0.5, 0.7, 1.0, 1.5, 2.25, 3.0]
+CLASSES = ['a', 'b', 'c']
+
+
+def _split(children):
+    return st.builds(Split, st.integers(0, P - 1), st.sampled_from(THRESHOLDS), children, children)
+
+
+class_leaves = st.builds(Leaf, st.sampled_from(CLASSES), st.one_of(st.none(), st.integers(0, 100)),
+                         st.one_of(st.none(), st.lists(st.integers(0, 20), min_size=3, max_size=3)))
+reg_leaves = st.builds(Leaf, st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False),
+                       st.one_of(st.none(), st.integers(0, 100)))
+class_nodes = st.recursive(class_leaves, _split, max_leaves=20)
+reg_nodes = st.recursive(reg_leaves, _split, max_leaves=20)
+Xs = hnp.arrays(np.float64, st.tuples(st.integers(1, 40), st.just(P)), elements=st.sampled_from(VALUES))
+
+
+def _class_tree(root):
+    return Tree(root, NAMES, 'classification', classes=CLASSES)
+
+
+@settings(max_examples=100, deadline=None)
+@given(root=class_nodes, X=Xs)
+def test_classification_views_agree(root, X):
+    tree = _class_tree(root)
+    y = tree.predict(X)
+    rules = tree.to_rules()
+    assert rules.n_rules == tree.n_leaves and rules.default is None
+    np.testing.assert_array_equal(rules.predict(X), y)
+    # the leaf rules partition the space and the covering rule is the leaf `apply` finds
+    cover = np.column_stack([r.covers(X) for r in rules.rules])
+    np.testing.assert_array_equal(cover.sum(axis=1), 1)
+    np.testing.assert_array_equal(cover.argmax(axis=1), tree.apply(X))
+    np.testing.assert_array_equal(np.asarray(CLASSES)[[CLASSES.index(lf.value) for lf in tree.leaves()]][tree.apply(X)], y)
+    back = Tree.from_dict(json.loads(json.dumps(tree.to_dict())))
+    assert back == tree
+    np.testing.assert_array_equal(back.predict(X), y)
+    np.testing.assert_array_equal(Tree.from_json(tree.to_json()).predict(X), y)
+    assert model_from_json(rules.to_json()) == rules
+    np.testing.assert_array_equal(pd.DataFrame(X, columns=NAMES)[NAMES[::-1]].pipe(tree.predict), y)
+    if all(lf.counts is not None for lf in tree.leaves()):
+        proba = tree.predict_proba(X)
+        np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+        assert set(np.asarray(CLASSES)[proba.argmax(axis=1)]) <= set(CLASSES)
+
+
+@settings(max_examples=100, deadline=None)
+@given(root=reg_nodes, X=Xs)
+def test_regression_views_agree(root, X):
+    tree = Tree(root, NAMES, 'regression')
+    y = tree.predict(X)
+    assert y.dtype == np.float64
+    np.testing.assert_array_equal(tree.to_rules().predict(X), y)
+    np.testing.assert_array_equal(Tree.from_dict(tree.to_dict()).predict(X), y)
+    ens = tree.to_rule_ensemble()
+    assert ens.intercept == 0 and ens.n_rules == tree.n_leaves
+    np.testing.assert_array_equal(ens.predict(X), y)  # exact: one weight times one, the rest times zero
+    assert RuleEnsemble.from_json(ens.to_json()) == ens
+    np.testing.assert_array_equal(model_from_dict(ens.to_dict()).predict(X), y)
+
+
+@settings(max_examples=100, deadline=None)
+@given(root=class_nodes)
+def test_structure_and_text(root):
+    tree = _class_tree(root)
+    leaves = tree.leaves()
+    assert tree.n_leaves == len(leaves) == str(tree).count('predict ')
+    assert tree.depth == max(r.length for r in [Rule(p) for p in _paths(tree.root)])
+    src = tree.to_graphviz().source
+    for name in tree.features_used: assert name in src or negate_name(name) in src
+    assert src.count('predict ') == tree.n_leaves
+
+
+def _paths(node, path=()):
+    if isinstance(node, Leaf): return [path]
+    return (_paths(node.left, path + (Condition(node.feature, '<=', node.threshold),)) +
+            _paths(node.right, path + (Condition(node.feature, '>', node.threshold),)))
+
+
+conditions = st.builds(Condition, st.integers(0, P - 1), st.sampled_from(['<=', '>']), st.sampled_from(THRESHOLDS))
+
+
+@settings(max_examples=100, deadline=None)
+@given(conds=st.lists(conditions, max_size=8), X=Xs)
+def test_simplify_keeps_coverage(conds, X):
+    rule = Rule(tuple(conds), value=1)
+    simple = rule.simplify()
+    np.testing.assert_array_equal(simple.covers(X), rule.covers(X))
+    assert simple.length <= rule.length
+    assert len({(c.feature, c.op) for c in simple.conditions}) == simple.length
+
+
+@pytest.mark.parametrize('seed', range(6))
+def test_from_sklearn_classifier(seed):
+    from sklearn.tree import DecisionTreeClassifier
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(300, 5)).astype(np.float32).astype(np.float64)  # sklearn compares in float32
+    y = rng.choice([3, 7, 9], size=300)
+    y[X[:, 0] > 0.3] = 7
+    clf = DecisionTreeClassifier(max_depth=int(rng.integers(1, 8)), random_state=seed).fit(X, y)
+    tree = Tree.from_sklearn(clf)
+    Xt = rng.normal(size=(500, 5)).astype(np.float32).astype(np.float64)
+    np.testing.assert_array_equal(tree.predict(Xt), clf.predict(Xt))
+    np.testing.assert_allclose(tree.predict_proba(Xt), clf.predict_proba(Xt))
+    assert tree.n_leaves == clf.get_n_leaves() and tree.depth == clf.get_depth()
+    assert tree.classes == [3, 7, 9] and all(type(c) is int for c in Tree.from_json(tree.to_json()).classes)
+    assert tree.feature_names == [f'x{j}' for j in range(5)]
+    np.testing.assert_array_equal(Tree.from_sklearn(clf.tree_).predict(Xt), np.searchsorted([3, 7, 9], clf.predict(Xt)))
+
+
+@pytest.mark.parametrize('seed', range(6))
+def test_from_sklearn_regressor(seed):
+    from sklearn.tree import DecisionTreeRegressor
+    rng = np.random.default_rng(100 + seed)
+    X = pd.DataFrame(rng.normal(size=(300, 3)).astype(np.float32).astype(np.float64), columns=['u', 'v', 'w'])
+    y = np.sin(3 * X['u']) + X['v'] ** 2 + 0.1 * rng.normal(size=300)
+    reg = DecisionTreeRegressor(max_depth=None if seed % 2 else 4, min_samples_leaf=3, random_state=seed).fit(X, y)
+    tree = Tree.from_sklearn(reg)
+    assert tree.task == 'regression' and tree.feature_names == ['u', 'v', 'w']
+    Xt = pd.DataFrame(rng.normal(size=(400, 3)).astype(np.float32).astype(np.float64), columns=['u', 'v', 'w'])
+    np.testing.assert_allclose(tree.predict(Xt), reg.predict(Xt), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(tree.to_rule_ensemble().predict(Xt), reg.predict(Xt), rtol=0, atol=1e-12)
+
+
+def _hand_tree():
+    return Tree(Split(0, 0.5,
+                      left=Split(1, 25.5, Leaf('no', 50), Leaf('yes', 20)),
+                      right=Split(2, 0.5, Leaf('yes', 7), Leaf('no', 3))),
+                NAMES[:3])
+
+
+def test_hand_built_tree_text():
+    assert str(_hand_tree()) == (
+        "if smoker:\n"
+        "    if income <= 40k: predict no  (n=3)\n"
+        "    else: predict yes  (n=7)\n"
+        "else:\n"
+        "    if age <= 25.5: predict no  (n=50)\n"
+        "    else: predict yes  (n=20)")
+    assert repr(_hand_tree()) == "Tree(n_leaves=4, depth=2, task='classification')"
+    assert str(_hand_tree().to_rules()).splitlines() == [
+        "IF not smoker AND age <= 25.5 THEN predict no  (n=50)",
+        "ELSE IF not smoker AND age > 25.5 THEN predict yes  (n=20)",
+        "ELSE IF smoker AND income > 40k THEN predict yes  (n=7)",
+        "ELSE IF smoker AND income <= 40k THEN predict no  (n=3)"]
+
+
+def test_rule_ensemble_text_and_predictions():
+    ens = RuleEnsemble([Rule([(1, '<=', 25.5), (0, '>', 0.5)]), Rule([(3, '<=', 0.5)])], [2.0, -0.5], 0.25, NAMES,
+                       task='classification', link='logit', classes=['neg', 'pos'])
+    assert ens.to_text(sort=True).splitlines()[1:] == [
+        "+0.25  intercept", "   +2  IF age <= 25.5 AND smoker", " -0.5  IF color != red"]
+    X = np.array([[1, 20, 0, 1], [0, 30, 0, 0], [0, 30, 0, 1]])
+    np.testing.assert_allclose(ens.decision_function(X), [2.25, -0.25, 0.25])
+    np.testing.assert_array_equal(ens.predict(X), ['pos', 'neg', 'pos'])
+    np.testing.assert_allclose(ens.predict_proba(X)[:, 1], 1 / (1 + np.exp(-np.array([2.25, -0.25, 0.25]))))
+    assert ens.n_rules == 2 and ens.complexity == 3
+
+
+def test_graphviz_source_has_feature_names():
+    src = _hand_tree().to_graphviz().source
+    for name in ('smoker', 'age <= 25.5', 'income <= 40k'): assert name in src
+    assert 'yes' in src and 'no' in src
+    ens_src = _hand_tree().to_rules().rules[0:1]
+    assert 'age <= 25.5' in RuleEnsemble(ens_src, [1.0], 0.0, NAMES[:3]).to_graphviz().source
+
+
+@pytest.mark.parametrize('make', [lambda: _hand_tree(), lambda: _hand_tree().to_rules(),
+                                  lambda: Tree(Leaf(1.0), NAMES[:3], 'regression').to_rule_ensemble()])
+def test_bad_input_raises(make):
+    model = make()
+    good = np.zeros((2, 3))
+    model.predict(good)
+    with pytest.raises(InputError, match='NaN'): model.predict(np.array([[0., np.nan, 1.]]))
+    with pytest.raises(InputError, match='fitted with 3'): model.predict(np.zeros((2, 4)))
+    with pytest.raises(InputError, match='fitted with 3'): model.predict(np.zeros((2, 2)))
+    with pytest.raises(InputError, match='2-D'): model.predict(np.zeros(3))
+    with pytest.raises(InputError, match='missing column'): model.predict(pd.DataFrame(good[:, :2], columns=NAMES[:2]))
+
+
+def test_negate_name():
+    pairs = [('age <= 25.5', 'age > 25.5'), ('color == red', 'color != red'), ('age in (25, 40]', 'age not in (25, 40]'),
+             ('smoker', 'not smoker')]
+    for a, b in pairs: assert negate_name(a) == b and negate_name(b) == a
+
+
+def test_json_keeps_types_and_header():
+    t = Tree.from_nested((0, np.int64(0), np.int64(1)), ['f'], classes=np.array([0, 1]))
+    d = json.loads(t.to_json())
+    assert d['type'] == 'Tree' and d['format_version'] == 1 and d['classes'] == [0, 1]
+    assert type(Tree.from_dict(d).root.left.value) is int
+    s = Tree.from_nested((0, 'x', 'y'), ['f'])
+    assert Tree.from_json(s.to_json()).classes == ['x', 'y']
+    with pytest.raises(InputError): Tree.from_dict({**d, 'format_version': 99})
+    with pytest.raises(InputError): RuleList.from_dict(d)
