@@ -54,12 +54,21 @@ def brute_classification(X, y, lam, max_depth=None, sample_weight=None):
     return _solve(X, leaf, max_depth)
 
 
-def brute_regression(X, y, lam, max_depth=None, sample_weight=None):
-    """Optimal SSE/SST + lam * leaves (weighted; leaves predict the weighted mean). Returns (objective, tree)."""
+def _sae(y, w):
+    "Smallest weighted sum of absolute deviations over all constants (the minimum is at a data point)."
+    return min(float(np.sum(w * np.abs(y - c))) for c in y)
+
+
+def brute_regression(X, y, lam, max_depth=None, sample_weight=None, metric='l2'):
+    """Optimal loss/loss(root) + lam * leaves, loss = weighted SSE around the mean (l2) or weighted SAE around the
+    best constant (l1). Returns (objective, tree)."""
     X, y = np.asarray(X), np.asarray(y, float)
     w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, float)
-    mu = np.sum(w * y) / w.sum()
-    sst = np.sum(w * (y - mu) ** 2)
+    if metric == 'l2':
+        mu = np.sum(w * y) / w.sum()
+        norm = np.sum(w * (y - mu) ** 2)
+    else:
+        norm = _sae(y, w)
 
     def leaf(S):
         idx = list(S)
@@ -68,7 +77,9 @@ def brute_regression(X, y, lam, max_depth=None, sample_weight=None):
         ww, yy = w[idx], y[idx]
         if ww.sum() == 0:
             return lam
+        if metric == 'l1':
+            return _sae(yy, ww) / norm + lam
         m = np.sum(ww * yy) / ww.sum()
-        return float(np.sum(ww * (yy - m) ** 2)) / sst + lam
+        return float(np.sum(ww * (yy - m) ** 2)) / norm + lam
 
     return _solve(X, leaf, max_depth)

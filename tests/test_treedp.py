@@ -1,0 +1,77 @@
+"""The DP engine against the independent exhaustive oracle (tests/oracles.py) on random small instances."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st, HealthCheck
+
+from glassworks.treedp import TreeData, search_tree
+from glassworks.base import SearchMonitor
+from oracles import brute_classification, brute_regression
+
+
+@st.composite
+def instances(draw, task):
+    n = draw(st.integers(1, 24)); m = draw(st.integers(1, 5))
+    seed = draw(st.integers(0, 2**31 - 1)); rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, (n, m))
+    if draw(st.booleans()):                                  # duplicated rows (equivalence classes)
+        X = np.r_[X, X[: max(1, n // 2)]]
+    n = len(X)
+    w = None if draw(st.booleans()) else rng.integers(1, 4, n).astype(float)
+    lam = draw(st.sampled_from([0.0, 0.004, 0.02, 0.05, 0.1, 0.3]))
+    depth = draw(st.one_of(st.none(), st.integers(0, 3)))
+    if task == 'classification':
+        y = rng.integers(0, draw(st.integers(1, 3)), n)      # one to three classes, ties likely
+    else:
+        y = rng.integers(0, 5, n).astype(float) * draw(st.sampled_from([1.0, 0.1, 1000.0]))
+    return X, y, w, lam, depth, int(rng.integers(1, 40))
+
+
+def _check(res, want):
+    assert res.complete
+    assert abs(res.objective - want) < 1e-9, (res.objective, want)
+    assert abs(res.lower_bound - want) < 1e-9
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(instances('classification'))
+def test_classification_matches_oracle(inst):
+    X, y, w, lam, depth, chunk = inst
+    want = brute_classification(X, y, lam, depth, w)[0]
+    res = search_tree(TreeData(X, y, w), lam, depth, chunk=chunk)
+    _check(res, want)
+    # the tree read back realises the objective and respects the depth limit
+    acc_w = np.ones(len(y)) if w is None else w
+    err = np.sum(acc_w * (res.tree.predict(X) != y)) / acc_w.sum()
+    assert abs(err + lam * res.tree.n_leaves - want) < 1e-9
+    assert depth is None or res.tree.depth <= depth
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(instances('regression'), st.sampled_from(['l2', 'l1']), st.sampled_from(['auto', 'equiv']))
+def test_regression_matches_oracle(inst, metric, bound):
+    X, y, w, lam, depth, chunk = inst
+    if np.ptp(y) == 0:
+        with pytest.raises(ValueError, match='constant'):
+            TreeData(X, y, w, task='regression', metric=metric)
+        return
+    want = brute_regression(X, y, lam, depth, w, metric=metric)[0]
+    res = search_tree(TreeData(X, y, w, task='regression', metric=metric), lam, depth, bound=bound, chunk=chunk)
+    _check(res, want)
+    assert depth is None or res.tree.depth <= depth
+
+
+def test_node_limit_gives_valid_bounds():
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 2, (300, 10)); y = (X[:, 0] ^ X[:, 1] ^ (rng.random(300) < 0.1)).astype(int)
+    full = search_tree(TreeData(X, y), 0.001)
+    for limit in (1, 5, 50):
+        r = search_tree(TreeData(X, y), 0.001, monitor=SearchMonitor(node_limit=limit))
+        assert r.lower_bound <= full.objective + 1e-12 <= r.objective + 1e-12
+        assert r.tree.n_leaves >= 1
+    assert full.complete
+
+
+def test_oracle_can_fail():
+    "The comparison is meaningful: a wrong lambda gives a different optimum on this instance."
+    X = np.array([[1, 1], [0, 1], [0, 1], [0, 0]]); y = np.array([1, 0, 0, 1])
+    assert abs(search_tree(TreeData(X, y), 0.2).objective - brute_classification(X, y, 0.1)[0]) > 1e-3
