@@ -22,3 +22,14 @@ def test_package_matches_notebooks(tmp_path):
 def test_readme_matches_index():
     r = subprocess.run([sys.executable, str(ROOT / 'docs' / 'readme.py'), '--check'], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_notebooks_are_clean(tmp_path):
+    "nbdev_clean leaves every committed notebook unchanged (no execution counts, stray metadata)."
+    shutil.copy(ROOT / 'settings.ini', tmp_path / 'settings.ini')
+    shutil.copytree(ROOT / 'nbs', tmp_path / 'nbs')
+    exe = Path(sys.executable).with_name('nbdev_clean')
+    subprocess.run([str(exe)], cwd=tmp_path, check=True, capture_output=True)
+    dirty = [p.name for p in sorted((ROOT / 'nbs').glob('*.ipynb'))
+             if p.read_text() != (tmp_path / 'nbs' / p.name).read_text()]
+    assert not dirty, f"run nbdev_clean: {dirty}"
