@@ -75,3 +75,22 @@ def test_oracle_can_fail():
     "The comparison is meaningful: a wrong lambda gives a different optimum on this instance."
     X = np.array([[1, 1], [0, 1], [0, 1], [0, 0]]); y = np.array([1, 0, 0, 1])
     assert abs(search_tree(TreeData(X, y), 0.2).objective - brute_classification(X, y, 0.1)[0]) > 1e-3
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(instances('classification'), st.integers(1, 6))
+def test_incumbent_seed_keeps_exactness(inst, leaves):
+    "Seeding the search with any tree (here a CART) changes nothing in the optimum, and never returns worse."
+    from sklearn.tree import DecisionTreeClassifier
+    from glassworks.models import Tree
+    from glassworks.treedp import tree_objective
+    X, y, w, lam, depth, chunk = inst
+    data = TreeData(X, y, w)
+    cart = DecisionTreeClassifier(max_leaf_nodes=max(2, leaves), max_depth=depth or 1, random_state=0)
+    seed = Tree.from_sklearn(cart.fit(X, y, sample_weight=w), feature_names=data.feature_names)
+    if depth is not None and seed.depth > depth:
+        return
+    want = brute_classification(X, y, lam, depth, w)[0]
+    res = search_tree(data, lam, depth, incumbent=seed, chunk=chunk)
+    _check(res, want)
+    assert res.objective <= tree_objective(data, seed, lam) + 1e-12
