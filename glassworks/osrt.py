@@ -55,7 +55,7 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
     Depth: `max_depth=d` allows at most d splits on any root-to-leaf path (a single leaf has depth 0; None: no
     limit). The reference `osrt` package counts the root as 1: its `depth_budget = d + 1` is our `max_depth = d`."""
     _binary_features = True
-    _chunk = 2000          # nodes per engine call between time/progress checks (the engine doubles it each round)
+    _chunk = 2000          # nodes in the engine's first round (later rounds are sized from the node rate)
 
     def __init__(self,
                  regularization:float=0.01, # lambda: price of a leaf, as a fraction of the target's variance (> 0)
@@ -90,15 +90,13 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
         lam = float(self.regularization)
         mon = SearchMonitor(self.time_limit, self.node_limit, verbose=int(self.verbose), name='osrt')
         limited = self.time_limit is not None or self.node_limit is not None
-        if limited:                                   # warm start, in case the search is stopped early
-            g = greedy_tree(A[keep], yy[keep], w[keep], lam * data.norm, self.max_depth, self.metric, self.feature_names_)
-            g_obj = self._objective(g, A[keep], yy[keep], w[keep], data.norm, lam, self.metric)
-            mon.update(upper=g_obj)
-        # time-limited runs start with small engine chunks: limits are only checked between chunks
-        chunk = 64 if self.time_limit is not None else self._chunk
-        res = search_tree(data, lam, self.max_depth, monitor=mon, bound=self.bound, chunk=chunk)
+        # under a limit, a greedy tree seeds the search: it is the answer if nothing better is found in time,
+        # and its objective prunes the search from the first node on
+        g = (greedy_tree(A[keep], yy[keep], w[keep], lam * data.norm, self.max_depth, self.metric, self.feature_names_)
+             if limited else None)
+        res = search_tree(data, lam, self.max_depth, monitor=mon, bound=self.bound, incumbent=g,
+                          chunk=64 if self.time_limit is not None else self._chunk)
         tree, obj = res.tree, float(res.objective)
-        if limited and not res.complete and g_obj < obj: tree, obj = g, g_obj
         mon.update(upper=obj, lower=res.lower_bound)
         self._set_result(mon, stats=dict(res.stats, rows=int(keep.sum()), greedy_start=limited), complete=res.complete)
         self.objective_ = obj                                                 # exact, from the returned tree
@@ -110,13 +108,6 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
         self.mse_ = float(np.sum(w * r ** 2) / w.sum())
         self.r2_ = float(1 - np.sum(w * r ** 2) / np.sum(w * (yy - ybar) ** 2))
         return self
-
-    @staticmethod
-    def _objective(tree, X, y, w, norm, lam, metric):
-        "Normalised loss + lam * leaves of `tree` (its leaf values as given) on the data."
-        vals = np.array([lf.value for lf in tree.leaves()], dtype=float); r = y - vals[tree.apply(X)]
-        loss = np.sum(w * r ** 2) if metric == 'l2' else np.sum(w * np.abs(r))
-        return float(loss / norm + lam * tree.n_leaves)
 
     def predict(self, X):
         "Leaf value (mean for l2, median for l1, in the target's units) for each row of `X`."
