@@ -661,7 +661,8 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
         data = TreeData(A, yy, sample_weight=w, task='classification', feature_names=self.feature_names_,
                         classes=classes)
         if mode == 'dp':
-            res = search_tree(data, lam, max_depth=self.max_depth, monitor=mon)
+            seed = self._warm(A, yy, w, classes, lam)[0]    # a warm-start tree seeds the DP's budget too
+            res = search_tree(data, lam, max_depth=self.max_depth, monitor=mon, incumbent=seed)
             tree = refit_leaves(res.tree, A, yy, w, classes)
             obj = tree_objective(tree, lam)
             mon.update(upper=obj, lower=obj if res.complete else min(res.lower_bound, obj))
