@@ -9,6 +9,7 @@ import numpy as np
 from numba import njit, objmode, types
 from numba.typed import Dict
 from .bitsets import n_words, full, and_into, andnot_into, trailing_zeros, memo_new, memo_insert
+from .bitsets import _mix64, _GOLDEN
 from .validation import InputError, ParameterError, check_scalar, check_option
 from .base import SearchMonitor, GlassworksClassifier, ExactSolverMixin
 from .models import Tree, Leaf, Split
@@ -56,17 +57,10 @@ def _report(upper, lower, pushed, popped, queue):
     return stop
 
 # %% ../nbs/11_osdt.ipynb #aea91ca5
-_G = np.uint64(0x9E3779B97F4A7C15)
-_A = np.uint64(0xBF58476D1CE4E5B9)
-_B = np.uint64(0x94D049BB133111EB)
-
 @njit(cache=True)
 def _mix(i):
-    "splitmix64 finaliser of a leaf id: the summand of the order-free tree hash."
-    z = np.uint64(i) + _G
-    z = (z ^ (z >> np.uint64(30))) * _A
-    z = (z ^ (z >> np.uint64(27))) * _B
-    return z ^ (z >> np.uint64(31))
+    "splitmix64 finaliser (the bitset hash's mixer) of a leaf id: the summand of the order-free tree hash."
+    return _mix64(np.uint64(i) + _GOLDEN)
 
 @njit(cache=True)
 def _grow_f(a, need):
