@@ -63,34 +63,16 @@ def _mix(i):
     return _mix64(np.uint64(i) + _GOLDEN)
 
 @njit(cache=True)
-def _grow_f(a, need):
+def _grow(a, need):
+    "`a` itself if it holds `need` entries, else a zero-padded copy at least twice as long (any dtype, 1-D)."
     if need <= a.shape[0]: return a
-    out = np.empty(max(need, 2 * a.shape[0]), np.float64); out[:a.shape[0]] = a; return out
+    out = np.zeros(max(need, 2 * a.shape[0]), a.dtype); out[:a.shape[0]] = a; return out
 
 @njit(cache=True)
-def _grow_i(a, need):
+def _grow2(a, need):
+    "The same for a 2-D array: more rows, same columns."
     if need <= a.shape[0]: return a
-    out = np.empty(max(need, 2 * a.shape[0]), np.int64); out[:a.shape[0]] = a; return out
-
-@njit(cache=True)
-def _grow_u(a, need):
-    if need <= a.shape[0]: return a
-    out = np.empty(max(need, 2 * a.shape[0]), np.uint64); out[:a.shape[0]] = a; return out
-
-@njit(cache=True)
-def _grow_b(a, need):
-    if need <= a.shape[0]: return a
-    out = np.zeros(max(need, 2 * a.shape[0]), np.bool_); out[:a.shape[0]] = a; return out
-
-@njit(cache=True)
-def _grow_f2(a, need):
-    if need <= a.shape[0]: return a
-    out = np.zeros((max(need, 2 * a.shape[0]), a.shape[1]), np.float64); out[:a.shape[0]] = a; return out
-
-@njit(cache=True)
-def _grow_u2(a, need):
-    if need <= a.shape[0]: return a
-    out = np.zeros((max(need, 2 * a.shape[0]), a.shape[1]), np.uint64); out[:a.shape[0]] = a; return out
+    out = np.zeros((max(need, 2 * a.shape[0]), a.shape[1]), a.dtype); out[:a.shape[0]] = a; return out
 
 # ---- binary heap over (key, tie) -> entry id ----------------------------------------------------------------------
 
@@ -316,10 +298,10 @@ def _search(fbits, ucnt, umin, W, lamW, eps, flags, policy, max_depth, max_leave
         # ---- the children of each split leaf, with the accuracy bound (Thm 3.5) ----
         need = nl + 2 * s * M + 1
         if need > lbits.shape[0]:
-            lbits = _grow_u2(lbits, need); lfd = _grow_u2(lfd, need); lcnt = _grow_f2(lcnt, need)
-            ln = _grow_f(ln, need); lerr = _grow_f(lerr, need); lb0 = _grow_f(lb0, need); lent = _grow_f(lent, need)
-            lgini = _grow_f(lgini, need); lpred = _grow_i(lpred, need); ldepth = _grow_i(ldepth, need)
-            ldead = _grow_b(ldead, need)
+            lbits = _grow2(lbits, need); lfd = _grow2(lfd, need); lcnt = _grow2(lcnt, need)
+            ln = _grow(ln, need); lerr = _grow(lerr, need); lb0 = _grow(lb0, need); lent = _grow(lent, need)
+            lgini = _grow(lgini, need); lpred = _grow(lpred, need); ldepth = _grow(ldepth, need)
+            ldead = _grow(ldead, need)
         empty = False
         for k in range(s):
             p = Sp[k]; nF[k] = 0
@@ -400,8 +382,8 @@ def _search(fbits, ucnt, umin, W, lamW, eps, flags, policy, max_depth, max_leave
             else:
                 # store the tree: unsplit leaves, then the new ones (whose positions the masks index)
                 if nt == toff.shape[0]:
-                    toff = _grow_i(toff, nt + 1); tlen = _grow_i(tlen, nt + 1); tnew = _grow_i(tnew, nt + 1)
-                if npool + Hn > pool.shape[0]: pool = _grow_i(pool, npool + Hn)
+                    toff = _grow(toff, nt + 1); tlen = _grow(tlen, nt + 1); tnew = _grow(tnew, nt + 1)
+                if npool + Hn > pool.shape[0]: pool = _grow(pool, npool + Hn)
                 toff[nt] = npool; tlen[nt] = Hn; tnew[nt] = 2 * s
                 for i in range(nU): pool[npool + i] = Ul[i]
                 for i in range(2 * s): pool[npool + nU + i] = nid[i]
@@ -458,13 +440,13 @@ def _search(fbits, ucnt, umin, W, lamW, eps, flags, policy, max_depth, max_leave
                             if b2 >= Rc - eps: push = False
                         if push:
                             if ne == etree.shape[0]:
-                                etree = _grow_i(etree, ne + 1); emask = _grow_u(emask, ne + 1)
-                                elb = _grow_f(elb, ne + 1); eb0 = _grow_f(eb0, ne + 1); es = _grow_i(es, ne + 1)
-                                ealive = _grow_b(ealive, ne + 1)
+                                etree = _grow(etree, ne + 1); emask = _grow(emask, ne + 1)
+                                elb = _grow(elb, ne + 1); eb0 = _grow(eb0, ne + 1); es = _grow(es, ne + 1)
+                                ealive = _grow(ealive, ne + 1)
                             if nh == hk.shape[0]:
-                                hk = _grow_f(hk, nh + 1); ht = _grow_i(ht, nh + 1); he = _grow_i(he, nh + 1)
+                                hk = _grow(hk, nh + 1); ht = _grow(ht, nh + 1); he = _grow(he, nh + 1)
                             if nq == qk.shape[0]:
-                                qk = _grow_f(qk, nq + 1); qt = _grow_i(qt, nq + 1); qe = _grow_i(qe, nq + 1)
+                                qk = _grow(qk, nq + 1); qt = _grow(qt, nq + 1); qe = _grow(qe, nq + 1)
                             etree[ne] = tc; emask[ne] = m; elb[ne] = lb2; eb0[ne] = mb0; es[ne] = s2
                             ealive[ne] = True
                             nU2 = W - mn
