@@ -566,7 +566,7 @@ class RuleList:
     def from_json(cls, s:str) -> RuleList: return cls.from_dict(json.loads(s))
 
 # %% ../nbs/04_models.ipynb #04c211bc
-_LINKS = ('identity', 'logit')
+_LINKS = ('identity', 'logit', 'log')
 
 @dataclass(eq=True, repr=False)
 class RuleEnsemble:
@@ -596,9 +596,11 @@ class RuleEnsemble:
             for c in r.conditions:
                 if c.feature >= p: raise InputError(f"a rule uses feature {c.feature}, but there are {p} feature names.")
         if self.task == 'regression':
-            if self.link != 'identity': raise InputError("a regression rule ensemble uses link='identity'.")
+            if self.link not in ('identity', 'log'):
+                raise InputError(f"a regression rule ensemble uses link='identity' or 'log', not {self.link!r}.")
             if self.classes is not None: raise InputError("a regression rule ensemble has no classes.")
         else:
+            if self.link == 'log': raise InputError("link='log' is for regression (counts); classification uses 'logit'.")
             self.classes = [0, 1] if self.classes is None else _plain(list(self.classes))
             if len(self.classes) != 2:
                 raise InputError(f"a classification rule ensemble is binary; got classes {self.classes}.")
@@ -613,7 +615,7 @@ class RuleEnsemble:
 
     def __repr__(self):
         return (f"RuleEnsemble(n_rules={self.n_rules}, complexity={self.complexity}, task={self.task!r}"
-                + (f", link={self.link!r})" if self.task == 'classification' else ")"))
+                + (f", link={self.link!r})" if self.link != 'identity' or self.task == 'classification' else ")"))
 
     def _coverage(self, A) -> np.ndarray:
         return np.column_stack([r._covers(A) for r in self.rules]) if self.rules else np.zeros((A.shape[0], 0), bool)
@@ -627,9 +629,10 @@ class RuleEnsemble:
         return self.intercept + self.coverage(X).astype(np.float64) @ np.asarray(self.weights, dtype=np.float64)
 
     def predict(self, X) -> np.ndarray:
-        "Regression: f(x). Classification: `classes[1]` where f(x) > 0, else `classes[0]`."
+        "Regression: f(x) (link 'identity') or exp(f(x)) (link 'log'). Classification: `classes[1]` where f(x) > 0."
         f = self.decision_function(X)
-        return f if self.task == 'regression' else np.asarray(self.classes)[(f > 0).astype(np.int64)]
+        if self.task == 'regression': return np.exp(f) if self.link == 'log' else f
+        return np.asarray(self.classes)[(f > 0).astype(np.int64)]
 
     def predict_proba(self, X) -> np.ndarray:
         "Classification with link='logit': columns `(1 - sigmoid(f), sigmoid(f))` in `classes` order."
@@ -641,7 +644,8 @@ class RuleEnsemble:
     def to_text(self, precision:int=3, sort:bool=False) -> str:
         "One line per rule, `+1.234  IF age <= 25.5 AND smoker`; `sort=True` orders by decreasing |weight|."
         total = 'intercept + the weights of the rules that hold'
-        if self.task == 'regression': head = f"prediction = {total}"
+        if self.task == 'regression':
+            head = f"log of the expected value = {total}" if self.link == 'log' else f"prediction = {total}"
         elif self.link == 'logit': head = f"log-odds of {_fmt(self.classes[1])} = {total}"
         else: head = f"predict {_fmt(self.classes[1])} when {total} > 0"
         order = sorted(range(self.n_rules), key=lambda k: -abs(self.weights[k])) if sort else range(self.n_rules)
