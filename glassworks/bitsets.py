@@ -23,19 +23,37 @@ _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 @njit(cache=True)
 def n_words(n):
-    "Number of `uint64` words needed for a bitset of `n` samples."
+    """Number of `uint64` words needed for a bitset of `n` samples.
+
+    ```python
+    >>> n_words(64), n_words(65)
+    (1, 2)
+
+    ```"""
     return (n + 63) // 64
 
 @njit(cache=True)
 def tail_mask(n):
-    "Mask of the bits of the last word that stand for real samples (all ones when 64 divides `n`)."
+    """Mask of the bits of the last word that stand for real samples (all ones when 64 divides `n`).
+
+    ```python
+    >>> hex(int(tail_mask(70)))
+    '0x3f'
+
+    ```"""
     r = n % 64
     if r == 0: return _ALL
     return (_ONE << np.uint64(r)) - _ONE
 
 @njit(cache=True)
 def padding_ok(bits, n):
-    "True if `bits` has `n_words(n)` words and its padding bits beyond `n` are all zero."
+    """True if `bits` has `n_words(n)` words and its padding bits beyond `n` are all zero.
+
+    ```python
+    >>> padding_ok(full(70), 70), padding_ok(np.full(2, 2**64 - 1, np.uint64), 70)
+    (True, False)
+
+    ```"""
     W = n_words(n)
     if bits.shape[0] != W: return False
     if W == 0: return True
@@ -44,12 +62,24 @@ def padding_ok(bits, n):
 # %% ../nbs/02_bitsets.ipynb #db0112f5
 @njit(cache=True)
 def empty(n):
-    "The empty set of `n` samples."
+    """The empty set of `n` samples.
+
+    ```python
+    >>> empty(130)
+    array([0, 0, 0], dtype=uint64)
+
+    ```"""
     return np.zeros(n_words(n), dtype=np.uint64)
 
 @njit(cache=True)
 def full(n):
-    "All `n` samples, with the padding bits of the last word left at zero."
+    """All `n` samples, with the padding bits of the last word left at zero.
+
+    ```python
+    >>> to_str(full(5), 5)
+    '11111'
+
+    ```"""
     W = n_words(n)
     out = np.full(W, _ALL, dtype=np.uint64)
     if W > 0: out[W - 1] = tail_mask(n)
@@ -58,23 +88,48 @@ def full(n):
 # %% ../nbs/02_bitsets.ipynb #a755b1af
 @njit(cache=True)
 def get_bit(bits, i):
-    "True if sample `i` is in the set (no bounds check)."
+    """True if sample `i` is in the set (no bounds check).
+
+    ```python
+    >>> b = bitset([0, 1, 1])
+    >>> get_bit(b, 0), get_bit(b, 2)
+    (False, True)
+
+    ```"""
     return ((bits[i >> 6] >> np.uint64(i & 63)) & _ONE) != _ZERO
 
 @njit(cache=True)
 def set_bit(bits, i):
-    "Add sample `i` to the set in place (no bounds check)."
+    """Add sample `i` to the set in place (no bounds check).
+
+    ```python
+    >>> b = empty(5); set_bit(b, 3); to_str(b, 5)
+    '00010'
+
+    ```"""
     bits[i >> 6] |= _ONE << np.uint64(i & 63)
 
 @njit(cache=True)
 def clear_bit(bits, i):
-    "Remove sample `i` from the set in place (no bounds check)."
+    """Remove sample `i` from the set in place (no bounds check).
+
+    ```python
+    >>> b = full(5); clear_bit(b, 0); to_str(b, 5)
+    '01111'
+
+    ```"""
     bits[i >> 6] &= ~(_ONE << np.uint64(i & 63))
 
 # %% ../nbs/02_bitsets.ipynb #dbc53297
 @njit(cache=True)
 def from_bool(mask):
-    "Bitset of the positions where the 1-D array `mask` is true (nonzero)."
+    """Bitset of the positions where the 1-D array `mask` is true (nonzero).
+
+    ```python
+    >>> to_str(from_bool(np.array([True, False, True])), 3)
+    '101'
+
+    ```"""
     n = mask.shape[0]
     out = np.zeros(n_words(n), dtype=np.uint64)
     for i in range(n):
@@ -83,7 +138,13 @@ def from_bool(mask):
 
 @njit(cache=True)
 def to_bool(bits, n):
-    "Boolean mask of length `n` with `True` at the samples in `bits`."
+    """Boolean mask of length `n` with `True` at the samples in `bits`.
+
+    ```python
+    >>> to_bool(bitset([1, 0, 1]), 3)
+    array([ True, False,  True])
+
+    ```"""
     out = np.zeros(n, dtype=np.bool_)
     for i in range(n):
         out[i] = ((bits[i >> 6] >> np.uint64(i & 63)) & _ONE) != _ZERO
@@ -91,7 +152,13 @@ def to_bool(bits, n):
 
 @njit(cache=True)
 def from_indices(idx, n):
-    "Bitset of `n` samples holding the sample indices `idx` (duplicates allowed); IndexError outside `[0, n)`."
+    """Bitset of `n` samples holding the sample indices `idx` (duplicates allowed); IndexError outside `[0, n)`.
+
+    ```python
+    >>> to_str(from_indices(np.array([0, 3, 3]), 5), 5)
+    '10010'
+
+    ```"""
     out = np.zeros(n_words(n), dtype=np.uint64)
     for t in range(idx.shape[0]):
         i = idx[t]
@@ -108,7 +175,13 @@ _S1, _S2, _S4, _S56 = np.uint64(1), np.uint64(2), np.uint64(4), np.uint64(56)
 
 @njit(cache=True)
 def popcount64(x):
-    "Number of set bits in one `uint64` word (SWAR, branch-free); returns int64."
+    """Number of set bits in one `uint64` word (SWAR, branch-free); returns int64.
+
+    ```python
+    >>> popcount64(np.uint64(0b1011))
+    3
+
+    ```"""
     x = np.uint64(x)
     x = x - ((x >> _S1) & _M1)
     x = (x & _M2) + ((x >> _S2) & _M2)
@@ -117,25 +190,49 @@ def popcount64(x):
 
 @njit(cache=True)
 def lowest_bit(x):
-    "The lowest set bit of word `x` as a one-bit word (0 if `x` is 0)."
+    """The lowest set bit of word `x` as a one-bit word (0 if `x` is 0).
+
+    ```python
+    >>> lowest_bit(np.uint64(0b1100))
+    4
+
+    ```"""
     return x & (~x + _ONE)
 
 @njit(cache=True)
 def trailing_zeros(x):
-    "Index of the lowest set bit of word `x` (64 if `x` is 0)."
+    """Index of the lowest set bit of word `x` (64 if `x` is 0).
+
+    ```python
+    >>> trailing_zeros(np.uint64(0b1100)), trailing_zeros(np.uint64(0))
+    (2, 64)
+
+    ```"""
     return popcount64(lowest_bit(x) - _ONE)
 
 # %% ../nbs/02_bitsets.ipynb #46b50a50
 @njit(cache=True)
 def popcount(bits):
-    "Number of samples in the set."
+    """Number of samples in the set.
+
+    ```python
+    >>> popcount(bitset([5, 64, 99], n=100))
+    3
+
+    ```"""
     c = 0
     for k in range(bits.shape[0]): c += popcount64(bits[k])
     return c
 
 @njit(cache=True)
 def indices(bits):
-    "Sorted int64 array of the samples in the set, visiting only set bits."
+    """Sorted int64 array of the samples in the set, visiting only set bits.
+
+    ```python
+    >>> indices(bitset([5, 64, 99], n=100))
+    array([ 5, 64, 99])
+
+    ```"""
     out = np.empty(popcount(bits), dtype=np.int64)
     t = 0
     for k in range(bits.shape[0]):
@@ -150,31 +247,65 @@ def indices(bits):
 # %% ../nbs/02_bitsets.ipynb #4f0e4c04
 @njit(cache=True)
 def and_into(out, a, b):
-    "`out = a & b` (intersection), in place; returns `out`."
+    """`out = a & b` (intersection), in place; returns `out`.
+
+    ```python
+    >>> a, b = bitset([1, 1, 0, 0]), bitset([1, 0, 1, 0])
+    >>> to_str(and_into(empty(4), a, b), 4)
+    '1000'
+
+    ```"""
     for k in range(a.shape[0]): out[k] = a[k] & b[k]
     return out
 
 @njit(cache=True)
 def andnot_into(out, a, b):
-    "`out = a & ~b` (difference a minus b), in place; returns `out`."
+    """`out = a & ~b` (difference a minus b), in place; returns `out`.
+
+    ```python
+    >>> a, b = bitset([1, 1, 0, 0]), bitset([1, 0, 1, 0])
+    >>> to_str(andnot_into(empty(4), a, b), 4)
+    '0100'
+
+    ```"""
     for k in range(a.shape[0]): out[k] = a[k] & ~b[k]
     return out
 
 @njit(cache=True)
 def or_into(out, a, b):
-    "`out = a | b` (union), in place; returns `out`."
+    """`out = a | b` (union), in place; returns `out`.
+
+    ```python
+    >>> a, b = bitset([1, 1, 0, 0]), bitset([1, 0, 1, 0])
+    >>> to_str(or_into(empty(4), a, b), 4)
+    '1110'
+
+    ```"""
     for k in range(a.shape[0]): out[k] = a[k] | b[k]
     return out
 
 @njit(cache=True)
 def xor_into(out, a, b):
-    "`out = a ^ b` (symmetric difference), in place; returns `out`."
+    """`out = a ^ b` (symmetric difference), in place; returns `out`.
+
+    ```python
+    >>> a, b = bitset([1, 1, 0, 0]), bitset([1, 0, 1, 0])
+    >>> to_str(xor_into(empty(4), a, b), 4)
+    '0110'
+
+    ```"""
     for k in range(a.shape[0]): out[k] = a[k] ^ b[k]
     return out
 
 @njit(cache=True)
 def not_into(out, a, n):
-    "`out` = complement of `a` within `n` samples (padding stays zero), in place; returns `out`."
+    """`out` = complement of `a` within `n` samples (padding stays zero), in place; returns `out`.
+
+    ```python
+    >>> to_str(not_into(empty(4), bitset([1, 1, 0, 0]), 4), 4)
+    '0011'
+
+    ```"""
     W = a.shape[0]
     for k in range(W): out[k] = ~a[k]
     if W > 0: out[W - 1] &= tail_mask(n)
@@ -183,68 +314,134 @@ def not_into(out, a, n):
 # %% ../nbs/02_bitsets.ipynb #5df1f565
 @njit(cache=True)
 def and_(a, b):
-    "Intersection `a & b` as a new bitset."
+    """Intersection `a & b` as a new bitset.
+
+    ```python
+    >>> to_str(and_(bitset([1, 1, 0, 0]), bitset([1, 0, 1, 0])), 4)
+    '1000'
+
+    ```"""
     return and_into(np.empty_like(a), a, b)
 
 @njit(cache=True)
 def andnot(a, b):
-    "Difference `a & ~b` (samples in `a` but not in `b`) as a new bitset."
+    """Difference `a & ~b` (samples in `a` but not in `b`) as a new bitset.
+
+    ```python
+    >>> to_str(andnot(bitset([1, 1, 0, 0]), bitset([1, 0, 1, 0])), 4)
+    '0100'
+
+    ```"""
     return andnot_into(np.empty_like(a), a, b)
 
 @njit(cache=True)
 def or_(a, b):
-    "Union `a | b` as a new bitset."
+    """Union `a | b` as a new bitset.
+
+    ```python
+    >>> to_str(or_(bitset([1, 1, 0, 0]), bitset([1, 0, 1, 0])), 4)
+    '1110'
+
+    ```"""
     return or_into(np.empty_like(a), a, b)
 
 @njit(cache=True)
 def xor_(a, b):
-    "Symmetric difference `a ^ b` as a new bitset."
+    """Symmetric difference `a ^ b` as a new bitset.
+
+    ```python
+    >>> to_str(xor_(bitset([1, 1, 0, 0]), bitset([1, 0, 1, 0])), 4)
+    '0110'
+
+    ```"""
     return xor_into(np.empty_like(a), a, b)
 
 @njit(cache=True)
 def not_(a, n):
-    "Complement of `a` within the `n` samples, padding kept zero."
+    """Complement of `a` within the `n` samples, padding kept zero.
+
+    ```python
+    >>> to_str(not_(bitset([1, 1, 0, 0]), 4), 4)
+    '0011'
+
+    ```"""
     return not_into(np.empty_like(a), a, n)
 
 # %% ../nbs/02_bitsets.ipynb #c85456ae
 @njit(cache=True)
 def count_and(a, b):
-    "`|a ∩ b|` without building the intersection."
+    """`|a ∩ b|` without building the intersection.
+
+    ```python
+    >>> count_and(bitset([1, 1, 0, 0]), bitset([1, 0, 1, 0]))
+    1
+
+    ```"""
     c = 0
     for k in range(a.shape[0]): c += popcount64(a[k] & b[k])
     return c
 
 @njit(cache=True)
 def count_andnot(a, b):
-    "`|a \\ b|` without building the difference."
+    """`|a \\ b|` without building the difference.
+
+    ```python
+    >>> count_andnot(bitset([1, 1, 0, 0]), bitset([1, 0, 1, 0]))
+    1
+
+    ```"""
     c = 0
     for k in range(a.shape[0]): c += popcount64(a[k] & ~b[k])
     return c
 
 @njit(cache=True)
 def is_subset(a, b):
-    "True if every sample of `a` is in `b`."
+    """True if every sample of `a` is in `b`.
+
+    ```python
+    >>> is_subset(bitset([1, 0, 0]), bitset([1, 1, 0])), is_subset(bitset([1, 1, 0]), bitset([1, 0, 0]))
+    (True, False)
+
+    ```"""
     for k in range(a.shape[0]):
         if a[k] & ~b[k]: return False
     return True
 
 @njit(cache=True)
 def is_disjoint(a, b):
-    "True if `a` and `b` share no sample."
+    """True if `a` and `b` share no sample.
+
+    ```python
+    >>> is_disjoint(bitset([1, 0, 0]), bitset([0, 1, 1]))
+    True
+
+    ```"""
     for k in range(a.shape[0]):
         if a[k] & b[k]: return False
     return True
 
 @njit(cache=True)
 def equal(a, b):
-    "True if `a` and `b` hold the same samples (same length assumed)."
+    """True if `a` and `b` hold the same samples (same length assumed).
+
+    ```python
+    >>> equal(bitset([0, 2], n=3), bitset([1, 0, 1]))
+    True
+
+    ```"""
     for k in range(a.shape[0]):
         if a[k] != b[k]: return False
     return True
 
 @njit(cache=True)
 def any_(a):
-    "True if the set is non-empty."
+    """True if the set is non-empty.
+
+    ```python
+    >>> any_(empty(10)), any_(full(10))
+    (False, True)
+
+    ```"""
     for k in range(a.shape[0]):
         if a[k] != _ZERO: return True
     return False
@@ -252,7 +449,14 @@ def any_(a):
 # %% ../nbs/02_bitsets.ipynb #cec93894
 @njit(cache=True)
 def columns_to_bits(Xbin):
-    "`(n, p)` 0/1 matrix → `(p, n_words(n))` uint64 matrix; row `j` is the set of samples with `Xbin[:, j] == 1`."
+    """`(n, p)` 0/1 matrix → `(p, n_words(n))` uint64 matrix; row `j` is the set of samples with `Xbin[:, j] == 1`.
+
+    ```python
+    >>> X = np.array([[1, 0], [0, 1], [1, 1]])
+    >>> [to_str(b, 3) for b in columns_to_bits(X)]
+    ['101', '011']
+
+    ```"""
     n, p = Xbin.shape
     out = np.zeros((p, n_words(n)), dtype=np.uint64)
     for i in range(n):
@@ -263,7 +467,14 @@ def columns_to_bits(Xbin):
 
 @njit(cache=True)
 def rows_to_bits(Xbin):
-    "`(n, p)` 0/1 matrix → `(n, n_words(p))` uint64 matrix; row `i` is the set of features with `Xbin[i, j] == 1`."
+    """`(n, p)` 0/1 matrix → `(n, n_words(p))` uint64 matrix; row `i` is the set of features with `Xbin[i, j] == 1`.
+
+    ```python
+    >>> X = np.array([[1, 0], [0, 1], [1, 1]])
+    >>> [to_str(b, 2) for b in rows_to_bits(X)]
+    ['10', '01', '11']
+
+    ```"""
     n, p = Xbin.shape
     out = np.zeros((n, n_words(p)), dtype=np.uint64)
     for i in range(n):
@@ -273,7 +484,13 @@ def rows_to_bits(Xbin):
 
 @njit(cache=True)
 def classes_to_bits(y_codes, n_classes):
-    "Class codes in `[0, n_classes)` → `(n_classes, n_words(n))` matrix; row `c` is the set of samples of class `c`."
+    """Class codes in `[0, n_classes)` → `(n_classes, n_words(n))` matrix; row `c` is the set of samples of class `c`.
+
+    ```python
+    >>> [to_str(b, 4) for b in classes_to_bits(np.array([0, 2, 2, 1]), 3)]
+    ['1000', '0001', '0110']
+
+    ```"""
     n = y_codes.shape[0]
     out = np.zeros((n_classes, n_words(n)), dtype=np.uint64)
     for i in range(n):
@@ -285,7 +502,14 @@ def classes_to_bits(y_codes, n_classes):
 # %% ../nbs/02_bitsets.ipynb #f37cdcaa
 @njit(cache=True)
 def class_counts_into(out, bits, y_codes, w):
-    "Weighted class counts of the samples in `bits`, written into float64 `out` (zeroed first); returns `out`."
+    """Weighted class counts of the samples in `bits`, written into float64 `out` (zeroed first); returns `out`.
+
+    ```python
+    >>> out = np.empty(2)
+    >>> class_counts_into(out, bitset([1, 1, 0, 1]), np.array([0, 1, 1, 1]), np.array([1., 2., 4., 8.]))
+    array([ 1., 10.])
+
+    ```"""
     for c in range(out.shape[0]): out[c] = 0.0
     for k in range(bits.shape[0]):
         x = bits[k]
@@ -298,12 +522,24 @@ def class_counts_into(out, bits, y_codes, w):
 
 @njit(cache=True)
 def class_counts(bits, y_codes, w, n_classes):
-    "float64 array of `Σ w_i` over the samples `i` in `bits` with `y_codes[i] == c`, for each class `c`."
+    """float64 array of `Σ w_i` over the samples `i` in `bits` with `y_codes[i] == c`, for each class `c`.
+
+    ```python
+    >>> class_counts(bitset([1, 1, 0, 1]), np.array([0, 1, 1, 1]), np.array([1., 2., 4., 8.]), 2)
+    array([ 1., 10.])
+
+    ```"""
     return class_counts_into(np.zeros(n_classes, dtype=np.float64), bits, y_codes, w)
 
 @njit(cache=True)
 def target_sums(bits, y, w):
-    "`(Σ w, Σ w·y, Σ w·y²)` over the samples in `bits`, as float64."
+    """`(Σ w, Σ w·y, Σ w·y²)` over the samples in `bits`, as float64.
+
+    ```python
+    >>> target_sums(bitset([1, 0, 1]), np.array([1., 5., 3.]), np.array([1., 1., 2.]))
+    (3.0, 7.0, 19.0)
+
+    ```"""
     sw = 0.0; swy = 0.0; swy2 = 0.0
     for k in range(bits.shape[0]):
         x = bits[k]
@@ -329,7 +565,13 @@ def _mix64(z):
 
 @njit(cache=True)
 def hash_bits(bits):
-    "64-bit hash of a bitset (splitmix64 rounds over its words), as int64; equal sets hash equally."
+    """64-bit hash of a bitset (splitmix64 rounds over its words), as int64; equal sets hash equally.
+
+    ```python
+    >>> hash_bits(bitset([1, 0, 1])) == hash_bits(bitset([0, 2], n=3))
+    True
+
+    ```"""
     h = _mix64(np.uint64(bits.shape[0]) + _GOLDEN)
     for k in range(bits.shape[0]):
         h = _mix64((h ^ bits[k]) + _GOLDEN)
@@ -338,7 +580,14 @@ def hash_bits(bits):
 # %% ../nbs/02_bitsets.ipynb #a197e4c3
 @njit(cache=True)
 def memo_new(n, capacity=64):
-    "Empty memo table for bitsets of `n` samples: `(table, keys)`, a typed Dict hash → slot and a key matrix."
+    """Empty memo table for bitsets of `n` samples: `(table, keys)`, a typed Dict hash → slot and a key matrix.
+
+    ```python
+    >>> table, keys = memo_new(100, capacity=4)
+    >>> len(table), keys.shape
+    (0, (4, 2))
+
+    ```"""
     table = Dict.empty(key_type=types.int64, value_type=types.int64)
     keys = np.zeros((max(capacity, 1), n_words(n)), dtype=np.uint64)
     return table, keys
@@ -370,17 +619,40 @@ def _memo_insert_from(table, keys, bits, h):
 
 @njit(cache=True)
 def memo_find(table, keys, bits):
-    "Slot of `bits` in the memo table, or -1 if absent (hash hits are verified against the stored key)."
+    """Slot of `bits` in the memo table, or -1 if absent (hash hits are verified against the stored key).
+
+    ```python
+    >>> table, keys = memo_new(10)
+    >>> keys, s, new = memo_insert(table, keys, bitset([3], n=10))
+    >>> memo_find(table, keys, bitset([3], n=10)), memo_find(table, keys, bitset([4], n=10))
+    (0, -1)
+
+    ```"""
     return _memo_find_from(table, keys, bits, hash_bits(bits))
 
 @njit(cache=True)
 def memo_insert(table, keys, bits):
-    "Find or add `bits`; returns `(keys, slot, is_new)`. `keys` may be reallocated: rebind it."
+    """Find or add `bits`; returns `(keys, slot, is_new)`. `keys` may be reallocated: rebind it.
+
+    ```python
+    >>> table, keys = memo_new(10)
+    >>> keys, s, new = memo_insert(table, keys, bitset([3], n=10)); s, new
+    (0, True)
+    >>> keys, s, new = memo_insert(table, keys, bitset([3], n=10)); s, new
+    (0, False)
+
+    ```"""
     return _memo_insert_from(table, keys, bits, hash_bits(bits))
 
 # %% ../nbs/02_bitsets.ipynb #6054deb2
 def bitset(x, n:int|None=None) -> np.ndarray:
-    "Bitset from a boolean/0-1 mask `x` (when `n` is None) or from sample indices `x` in `[0, n)`."
+    """Bitset from a boolean/0-1 mask `x` (when `n` is None) or from sample indices `x` in `[0, n)`.
+
+    ```python
+    >>> to_str(bitset([True, False, True]), 3), to_str(bitset([0, 2], n=3), 3)
+    ('101', '101')
+
+    ```"""
     arr = np.asarray(x)
     if arr.ndim != 1: raise ValueError(f"expected a 1-D mask or index list, got shape {arr.shape}.")
     if n is None:
@@ -394,5 +666,11 @@ def bitset(x, n:int|None=None) -> np.ndarray:
     return from_indices(arr.astype(np.int64), int(n))
 
 def to_str(bits:np.ndarray, n:int) -> str:
-    "The set as a string of 0/1, sample 0 first."
+    """The set as a string of 0/1, sample 0 first.
+
+    ```python
+    >>> to_str(bitset([0, 69], n=70), 70)[-3:]
+    '001'
+
+    ```"""
     return ''.join('1' if v else '0' for v in to_bool(bits, n))
