@@ -17,7 +17,14 @@ __all__ = ['prefix_sums', 'cluster_cost', 'fill_row_quadratic', 'fill_row_dc', '
 # %% ../nbs/12_kmeans1d.ipynb #716e3799
 @njit(cache=True)
 def prefix_sums(x, w):
-    "Prefix sums `W, S, Q` (length n+1) of `w`, `w*(x-c)` and `w*(x-c)**2`, with `c` the middle value of sorted `x`."
+    """Prefix sums `W, S, Q` (length n+1) of `w`, `w*(x-c)` and `w*(x-c)**2`, with `c` the middle value of sorted `x`.
+
+    ```python
+    >>> W, S, Q = prefix_sums(np.array([1., 2., 4.]), np.ones(3))
+    >>> W
+    array([0., 1., 2., 3.])
+
+    ```"""
     n = x.shape[0]
     c = x[n // 2] if n > 0 else 0.0
     W = np.zeros(n + 1); S = np.zeros(n + 1); Q = np.zeros(n + 1)
@@ -30,7 +37,14 @@ def prefix_sums(x, w):
 
 @njit(cache=True)
 def cluster_cost(W, S, Q, j, i):
-    "Weighted sum of squares of the sorted points `j..i` (inclusive, 0-based) about their weighted mean, clamped at 0."
+    """Weighted sum of squares of the sorted points `j..i` (inclusive, 0-based) about their weighted mean, clamped at 0.
+
+    ```python
+    >>> x = np.array([1., 2., 4.]); W, S, Q = prefix_sums(x, np.ones(3))
+    >>> float(cluster_cost(W, S, Q, 0, 1)), float(cluster_cost(W, S, Q, 0, 2))
+    (0.5, 4.666666666666667)
+
+    ```"""
     if i <= j: return 0.0
     ww = W[i + 1] - W[j]
     if ww <= 0.0: return 0.0
@@ -41,7 +55,16 @@ def cluster_cost(W, S, Q, j, i):
 # %% ../nbs/12_kmeans1d.ipynb #5b4569e7
 @njit(cache=True)
 def fill_row_quadratic(prev, cur, arg, q, W, S, Q):
-    "Fill DP row `q` (q+1 clusters) into `cur`/`arg` from row `q-1` in `prev` by trying every split: O(n^2)."
+    """Fill DP row `q` (q+1 clusters) into `cur`/`arg` from row `q-1` in `prev` by trying every split: O(n^2).
+
+    ```python
+    >>> x = np.array([1., 2., 10., 11.]); W, S, Q = prefix_sums(x, np.ones(4))
+    >>> prev = np.array([cluster_cost(W, S, Q, 0, i) for i in range(4)])
+    >>> cur, arg = np.empty(4), np.empty(4, np.int64)
+    >>> fill_row_quadratic(prev, cur, arg, 1, W, S, Q); float(cur[-1]), int(arg[-1])
+    (1.0, 2)
+
+    ```"""
     n = cur.shape[0]
     for i in range(min(q, n)):
         cur[i] = np.inf; arg[i] = -1
@@ -56,7 +79,16 @@ def fill_row_quadratic(prev, cur, arg, q, W, S, Q):
 # %% ../nbs/12_kmeans1d.ipynb #0e9d05c3
 @njit(cache=True)
 def fill_row_dc(prev, cur, arg, q, W, S, Q):
-    "Fill DP row `q` (q+1 clusters) into `cur`/`arg` from row `q-1` in `prev` by divide and conquer: O(n log n)."
+    """Fill DP row `q` (q+1 clusters) into `cur`/`arg` from row `q-1` in `prev` by divide and conquer: O(n log n).
+
+    ```python
+    >>> x = np.array([1., 2., 10., 11.]); W, S, Q = prefix_sums(x, np.ones(4))
+    >>> prev = np.array([cluster_cost(W, S, Q, 0, i) for i in range(4)])
+    >>> cur, arg = np.empty(4), np.empty(4, np.int64)
+    >>> fill_row_dc(prev, cur, arg, 1, W, S, Q); float(cur[-1]), int(arg[-1])
+    (1.0, 2)
+
+    ```"""
     n = cur.shape[0]
     for i in range(min(q, n)):
         cur[i] = np.inf; arg[i] = -1
@@ -85,7 +117,13 @@ def fill_row_dc(prev, cur, arg, q, W, S, Q):
 # %% ../nbs/12_kmeans1d.ipynb #d70d644c
 @njit(cache=True)
 def kmeans1d_nb(x, w, k):
-    "Optimal weighted k-means of sorted `x` into exactly `k` (1 <= k <= n) clusters: `(cost, labels)`, labels in 0..k-1."
+    """Optimal weighted k-means of sorted `x` into exactly `k` (1 <= k <= n) clusters: `(cost, labels)`, labels in 0..k-1.
+
+    ```python
+    >>> kmeans1d_nb(np.array([1., 2., 10., 11.]), np.ones(4), 2)
+    (1.0, array([0, 0, 1, 1]))
+
+    ```"""
     n = x.shape[0]
     W, S, Q = prefix_sums(x, w)
     prev = np.empty(n); cur = np.empty(n)
@@ -137,7 +175,14 @@ def kmeans1d(x, # 1-D data, any order
              k:int, # number of clusters, 1 <= k <= len(x)
              w=None, # positive weights (default: all ones)
             ):
-    "Optimal weighted 1-D k-means: `(cost, labels, centers)`; labels follow the input order, centres ascend."
+    """Optimal weighted 1-D k-means: `(cost, labels, centers)`; labels follow the input order, centres ascend.
+
+    ```python
+    >>> cost, labels, centers = kmeans1d([11, 1, 12, 2, 10, 3], 2)
+    >>> cost, labels, centers
+    (4.0, array([1, 0, 1, 0, 1, 0]), array([ 2., 11.]))
+
+    ```"""
     x = _check_values(x, 'x'); n = len(x)
     w = _check_weights(w, n); k = _check_k(k, n)
     order = np.argsort(x, kind='stable')
@@ -151,7 +196,13 @@ def kmeans1d(x, # 1-D data, any order
 # %% ../nbs/12_kmeans1d.ipynb #619b5c35
 @njit(cache=True)
 def kmeans1d_costs_nb(x, w, k_max, quadratic=False):
-    "Optimal weighted k-means costs of sorted `x` for 1..k_max clusters (k_max <= n); two rows of memory."
+    """Optimal weighted k-means costs of sorted `x` for 1..k_max clusters (k_max <= n); two rows of memory.
+
+    ```python
+    >>> kmeans1d_costs_nb(np.array([1., 2., 3., 10., 11., 12.]), np.ones(6), 3)
+    array([125.5,   4. ,   2.5])
+
+    ```"""
     n = x.shape[0]
     W, S, Q = prefix_sums(x, w)
     prev = np.empty(n); cur = np.empty(n); arg = np.empty(n, np.int64)
@@ -170,7 +221,13 @@ def kmeans1d_costs(x_sorted, # 1-D data sorted ascending
                    w=None, # positive weights (default: all ones)
                    k_max:int|None=None, # largest number of clusters, <= len(x_sorted) (default: len(x_sorted))
                   ):
-    "Array of the optimal weighted k-means costs for 1, 2, ..., `k_max` clusters."
+    """Array of the optimal weighted k-means costs for 1, 2, ..., `k_max` clusters.
+
+    ```python
+    >>> kmeans1d_costs([1, 2, 3, 10, 11, 12])
+    array([125.5,   4. ,   2.5,   1. ,   0.5,   0. ])
+
+    ```"""
     x = _check_values(x_sorted, 'x_sorted', must_be_sorted=True); n = len(x)
     w = _check_weights(w, n)
     k_max = n if k_max is None else _check_k(k_max, n, 'k_max')
@@ -179,7 +236,13 @@ def kmeans1d_costs(x_sorted, # 1-D data sorted ascending
 # %% ../nbs/12_kmeans1d.ipynb #714c3151
 @njit(cache=True)
 def kmeans_penalized_nb(x, w, lam, c_max=0):
-    "min over 1 <= C <= min(n, c_max) of WkM(C) + lam*C for sorted `x` (c_max <= 0: no limit); returns `(value, C)`."
+    """min over 1 <= C <= min(n, c_max) of WkM(C) + lam*C for sorted `x` (c_max <= 0: no limit); returns `(value, C)`.
+
+    ```python
+    >>> kmeans_penalized_nb(np.array([1., 2., 3., 10., 11., 12.]), np.ones(6), 1.6)
+    (7.2, 2)
+
+    ```"""
     n = x.shape[0]
     cap = n if (c_max <= 0 or c_max > n) else c_max
     W, S, Q = prefix_sums(x, w)
@@ -201,7 +264,15 @@ def kmeans_penalized(x_sorted, # 1-D data sorted ascending
                      w=None, # positive weights (default: all ones)
                      c_max:int|None=None, # optional largest number of clusters allowed (e.g. 2**depth leaves)
                     ):
-    "`(min_C WkM(C) + lam*C, C*)` over 1 <= C <= c_max, with the exact convexity-based early stop and no cap."
+    """`(min_C WkM(C) + lam*C, C*)` over 1 <= C <= c_max, with the exact convexity-based early stop and no cap.
+
+    ```python
+    >>> kmeans_penalized([1, 2, 3, 10, 11, 12], 1.6)
+    (7.2, 2)
+    >>> kmeans_penalized([1, 2, 3, 10, 11, 12], 0.1, c_max=2)
+    (4.2, 2)
+
+    ```"""
     x = _check_values(x_sorted, 'x_sorted', must_be_sorted=True)
     w = _check_weights(w, len(x))
     lam = float(check_scalar(lam, 'lam', numbers.Real, low=0))
@@ -212,7 +283,13 @@ def kmeans_penalized(x_sorted, # 1-D data sorted ascending
 # %% ../nbs/12_kmeans1d.ipynb #5d223a0b
 @njit(cache=True)
 def class_correction_nb(w, mean, ss, centred=True):
-    "Sum of within-class losses from per-class weight, weighted mean and (centred or raw) weighted sum of squares."
+    """Sum of within-class losses from per-class weight, weighted mean and (centred or raw) weighted sum of squares.
+
+    ```python
+    >>> class_correction_nb(np.array([2., 1., 3.]), np.array([1.5, 3., 11.]), np.array([.5, 0., 2.]))
+    2.5
+
+    ```"""
     tot = 0.0
     for u in range(w.shape[0]):
         e = ss[u] if centred else ss[u] - w[u] * mean[u] * mean[u]
@@ -221,7 +298,13 @@ def class_correction_nb(w, mean, ss, centred=True):
 
 @njit(cache=True)
 def kmeans_eq_bound_nb(w, mean, ss, lam, c_max=0, centred=True):
-    "OSRT k-means bound min_C CKM(C) + lam*C on classes sorted by mean: `(bound, C*, correction)`."
+    """OSRT k-means bound min_C CKM(C) + lam*C on classes sorted by mean: `(bound, C*, correction)`.
+
+    ```python
+    >>> kmeans_eq_bound_nb(np.array([2., 1., 3.]), np.array([1.5, 3., 11.]), np.array([.5, 0., 2.]), 1.6)
+    (7.2, 2, 2.5)
+
+    ```"""
     value, C = kmeans_penalized_nb(mean, w, lam, c_max)
     corr = class_correction_nb(w, mean, ss, centred)
     return value + corr, C, corr
@@ -238,14 +321,26 @@ def class_correction(w, # per-class total weight (> 0)
                      mean, # per-class weighted mean, sorted ascending
                      ss, # per-class weighted sum of squares: centred about the class mean, or raw if `centred=False`
                      centred:bool=True):
-    "Constant CKM(C) - WkM(C) of Thm 3.6: the summed within-class (equivalence-point) losses."
+    """Constant CKM(C) - WkM(C) of Thm 3.6: the summed within-class (equivalence-point) losses.
+
+    ```python
+    >>> class_correction([2, 1, 3], [1.5, 3, 11], [.5, 0, 2])
+    2.5
+
+    ```"""
     w, mean, ss = _check_classes(w, mean, ss)
     return float(class_correction_nb(w, mean, ss, bool(centred)))
 
 def constrained_kmeans_costs(w, mean, ss, # per-class weight, sorted weighted mean, sum of squares (see `class_correction`)
                              k_max:int|None=None, # largest number of clusters, <= number of classes (default: all)
                              centred:bool=True):
-    "Constrained k-means costs CKM(1..k_max) = weighted k-means on class means + correction (Thm 3.6)."
+    """Constrained k-means costs CKM(1..k_max) = weighted k-means on class means + correction (Thm 3.6).
+
+    ```python
+    >>> constrained_kmeans_costs([2, 1, 3], [1.5, 3, 11], [.5, 0, 2])
+    array([125.5,   4. ,   2.5])
+
+    ```"""
     w, mean, ss = _check_classes(w, mean, ss)
     k_max = len(w) if k_max is None else _check_k(k_max, len(w), 'k_max')
     return kmeans1d_costs_nb(mean, w, k_max) + class_correction_nb(w, mean, ss, bool(centred))
@@ -254,7 +349,13 @@ def kmeans_eq_bound(w, mean, ss, # per-class weight, sorted weighted mean, sum o
                     lam:float, # price of one leaf, >= 0, in the units of the squared loss
                     c_max:int|None=None, # optional leaf limit, e.g. 2**depth for a depth-limited subtree
                     centred:bool=True):
-    "OSRT k-means equivalent-points lower bound `(min_C CKM(C) + lam*C, C*)`; `C* == 1` means a leaf is optimal."
+    """OSRT k-means equivalent-points lower bound `(min_C CKM(C) + lam*C, C*)`; `C* == 1` means a leaf is optimal.
+
+    ```python
+    >>> kmeans_eq_bound([2, 1, 3], [1.5, 3, 11], [.5, 0, 2], lam=1.6)
+    (7.2, 2)
+
+    ```"""
     w, mean, ss = _check_classes(w, mean, ss)
     lam = float(check_scalar(lam, 'lam', numbers.Real, low=0))
     c_max = check_scalar(c_max, 'c_max', numbers.Integral, low=1, allow_none=True)

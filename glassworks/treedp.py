@@ -26,7 +26,18 @@ def _wmedian(y, w):
     return y[o][np.searchsorted(c, 0.5 * c[-1])]
 
 class TreeData:
-    "Binary features grouped into units (identical rows) with the per-unit statistics the loss needs."
+    """Binary features grouped into units (identical rows) with the per-unit statistics the loss needs.
+
+    ```python
+    >>> X = np.array([[0, 1], [0, 1], [1, 0], [1, 1]]); y = np.array([0, 1, 1, 1])
+    >>> d = TreeData(X, y); d
+    TreeData(task='classification', n=4, features=2, units=3)
+    >>> d.stats
+    array([[1., 1.],
+           [0., 1.],
+           [0., 1.]])
+
+    ```"""
     def __init__(self, X, # (n, M) array of 0/1 (validated by the caller)
                  y, # class codes 0..K-1 (classification) or real targets
                  sample_weight=None, # positive weights (default 1)
@@ -256,7 +267,15 @@ def _read_tree(data, table, KS, VS, bits, d, lam):
 
 # %% ../nbs/10_treedp.ipynb #719387e0
 class SearchResult:
-    "What `search_tree` returns: the tree, its objective, a certified lower bound, and counters."
+    """What `search_tree` returns: the tree, its objective, a certified lower bound, and counters.
+
+    ```python
+    >>> r = search_tree(TreeData(np.array([[0], [1]]), np.array([0, 1])), 0.1); r
+    SearchResult(objective=0.2, lower_bound=0.2, complete=True, leaves=2)
+    >>> r.tree.n_leaves, r.complete
+    (2, True)
+
+    ```"""
     def __init__(self, tree, objective, lower_bound, complete, stats):
         self.tree, self.objective, self.lower_bound, self.complete, self.stats = tree, objective, lower_bound, complete, stats
     def __repr__(self):
@@ -265,7 +284,16 @@ class SearchResult:
 
 # %% ../nbs/10_treedp.ipynb #a576ef72
 def tree_objective(data:TreeData, tree:Tree, lam:float) -> float:
-    "Objective (normalised loss + lam * leaves) of any `tree` with its own leaf predictions, on the training data."
+    """Objective (normalised loss + lam * leaves) of any `tree` with its own leaf predictions, on the training data.
+
+    ```python
+    >>> X = np.array([[0], [0], [1], [1]]); y = np.array([0, 0, 1, 0])
+    >>> d = TreeData(X, y)
+    >>> stump = Tree(Split(0, 0.5, Leaf(0), Leaf(0)), d.feature_names)
+    >>> tree_objective(d, stump, 0.1), tree_objective(d, Tree(Leaf(0), d.feature_names), 0.1)
+    (0.45, 0.35)
+
+    ```"""
     X = data.rows[data.inv]; pred = np.asarray(tree.predict(X))
     if data.task == 'classification':
         codes = np.array([data.classes.index(v) if v in data.classes else -1 for v in pred])
@@ -295,7 +323,21 @@ def search_tree(data:TreeData, # the problem
                 incumbent:Tree|None=None, # a known tree (e.g. greedy): its objective prunes the search from the start
                 chunk:int=2000, # nodes in the first numba round (later rounds are sized to ~0.25 s)
                 memory_limit:float|None=8.0): # GB for the memo; the search stops (anytime result) when it is exceeded
-    "Optimal tree by bounded DP; stops early (with a valid lower bound) when the monitor's limits are hit."
+    """Optimal tree by bounded DP; stops early (with a valid lower bound) when the monitor's limits are hit.
+
+    ```python
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 3); y = X[:, 0] ^ X[:, 1]
+    >>> res = search_tree(TreeData(X, y), lam=0.05); res
+    SearchResult(objective=0.2, lower_bound=0.2, complete=True, leaves=4)
+    >>> print(res.tree)
+    if x0:
+        if x1: predict 0  (n=3)
+        else: predict 1  (n=3)
+    else:
+        if x1: predict 1  (n=3)
+        else: predict 0  (n=3)
+
+    ```"""
     check_option(bound, 'bound', ('auto', 'kmeans', 'equiv'))
     if bound == 'kmeans' and data.kind != L2: raise InputError("the k-means bound applies to l2 regression only.")
     mon = monitor if monitor is not None else SearchMonitor()
