@@ -1,11 +1,11 @@
-"""The DP engine against the independent exhaustive oracle (tests/oracles.py) on random small instances."""
+"""The DP engine against the independent exhaustive oracle (glassworks.oracles) on random small instances."""
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 
 from glassworks.treedp import TreeData, search_tree
 from glassworks.base import SearchMonitor
-from oracles import brute_classification, brute_regression
+from glassworks.oracles import brute_classification, brute_regression
 
 
 @st.composite
