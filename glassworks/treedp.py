@@ -14,8 +14,8 @@ from .base import SearchMonitor
 from .validation import check_option, InputError
 
 # %% auto #0
-__all__ = ['CLS', 'L2', 'L1', 'LB', 'UB', 'BASE', 'FEAT', 'NODES', 'ABORT', 'BUDGET', 'HITS', 'ENTRIES', 'BOUNDS', 'TreeData',
-           'SearchResult', 'tree_objective', 'search_tree']
+__all__ = ['CLS', 'L2', 'L1', 'LB', 'UB', 'BASE', 'FEAT', 'NODES', 'ABORT', 'BUDGET', 'HITS', 'ENTRIES', 'BOUNDS', 'REL_TOL',
+           'TreeData', 'SearchResult', 'tree_objective', 'search_tree']
 
 # %% ../nbs/10_treedp.ipynb #46d5a782
 CLS, L2, L1 = 0, 1, 2
@@ -266,6 +266,8 @@ def _read_tree(data, table, KS, VS, bits, d, lam):
     return Split(f, 0.5, left, right, n_samples=int(data.sizes[indices(bits)].sum()))
 
 # %% ../nbs/10_treedp.ipynb #719387e0
+REL_TOL = 1e-12   # every tolerance of the search, as a fraction of the loss normaliser (Proposition 8)
+
 class SearchResult:
     """What `search_tree` returns: the tree, its objective, a certified lower bound, and counters.
 
@@ -301,6 +303,12 @@ def tree_objective(data:TreeData, tree:Tree, lam:float) -> float:
     elif data.metric == 'l2': loss = np.sum(data.w * (data.y - pred.astype(float)) ** 2)
     else: loss = np.sum(data.w * np.abs(data.y - pred.astype(float)))
     return float(loss / data.norm + lam * tree.n_leaves)
+
+def _print_final(mon:SearchMonitor, res:SearchResult):
+    "The last progress line: how the search ended, the objective, the certified bound and the work done."
+    how = 'optimal' if res.complete else f"stopped by {mon.stopped_by or 'the incumbent'}"
+    print(f"[{mon.name}] {mon.elapsed:8.2f}s  {how}: objective {res.objective:.6g}  bound {res.lower_bound:.6g}  "
+          f"nodes {res.stats['nodes']:,}  leaves {res.tree.n_leaves}", file=mon.stream, flush=True)
 
 def _memo_bytes(KS, VS, entries):
     "Memory held by the memo: key and value stores plus about 64 bytes per hash-table entry."
@@ -341,7 +349,7 @@ def search_tree(data:TreeData, # the problem
     check_option(bound, 'bound', ('auto', 'kmeans', 'equiv'))
     if bound == 'kmeans' and data.kind != L2: raise InputError("the k-means bound applies to l2 regression only.")
     mon = monitor if monitor is not None else SearchMonitor()
-    lam_raw, tol = lam * data.norm, 1e-12 * max(data.norm, 1.0)
+    lam_raw, tol = lam * data.norm, REL_TOL * data.norm   # raw units; tolerance relative to the scale
     inc_obj = tree_objective(data, incumbent, lam) if incumbent is not None else np.inf
     if incumbent is not None and max_depth is not None and incumbent.depth > max_depth:
         raise InputError(f"the incumbent tree has depth {incumbent.depth} > max_depth={max_depth}.")
@@ -375,4 +383,6 @@ def search_tree(data:TreeData, # the problem
     else: tree, objective = incumbent, inc_obj              # nothing beats the incumbent (found so far)
     stats = dict(nodes=total, memo_entries=int(cnt[ENTRIES]), memo_hits=int(cnt[HITS]),
                  kmeans_bounds=int(cnt[BOUNDS]), rounds=rounds, units=U)
-    return SearchResult(tree, objective, min(lb / data.norm, objective), bool(complete), stats)
+    res = SearchResult(tree, objective, min(lb / data.norm, objective), bool(complete), stats)
+    if mon.verbose: _print_final(mon, res)
+    return res

@@ -94,3 +94,36 @@ def test_incumbent_seed_keeps_exactness(inst, leaves):
     res = search_tree(data, lam, depth, incumbent=seed, chunk=chunk)
     _check(res, want)
     assert res.objective <= tree_objective(data, seed, lam) + 1e-12
+
+
+def test_tiny_target_spread_issue12():
+    "Issue 12 item 1: y=[0,0,0,3.37e-7], lambda=0.5; the split (objective 1.0) beats the single leaf (1.5)."
+    X = np.array([[0], [0], [0], [1]]); y = np.array([0, 0, 0, 3.37e-7])
+    for bound in ('auto', 'equiv'):
+        res = search_tree(TreeData(X, y, task='regression'), 0.5, bound=bound)
+        assert res.complete and abs(res.objective - 1.0) < 1e-12 and res.tree.n_leaves == 2, (bound, res)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(instances('regression'), st.integers(-12, 12), st.sampled_from(['l2', 'l1']), st.sampled_from(['auto', 'equiv']))
+def test_regression_is_scale_free(inst, exponent, metric, bound):
+    "The objective is scale-free (loss / loss of one leaf), so must the search be: targets times 1e-12 .. 1e12."
+    X, y, w, lam, depth, chunk = inst
+    if np.ptp(y) == 0: return
+    want = brute_regression(X, y, lam, depth, w, metric=metric)[0]
+    res = search_tree(TreeData(X, y * 10.0 ** exponent, w, task='regression', metric=metric), lam, depth, bound=bound,
+                      chunk=chunk)
+    assert res.complete
+    assert abs(res.objective - want) < 1e-9 * max(1.0, want), (exponent, res.objective, want)
+    assert abs(res.lower_bound - want) < 1e-9 * max(1.0, want), (exponent, res.lower_bound, want)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(instances('classification'), st.integers(-12, 12))
+def test_classification_weights_are_scale_free(inst, exponent):
+    "Scaling every sample weight by 10**exponent changes nothing: the misclassified weight is a fraction of the total."
+    X, y, w, lam, depth, chunk = inst
+    w = np.ones(len(y)) if w is None else w
+    want = brute_classification(X, y, lam, depth, w)[0]
+    res = search_tree(TreeData(X, y, w * 10.0 ** exponent), lam, depth, chunk=chunk)
+    assert res.complete and abs(res.objective - want) < 1e-9, (exponent, res.objective, want)
