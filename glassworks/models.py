@@ -11,6 +11,7 @@ import numbers
 import re
 import shutil
 from dataclasses import dataclass
+from fastcore.basics import patch
 import numpy as np
 from .validation import InputError, check_X, check_option, check_predict_X
 
@@ -43,7 +44,13 @@ _INTERVAL = re.compile(r'(?P<lhs>.+?)(?P<sp> +)(?P<op>not in|in)(?P<sp2> +)(?P<r
 _COMPARISON = re.compile(r'(?P<lhs>.*?[^<>=!\s])(?P<sp>\s*)(?P<op><=|>=|==|!=|<|>)(?P<sp2>\s*)(?P<rhs>[^<>=!]+)')
 
 def negate_name(name:str) -> str:
-    "The name of the complement of binary feature `name`: `a <= t` -> `a > t`, `a == v` -> `a != v`, else `not name`."
+    """The name of the complement of binary feature `name`: `a <= t` -> `a > t`, `a == v` -> `a != v`, else `not name`.
+
+    ```python
+    >>> negate_name('age <= 25.5'), negate_name('bmi in (0.04, 0.105]'), negate_name('smoker')
+    ('age > 25.5', 'bmi not in (0.04, 0.105]', 'not smoker')
+
+    ```"""
     name = str(name)
     m = _INTERVAL.fullmatch(name)
     if m: return f"{m['lhs']}{m['sp']}{'in' if m['op'] == 'not in' else 'not in'}{m['sp2']}{m['rhs']}"
@@ -74,7 +81,16 @@ def _feature_name(feature:int, feature_names=None) -> str:
 
 @dataclass(frozen=True)
 class Condition:
-    "The test `x[feature] <= threshold` (op `'<='`) or `x[feature] > threshold` (op `'>'`)."
+    """The test `x[feature] <= threshold` (op `'<='`) or `x[feature] > threshold` (op `'>'`).
+
+    ```python
+    >>> c = Condition(0, '<=', 25.5)
+    >>> c.to_text(['age']), c.negate().to_text(['age'])
+    ('age <= 25.5', 'age > 25.5')
+    >>> c.holds(np.array([[20.], [30.]]))
+    array([ True, False])
+
+    ```"""
     feature: int
     op: str
     threshold: float = 0.5
@@ -105,10 +121,127 @@ class Condition:
 
     def __str__(self): return self.to_text()
 
+# %% ../nbs/04_models.ipynb #a7c1e002
+_INF = math.inf
+_INFO_KEYS = ('column', 'kind', 'op', 'value')
+
+def _check_feature_info(feature_info, n_features:int):
+    "Normalise `feature_info`: None, or one entry per feature, each None or a dict with column, kind, op and value."
+    if feature_info is None: return None
+    info = list(feature_info)
+    if len(info) != n_features: raise InputError(f"feature_info has {len(info)} entries for {n_features} features.")
+    out = []
+    for j, f in enumerate(info):
+        if f is None: out.append(None); continue
+        if not isinstance(f, dict) or not set(_INFO_KEYS) <= set(f):
+            raise InputError(f"feature_info[{j}] must be None or a dict with keys {_INFO_KEYS}, got {f!r}.")
+        v = f['value']
+        if f['kind'] == 'bin':                       # an interval (a, b]; None stands for an infinite end (JSON)
+            a, b = (None if x is None or not math.isfinite(float(x)) else float(x) for x in v)
+            v = [a, b]
+        out.append({'column': str(f['column']), 'kind': str(f['kind']), 'op': str(f['op']), 'value': _plain(v)})
+    return out
+
+def _number(s:str):
+    try: return float(s)
+    except ValueError: return None
+
+def _info_from_name(name:str):
+    "Read a Binarizer-style name (`col <= 1.5`, `col > 1.5`, `col in (1, 2]`, `col == red`) as a feature_info entry."
+    m = _INTERVAL.fullmatch(name)
+    if m and m['op'] == 'in' and m['sp'] and m['sp2'] and m['rhs'][0] == '(' and m['rhs'][-1] == ']':
+        ends = [_number(x.strip()) for x in m['rhs'][1:-1].split(',')]
+        if len(ends) == 2 and None not in ends: return {'column': m['lhs'], 'kind': 'bin', 'op': 'in', 'value': ends}
+    m = _COMPARISON.fullmatch(name)
+    if m and m['sp'] and m['sp2']:
+        t = _number(m['rhs'].strip())
+        if m['op'] in ('<=', '>') and t is not None:
+            return {'column': m['lhs'], 'kind': 'threshold', 'op': m['op'], 'value': t}
+        if m['op'] == '==': return {'column': m['lhs'], 'kind': 'category', 'op': '==', 'value': m['rhs'].strip()}
+    return None
+
+def _condition_meaning(c:Condition, feature_names, binary_features, feature_info):
+    """`(column, kind, payload)` of one condition: kind 'interval' (payload: list of (a, b] pieces), 'category'
+    (payload: ('==' or '!=', value)) or 'text' (payload: its own words)."""
+    name = _feature_name(c.feature, feature_names)
+    if not _is_binary_split(c.feature, c.threshold, binary_features):
+        return name, 'interval', [(-_INF, c.threshold)] if c.op == '<=' else [(c.threshold, _INF)]
+    true = c.op == '>'
+    info = feature_info[c.feature] if feature_info is not None else None
+    if info is None and feature_names is not None: info = _info_from_name(name)
+    if info is not None:
+        kind, op, v = info['kind'], info['op'], info['value']
+        if kind == 'threshold' and op in ('<=', '>'):
+            below = (op == '<=') == true                       # the condition says "column <= v"
+            return info['column'], 'interval', [(-_INF, float(v))] if below else [(float(v), _INF)]
+        if kind == 'bin':
+            a, b = (-_INF if v[0] is None else float(v[0])), (_INF if v[1] is None else float(v[1]))
+            pieces = [(a, b)] if true else [(-_INF, a), (b, _INF)]
+            return info['column'], 'interval', [(lo, hi) for lo, hi in pieces if lo < hi]
+        if kind == 'category' and op == '==': return info['column'], 'category', ('==' if true else '!=', v)
+    return name, 'text', c.to_text(feature_names, 3, binary_features)
+
+def _intersect(pieces, other):
+    "Intersection of two unions of half-open intervals (a, b]."
+    out = [(max(a, c), min(b, d)) for a, b in pieces for c, d in other]
+    return sorted((a, b) for a, b in out if a < b)
+
+def _interval_text(col:str, pieces, precision:int):
+    "Words for a union of (a, b] pieces on `col`, or None when it is not one of the readable shapes."
+    f = lambda x: _fmt(x, precision)
+    if len(pieces) == 1:
+        (a, b), = pieces
+        if a == -_INF and b == _INF: return ''
+        if a == -_INF: return f"{col} <= {f(b)}"
+        if b == _INF: return f"{col} > {f(a)}"
+        return f"{f(a)} < {col} <= {f(b)}"
+    if len(pieces) == 2 and pieces[0][0] == -_INF and pieces[1][1] == _INF:
+        return f"{col} not in ({f(pieces[0][1])}, {f(pieces[1][0])}]"
+    return None
+
+def _category_text(col:str, tests):
+    "Words for `==`/`!=` tests on one categorical column, or None to keep them apart."
+    eq = list(dict.fromkeys(v for op, v in tests if op == '=='))
+    ne = list(dict.fromkeys(v for op, v in tests if op == '!='))
+    if len(eq) == 1 and eq[0] not in ne: return f"{col} == {_fmt(eq[0])}"
+    if not eq: return f"{col} != {_fmt(ne[0])}" if len(ne) == 1 else f"{col} not in {{{', '.join(map(_fmt, ne))}}}"
+    return None
+
+def _conditions_text(conditions, feature_names=None, precision:int=3, binary_features=None, feature_info=None) -> str:
+    "The conjunction of `conditions` in words, merged per original column (see the proposition above)."
+    groups = {}
+    for c in conditions:
+        col, kind, payload = _condition_meaning(c, feature_names, binary_features, feature_info)
+        groups.setdefault((col, kind), []).append((c, payload))
+    parts = []
+    for (col, kind), items in groups.items():
+        if kind == 'interval': own = [_interval_text(col, p, precision) for _, p in items]   # one condition each
+        elif kind == 'category': own = [f"{col} {op} {_fmt(v)}" for _, (op, v) in items]
+        else: own = [p for _, p in items]
+        if kind == 'interval':
+            pieces = [(-_INF, _INF)]
+            for _, p in items: pieces = _intersect(pieces, p)
+            text = _interval_text(col, pieces, precision) if pieces else None
+        elif kind == 'category': text = _category_text(col, [p for _, p in items])
+        else: text = None
+        if text is None: parts.extend(dict.fromkeys(own))
+        elif text: parts.append(text)
+    return ' AND '.join(parts) if parts else 'TRUE'
+
+
 # %% ../nbs/04_models.ipynb #81c1b72a
 @dataclass(frozen=True)
 class Rule:
-    "A conjunction of `Condition`s, with an optional predicted `value` and support `n_samples`."
+    """A conjunction of `Condition`s, with an optional predicted `value` and support `n_samples`.
+
+    ```python
+    >>> r = Rule([(0, '>', 0.5), (1, '<=', 30.0)], value='yes')
+    >>> r.to_text(['smoker', 'age']), r.length
+    ('smoker AND age <= 30', 2)
+    >>> r.covers(np.array([[1, 25], [0, 25], [1, 40]]))
+    array([ True, False, False])
+
+    ```"""
     conditions: tuple = ()
     value: object = None
     n_samples: float|None = None
@@ -145,9 +278,21 @@ class Rule:
             else: best[key] = min(best[key], c.threshold) if c.op == '<=' else max(best[key], c.threshold)
         return Rule(tuple(Condition(f, op, t) for (f, op), t in best.items()), self.value, self.n_samples)
 
-    def to_text(self, feature_names=None, precision:int=3, binary_features=None) -> str:
-        "The conjunction as text, e.g. `age <= 25.5 AND smoker`; the empty rule reads `TRUE`."
+    def to_text(self, feature_names=None, precision:int=3, binary_features=None, feature_info=None,
+                merge:bool=True) -> str:
+        """The conjunction as text, conditions on one column merged into the tightest interval (`merge=False`:
+        each condition as it is); the empty rule reads `TRUE`.
+
+        ```python
+        >>> r = Rule([(0, '<=', 50.0), (1, '>', 0.5), (0, '>', 25.5), (0, '<=', 40.0)])
+        >>> r.to_text(['age', 'smoker'])
+        '25.5 < age <= 40 AND smoker'
+        >>> r.to_text(['age', 'smoker'], merge=False)
+        'age <= 50 AND smoker AND age > 25.5 AND age <= 40'
+
+        ```"""
         if not self.conditions: return 'TRUE'
+        if merge: return _conditions_text(self.conditions, feature_names, precision, binary_features, feature_info)
         return ' AND '.join(c.to_text(feature_names, precision, binary_features) for c in self.conditions)
 
     def __str__(self): return self.to_text()
@@ -196,7 +341,13 @@ def _sigmoid(f):
 # %% ../nbs/04_models.ipynb #67400cb0
 @dataclass(frozen=True)
 class Leaf:
-    "A terminal node predicting `value`; optional support `n_samples`, per-class `counts` and the solver's `loss`."
+    """A terminal node predicting `value`; optional support `n_samples`, per-class `counts` and the solver's `loss`.
+
+    ```python
+    >>> Leaf('yes', n_samples=12, counts=[2, 10])
+    Leaf(value='yes', n_samples=12, counts=(2.0, 10.0), loss=None)
+
+    ```"""
     value: object
     n_samples: float|None = None
     counts: tuple|None = None
@@ -214,7 +365,14 @@ class Leaf:
 
 @dataclass(frozen=True)
 class Split:
-    "An internal node: rows with `x[feature] <= threshold` go `left`, the others `right` (right = true on 0/1 data)."
+    """An internal node: rows with `x[feature] <= threshold` go `left`, the others `right` (right = true on 0/1 data).
+
+    ```python
+    >>> s = Split(0, 0.5, Leaf('no'), Leaf('yes'))
+    >>> s.feature, s.threshold, s.right.value
+    (0, 0.5, 'yes')
+
+    ```"""
     feature: int
     threshold: float = 0.5
     left: object = None
@@ -260,12 +418,23 @@ def _from_nested(spec, names):
 # %% ../nbs/04_models.ipynb #b4f01060
 @dataclass(eq=True, repr=False)
 class Tree:
-    "A binary decision tree over `feature_names`; `root` is a `Leaf` or a `Split`."
+    """A binary decision tree over `feature_names`; `root` is a `Leaf` or a `Split`.
+
+    ```python
+    >>> t = Tree(Split(0, 0.5, Leaf('no', 30), Leaf('yes', 12)), ['smoker'])
+    >>> print(t)
+    if smoker: predict yes  (n=12)
+    else: predict no  (n=30)
+    >>> t.predict(np.array([[0], [1]])), t.n_leaves, t.depth
+    (array(['no', 'yes'], dtype='<U3'), 2, 1)
+
+    ```"""
     root: Leaf|Split
     feature_names: list
     task: str = 'classification'
     classes: list|None = None
     binary_features: tuple|None = None  # None: a 0.5 threshold means a 0/1 column; or a bool, or one bool per column
+    feature_info: list|None = None  # what each 0/1 feature tests on an original column (Binarizer.feature_info_)
 
     def __post_init__(self):
         check_option(self.task, 'task', _TASKS)
@@ -275,6 +444,7 @@ class Tree:
         p = len(self.feature_names)
         if len(set(self.feature_names)) != p: raise InputError("feature names must be unique.")
         self.binary_features = _binary_flags(self.binary_features, p)
+        self.feature_info = _check_feature_info(self.feature_info, p)
         leaves = []
         for node, _, _ in _walk(self.root):
             if isinstance(node, Split):
@@ -300,10 +470,18 @@ class Tree:
 
     # --- construction helpers -------------------------------------------------------------
     @classmethod
-    def from_nested(cls, spec, feature_names, task:str='classification', classes=None, binary_features=None) -> Tree:
-        "Build from nested tuples `(feature, [threshold,] left, right)` with leaf values (or `Leaf`s) at the bottom."
+    def from_nested(cls, spec, feature_names, task:str='classification', classes=None, binary_features=None,
+                    feature_info=None) -> Tree:
+        """Build from nested tuples `(feature, [threshold,] left, right)` with leaf values (or `Leaf`s) at the bottom.
+
+        ```python
+        >>> t = Tree.from_nested(('age', 30.0, 'young', ('smoker', 'old', 'old smoker')), ['age', 'smoker'])
+        >>> t, t.predict(np.array([[25, 1], [50, 0], [50, 1]]))
+        (Tree(n_leaves=3, depth=2, task='classification'), array(['young', 'old', 'old smoker'], dtype='<U10'))
+
+        ```"""
         names = [str(f) for f in feature_names]
-        return cls(_from_nested(spec, names), names, task, classes, binary_features)
+        return cls(_from_nested(spec, names), names, task, classes, binary_features, feature_info)
 
     # --- structure --------------------------------------------------------------------------
     def leaves(self) -> list:
@@ -367,11 +545,12 @@ def _leaf_text(leaf:Leaf, precision:int, class_names:dict|None=None) -> str:
     s = f"predict {_fmt(v, precision)}"
     return s if leaf.n_samples is None else f"{s}  (n={_fmt(leaf.n_samples, precision)})"
 
-def _split_text(node:Split, names, precision:int, binary_features):
-    "`(question, branch if true, branch if false)` for a split, phrased for people."
-    name = names[node.feature]
-    if _is_binary_split(node.feature, node.threshold, binary_features): return name, node.right, node.left
-    return f"{name} <= {_fmt(node.threshold, precision)}", node.left, node.right
+def _split_text(node:Split, names, precision:int, binary_features, feature_info=None):
+    "`(question, branch if true, branch if false)` for a split, phrased for people (numbers at `precision`)."
+    if _is_binary_split(node.feature, node.threshold, binary_features):
+        return _conditions_text([Condition(node.feature, '>', node.threshold)], names, precision, binary_features,
+                                feature_info), node.right, node.left
+    return f"{names[node.feature]} <= {_fmt(node.threshold, precision)}", node.left, node.right
 
 # %% ../nbs/04_models.ipynb #d7c051e7
 def _class_name_map(class_names, classes):
@@ -386,7 +565,7 @@ def _tree_to_text(tree:Tree, precision:int=3, class_names=None) -> str:
     names, cmap = tree.feature_names, _class_name_map(class_names, tree.classes)
     def block(node, depth):  # the lines of a subtree, indented `depth` levels
         if isinstance(node, Leaf): return ['    ' * depth + _leaf_text(node, precision, cmap)]
-        q, yes, no = _split_text(node, names, precision, tree.binary_features)
+        q, yes, no = _split_text(node, names, precision, tree.binary_features, tree.feature_info)
         return arm(f"if {q}:", yes, depth) + arm("else:", no, depth)
     def arm(head, child, depth):  # one branch: a leaf on the same line, a subtree below
         if isinstance(child, Leaf): return ['    ' * depth + f"{head} {_leaf_text(child, precision, cmap)}"]
@@ -394,13 +573,21 @@ def _tree_to_text(tree:Tree, precision:int=3, class_names=None) -> str:
     return '\n'.join(block(tree.root, 0))
 
 # %% ../nbs/04_models.ipynb #0729e29f
-def _tree_text_method(self, precision:int=3, class_names=None) -> str:
-    "Nested if/else text of the tree; `class_names` relabels classes (dict, or list aligned with `classes`)."
+@patch
+def to_text(self:Tree, precision:int=3, class_names=None) -> str:
+    """Nested if/else text of the tree; `class_names` relabels classes (dict, or list aligned with `classes`).
+
+    ```python
+    >>> t = Tree.from_nested(('age', 30.0, 0, 1), ['age'])
+    >>> print(t.to_text(class_names=['stays', 'leaves']))
+    if age <= 30: predict stays
+    else: predict leaves
+
+    ```"""
     return _tree_to_text(self, precision, class_names)
 
-def _tree_str(self) -> str: return self.to_text()
-
-Tree.to_text, Tree.__str__ = _tree_text_method, _tree_str
+@patch
+def __str__(self:Tree) -> str: return self.to_text()
 
 # %% ../nbs/04_models.ipynb #b967dedc
 _PALETTE = ('#8dd3c7', '#fdb462', '#bebada', '#fb8072', '#80b1d3', '#b3de69', '#fccde5', '#d9d9d9', '#bc80bd', '#ccebc5')
@@ -421,8 +608,16 @@ def _new_digraph(name:str, rankdir:str='TB'):
                             edge_attr={'fontname': 'Helvetica', 'fontsize': '10', 'arrowsize': '0.6'})
 
 # %% ../nbs/04_models.ipynb #cf24c53e
-def _tree_to_graphviz(self, precision:int=3, class_names=None, yes:str='yes', no:str='no'):
-    "A `graphviz.Digraph` of the tree (needs the `dot` program only to render, not to build)."
+@patch
+def to_graphviz(self:Tree, precision:int=3, class_names=None, yes:str='yes', no:str='no'):
+    """A `graphviz.Digraph` of the tree (needs the `dot` program only to render, not to build).
+
+    ```python
+    >>> g = Tree.from_nested(('age', 30.0, 0, 1), ['age']).to_graphviz()
+    >>> 'age <= 30' in g.source
+    True
+
+    ```"""
     g, cmap = _new_digraph('tree'), _class_name_map(class_names, self.classes)
     leaves = self.leaves()
     if self.task == 'regression':
@@ -439,7 +634,7 @@ def _tree_to_graphviz(self, precision:int=3, class_names=None, yes:str='yes', no
             if node.n_samples is not None: lines.append(f"n={_fmt(node.n_samples, precision)}")
             g.node(nid, _dot_label(*lines), shape='box', style='rounded,filled', fillcolor=colour)
             return nid
-        q, t, f = _split_text(node, self.feature_names, precision, self.binary_features)
+        q, t, f = _split_text(node, self.feature_names, precision, self.binary_features, self.feature_info)
         g.node(nid, _dot_label(q), shape='box')
         g.edge(nid, draw(t), label=yes); g.edge(nid, draw(f), label=no)
         return nid
@@ -448,7 +643,8 @@ def _tree_to_graphviz(self, precision:int=3, class_names=None, yes:str='yes', no
 
 def _dot_available() -> bool: return shutil.which('dot') is not None
 
-def _tree_repr_mimebundle(self, include=None, exclude=None):
+@patch
+def _repr_mimebundle_(self:Tree, include=None, exclude=None):
     "Jupyter display: the drawing as SVG when `dot` is installed, and the text always."
     bundle = {'text/plain': self.to_text()}
     if _dot_available():
@@ -456,38 +652,66 @@ def _tree_repr_mimebundle(self, include=None, exclude=None):
         except Exception: pass  # a broken graphviz install must not break printing a model
     return bundle
 
-Tree.to_graphviz = _tree_to_graphviz
-Tree._repr_mimebundle_ = _tree_repr_mimebundle
-
 # %% ../nbs/04_models.ipynb #d999e269
-def _tree_leaf_rules(self) -> list:
+def _leaf_rules(tree:Tree) -> list:
     "One simplified `Rule` per leaf (in `leaves()` order), carrying the leaf's value and support."
     return [Rule(path, node.value, node.n_samples).simplify()
-            for node, _, path in _walk(self.root) if isinstance(node, Leaf)]
+            for node, _, path in _walk(tree.root) if isinstance(node, Leaf)]
 
-def _tree_to_rules(self) -> RuleList:
-    "The tree as a `RuleList`: one rule per leaf; the rules are disjoint and exhaustive, so there is no default."
-    return RuleList(_tree_leaf_rules(self), None, self.feature_names, self.task, self.classes, self.binary_features)
+@patch
+def to_rules(self:Tree) -> RuleList:
+    """The tree as a `RuleList`: one rule per leaf; the rules are disjoint and exhaustive, so there is no default.
 
-def _tree_to_rule_ensemble(self) -> RuleEnsemble:
-    "A regression tree as the exactly equal additive model: intercept 0, one rule per leaf weighted by its value."
+    ```python
+    >>> print(Tree.from_nested(('age', 30.0, 0, ('age', 50.0, 1, 0)), ['age']).to_rules())
+    IF age <= 30 THEN predict 0
+    ELSE IF 30 < age <= 50 THEN predict 1
+    ELSE IF age > 50 THEN predict 0
+
+    ```"""
+    return RuleList(_leaf_rules(self), None, self.feature_names, self.task, self.classes, self.binary_features,
+                    self.feature_info)
+
+@patch
+def to_rule_ensemble(self:Tree) -> RuleEnsemble:
+    """A regression tree as the exactly equal additive model: intercept 0, one rule per leaf weighted by its value.
+
+    ```python
+    >>> print(Tree.from_nested(('age', 30.0, 1.5, 4.0), ['age'], task='regression').to_rule_ensemble())
+    prediction = intercept + the weights of the rules that hold
+     +0  intercept
+    +1.5  IF age <= 30
+     +4  IF age > 30
+
+    ```"""
     if self.task != 'regression': raise InputError("to_rule_ensemble is defined for regression trees.")
-    rules = _tree_leaf_rules(self)
+    rules = _leaf_rules(self)
     return RuleEnsemble(rules, [r.value for r in rules], 0.0, self.feature_names, 'regression',
-                        binary_features=self.binary_features)
-
-Tree.to_rules, Tree.to_rule_ensemble = _tree_to_rules, _tree_to_rule_ensemble
+                        binary_features=self.binary_features, feature_info=self.feature_info)
 
 # %% ../nbs/04_models.ipynb #324ca438
 @dataclass(eq=True, repr=False)
 class RuleList:
-    "An ordered decision list: the first rule covering a row predicts its `value`; otherwise `default`."
+    """An ordered decision list: the first rule covering a row predicts its `value`; otherwise `default`.
+
+    ```python
+    >>> rl = RuleList([Rule([(0, '<=', 21.0)], 'high'), Rule([(1, '>', 0.5), (0, '<=', 30.0)], 'medium')], 'low',
+    ...               ['age', 'priors'])
+    >>> print(rl)
+    IF age <= 21 THEN predict high
+    ELSE IF priors AND age <= 30 THEN predict medium
+    ELSE predict low
+    >>> rl.predict(np.array([[18, 0], [25, 1], [25, 0]]))
+    array(['high', 'medium', 'low'], dtype='<U6')
+
+    ```"""
     rules: tuple
     default: object
     feature_names: list
     task: str = 'classification'
     classes: list|None = None
     binary_features: tuple|None = None
+    feature_info: list|None = None  # what each 0/1 feature tests on an original column (Binarizer.feature_info_)
 
     def __post_init__(self):
         check_option(self.task, 'task', _TASKS)
@@ -496,6 +720,7 @@ class RuleList:
         self.feature_names = [str(f) for f in self.feature_names]
         p = len(self.feature_names)
         self.binary_features = _binary_flags(self.binary_features, p)
+        self.feature_info = _check_feature_info(self.feature_info, p)
         for r in self.rules:
             if r.value is None: raise InputError(f"every rule of a RuleList needs a value; {r} has none.")
             for c in r.conditions:
@@ -537,7 +762,7 @@ class RuleList:
         "`IF ... THEN predict ...` / `ELSE IF ...` / `ELSE predict default`."
         lines = []
         for k, r in enumerate(self.rules):
-            s = f"{'IF' if k == 0 else 'ELSE IF'} {r.to_text(self.feature_names, precision, self.binary_features)} " \
+            s = f"{'IF' if k == 0 else 'ELSE IF'} {r.to_text(self.feature_names, precision, self.binary_features, self.feature_info)} " \
                 f"THEN predict {_fmt(r.value, precision)}"
             lines.append(s if r.n_samples is None else f"{s}  (n={_fmt(r.n_samples, precision)})")
         if self.default is not None:
@@ -552,6 +777,7 @@ class RuleList:
         return {'type': 'RuleList', 'format_version': FORMAT_VERSION, 'task': self.task,
                 'feature_names': list(self.feature_names), 'classes': _plain(self.classes),
                 'binary_features': None if self.binary_features is None else list(self.binary_features),
+                'feature_info': self.feature_info,
                 'default': _plain(self.default), 'rules': [r._to_dict() for r in self.rules]}
 
     @classmethod
@@ -559,7 +785,7 @@ class RuleList:
         "Inverse of `to_dict`."
         _check_header(d, 'RuleList')
         return cls(tuple(Rule._from_dict(r) for r in d['rules']), d['default'], d['feature_names'], d['task'],
-                   d.get('classes'), d.get('binary_features'))
+                   d.get('classes'), d.get('binary_features'), d.get('feature_info'))
 
     def to_json(self, **kwargs) -> str: return json.dumps(self.to_dict(), **kwargs)
     @classmethod
@@ -570,7 +796,20 @@ _LINKS = ('identity', 'logit', 'log')
 
 @dataclass(eq=True, repr=False)
 class RuleEnsemble:
-    "Additive rule model `f(x) = intercept + sum_k weights[k] * [rules[k] covers x]`."
+    """Additive rule model `f(x) = intercept + sum_k weights[k] * [rules[k] covers x]`.
+
+    ```python
+    >>> ens = RuleEnsemble([Rule([(0, '<=', 25.5), (1, '>', 0.5)]), Rule([(0, '>', 40.0)])], [1.25, -0.5], 0.1,
+    ...                    ['age', 'smoker'])
+    >>> print(ens)
+    prediction = intercept + the weights of the rules that hold
+     +0.1  intercept
+    +1.25  IF age <= 25.5 AND smoker
+     -0.5  IF age > 40
+    >>> ens.predict(np.array([[20, 1], [50, 0], [30, 1]]))
+    array([ 1.35, -0.4 ,  0.1 ])
+
+    ```"""
     rules: tuple
     weights: tuple
     intercept: float
@@ -579,6 +818,7 @@ class RuleEnsemble:
     link: str = 'identity'
     classes: list|None = None
     binary_features: tuple|None = None
+    feature_info: list|None = None  # what each 0/1 feature tests on an original column (Binarizer.feature_info_)
 
     def __post_init__(self):
         check_option(self.task, 'task', _TASKS); check_option(self.link, 'link', _LINKS)
@@ -592,6 +832,7 @@ class RuleEnsemble:
         self.feature_names = [str(f) for f in self.feature_names]
         p = len(self.feature_names)
         self.binary_features = _binary_flags(self.binary_features, p)
+        self.feature_info = _check_feature_info(self.feature_info, p)
         for r in self.rules:
             for c in r.conditions:
                 if c.feature >= p: raise InputError(f"a rule uses feature {c.feature}, but there are {p} feature names.")
@@ -655,7 +896,7 @@ class RuleEnsemble:
         lines = [head, f"{ws[0]:>{width}}  intercept"]
         for w, k in zip(ws[1:], order):
             r = self.rules[k]
-            s = f"{w:>{width}}  IF {r.to_text(self.feature_names, precision, self.binary_features)}"
+            s = f"{w:>{width}}  IF {r.to_text(self.feature_names, precision, self.binary_features, self.feature_info)}"
             lines.append(s if r.n_samples is None else f"{s}  (n={_fmt(r.n_samples, precision)})")
         return '\n'.join(lines)
 
@@ -669,7 +910,7 @@ class RuleEnsemble:
         wmax = max((abs(w) for w in self.weights), default=0) or 1
         for k, (r, w) in enumerate(zip(self.rules, self.weights)):
             colour = _blend('#ffffff', '#6baed6' if w >= 0 else '#fb8072', 0.15 + 0.85 * abs(w) / wmax)
-            g.node(f"r{k}", _dot_label(r.to_text(self.feature_names, precision, self.binary_features)),
+            g.node(f"r{k}", _dot_label(r.to_text(self.feature_names, precision, self.binary_features, self.feature_info)),
                    shape='box', style='filled', fillcolor=colour)
             g.edge('f', f"r{k}", label=('+' if w >= 0 else '') + _fmt(w, precision))
         return g
@@ -679,7 +920,7 @@ class RuleEnsemble:
         return {'type': 'RuleEnsemble', 'format_version': FORMAT_VERSION, 'task': self.task, 'link': self.link,
                 'feature_names': list(self.feature_names), 'classes': _plain(self.classes),
                 'binary_features': None if self.binary_features is None else list(self.binary_features),
-                'intercept': self.intercept, 'weights': list(self.weights),
+                'feature_info': self.feature_info, 'intercept': self.intercept, 'weights': list(self.weights),
                 'rules': [r._to_dict() for r in self.rules]}
 
     @classmethod
@@ -687,7 +928,7 @@ class RuleEnsemble:
         "Inverse of `to_dict`."
         _check_header(d, 'RuleEnsemble')
         return cls(tuple(Rule._from_dict(r) for r in d['rules']), d['weights'], d['intercept'], d['feature_names'],
-                   d['task'], d['link'], d.get('classes'), d.get('binary_features'))
+                   d['task'], d['link'], d.get('classes'), d.get('binary_features'), d.get('feature_info'))
 
     def to_json(self, **kwargs) -> str: return json.dumps(self.to_dict(), **kwargs)
     @classmethod
@@ -708,45 +949,97 @@ def _node_from_dict(d:dict):
                      d.get('n_samples'))
     raise InputError(f"a tree node dict needs node='leaf' or 'split', got {d.get('node')!r}.")
 
-def _tree_to_dict(self) -> dict:
-    "Plain JSON-serialisable dict of the tree."
+@patch
+def to_dict(self:Tree) -> dict:
+    """Plain JSON-serialisable dict of the tree.
+
+    ```python
+    >>> d = Tree(Leaf(1.5), ['x'], task='regression').to_dict()
+    >>> d['type'], d['root']
+    ('Tree', {'node': 'leaf', 'value': 1.5, 'n_samples': None, 'counts': None, 'loss': None})
+
+    ```"""
     return {'type': 'Tree', 'format_version': FORMAT_VERSION, 'task': self.task,
             'feature_names': list(self.feature_names), 'classes': _plain(self.classes),
             'binary_features': None if self.binary_features is None else list(self.binary_features),
-            'root': _node_to_dict(self.root)}
+            'feature_info': self.feature_info, 'root': _node_to_dict(self.root)}
 
-def _tree_from_dict(cls, d:dict) -> Tree:
-    "Inverse of `to_dict`."
+@patch(cls_method=True)
+def from_dict(cls:Tree, d:dict) -> Tree:
+    """Inverse of `to_dict`.
+
+    ```python
+    >>> t = Tree.from_nested(('age', 30.0, 0, 1), ['age'])
+    >>> Tree.from_dict(t.to_dict()) == t
+    True
+
+    ```"""
     _check_header(d, 'Tree')
-    return cls(_node_from_dict(d['root']), d['feature_names'], d['task'], d.get('classes'), d.get('binary_features'))
+    return cls(_node_from_dict(d['root']), d['feature_names'], d['task'], d.get('classes'), d.get('binary_features'),
+               d.get('feature_info'))
 
-Tree.to_dict, Tree.from_dict = _tree_to_dict, classmethod(_tree_from_dict)
-def _tree_to_json(self, **kwargs) -> str:
-    "The tree as a JSON string (`kwargs` go to `json.dumps`)."
+@patch
+def to_json(self:Tree, **kwargs) -> str:
+    """The tree as a JSON string (`kwargs` go to `json.dumps`).
+
+    ```python
+    >>> Tree(Leaf(0), ['x']).to_json()[:40]
+    '{"type": "Tree", "format_version": 1, "t'
+
+    ```"""
     return json.dumps(self.to_dict(), **kwargs)
 
-def _tree_from_json(cls, s:str) -> Tree:
-    "Inverse of `to_json`."
-    return cls.from_dict(json.loads(s))
+@patch(cls_method=True)
+def from_json(cls:Tree, s:str) -> Tree:
+    """Inverse of `to_json`.
 
-Tree.to_json, Tree.from_json = _tree_to_json, classmethod(_tree_from_json)
+    ```python
+    >>> t = Tree.from_nested(('age', 30.0, 0, 1), ['age'])
+    >>> Tree.from_json(t.to_json()) == t
+    True
+
+    ```"""
+    return cls.from_dict(json.loads(s))
 
 # %% ../nbs/04_models.ipynb #913c50af
 _MODEL_TYPES = {'Tree': Tree, 'RuleList': RuleList, 'RuleEnsemble': RuleEnsemble}
 
 def model_from_dict(d:dict):
-    "Rebuild a `Tree`, `RuleList` or `RuleEnsemble` from its `to_dict()` output (dispatching on `type`)."
+    """Rebuild a `Tree`, `RuleList` or `RuleEnsemble` from its `to_dict()` output (dispatching on `type`).
+
+    ```python
+    >>> m = model_from_dict(Tree(Leaf(2.0), ['x'], task='regression').to_dict()); m
+    Tree(n_leaves=1, depth=0, task='regression')
+
+    ```"""
     kind = d.get('type') if isinstance(d, dict) else None
     if kind not in _MODEL_TYPES: raise InputError(f"unknown model type {kind!r}; expected one of {list(_MODEL_TYPES)}.")
     return _MODEL_TYPES[kind].from_dict(d)
 
 def model_from_json(s:str):
-    "Rebuild a model from its `to_json()` output."
+    """Rebuild a model from its `to_json()` output.
+
+    ```python
+    >>> ens = RuleEnsemble([Rule([(0, '>', 0.5)])], [2.0], 1.0, ['smoker'])
+    >>> model_from_json(ens.to_json()) == ens
+    True
+
+    ```"""
     return model_from_dict(json.loads(s))
 
 # %% ../nbs/04_models.ipynb #161c4a81
-def _tree_from_sklearn(cls, estimator, feature_names=None) -> Tree:
-    "Convert a fitted scikit-learn `DecisionTreeClassifier`/`DecisionTreeRegressor` (or its `tree_`) to a `Tree`."
+@patch(cls_method=True)
+def from_sklearn(cls:Tree, estimator, feature_names=None) -> Tree:
+    """Convert a fitted scikit-learn `DecisionTreeClassifier`/`DecisionTreeRegressor` (or its `tree_`) to a `Tree`.
+
+    ```python
+    >>> from sklearn.tree import DecisionTreeRegressor
+    >>> X = np.array([[1.], [2.], [3.], [4.]]); y = np.array([1., 1., 5., 5.])
+    >>> print(Tree.from_sklearn(DecisionTreeRegressor(max_depth=1).fit(X, y), ['dose']))
+    if dose <= 2.5: predict 1  (n=2)
+    else: predict 5  (n=2)
+
+    ```"""
     t = getattr(estimator, 'tree_', estimator)
     if not all(hasattr(t, a) for a in ('children_left', 'children_right', 'feature', 'threshold', 'value')):
         raise InputError(f"expected a fitted scikit-learn decision tree, got {type(estimator).__name__}.")
@@ -778,5 +1071,3 @@ def _tree_from_sklearn(cls, estimator, feature_names=None) -> Tree:
             else: stack.extend(c for c in (right[j], left[j]) if c not in done)
         return done[i]
     return cls(build(0), list(feature_names), task, classes)
-
-Tree.from_sklearn = classmethod(_tree_from_sklearn)

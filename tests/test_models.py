@@ -217,3 +217,96 @@ def test_json_keeps_types_and_header():
     assert Tree.from_json(s.to_json()).classes == ['x', 'y']
     with pytest.raises(InputError): Tree.from_dict({**d, 'format_version': 99})
     with pytest.raises(InputError): RuleList.from_dict(d)
+
+
+# --- rule text: conditions on one column merge into the tightest interval (issue 11) ---------------------------------
+EDGES = [-1.0, -0.25, 0.5, 1.25, 2.0]
+BIN_NAMES = ([f"v in ({a}, {b}]" for a, b in zip(EDGES, EDGES[1:])] + [f"v <= {t}" for t in EDGES]
+             + [f"v > {t}" for t in EDGES])
+BIN_INFO = ([dict(column='v', kind='bin', op='in', value=(a, b)) for a, b in zip(EDGES, EDGES[1:])]
+            + [dict(column='v', kind='threshold', op='<=', value=t) for t in EDGES]
+            + [dict(column='v', kind='threshold', op='>', value=t) for t in EDGES])
+
+
+def _name_truth(name, v):
+    "What the 0/1 column `name` is on value v (independent of the models' parser)."
+    if ' in (' in name:
+        a, b = name.split('(')[1].rstrip(']').split(', ')
+        return float(a) < v <= float(b)
+    col, op, t = name.split(' ')
+    return v <= float(t) if op == '<=' else v > float(t)
+
+
+def _text_set(text, grid):
+    "Evaluate the merged text on a grid of values of `v`; None when it is not one interval or its complement."
+    out = np.ones(len(grid), bool)
+    for part in text.split(' AND '):
+        toks = part.split(' ')
+        if len(toks) == 5 and toks[1] == '<':                      # a < v <= b
+            out &= (grid > float(toks[0])) & (grid <= float(toks[4]))
+        elif len(toks) == 3 and toks[1] == '<=': out &= grid <= float(toks[2])
+        elif len(toks) == 3 and toks[1] == '>': out &= grid > float(toks[2])
+        elif part.startswith('v not in ('):
+            a, b = part[len('v not in ('):].rstrip(']').split(', ')
+            out &= ~((grid > float(a)) & (grid <= float(b)))
+        else: return None
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, len(BIN_NAMES) - 1), st.booleans()), min_size=1, max_size=5),
+       st.booleans())
+def test_merged_rule_text_describes_the_same_set(picks, use_info):
+    "The merged text of a rule over binarised columns holds exactly where all its conditions hold."
+    rule = Rule([Condition(j, '>' if true else '<=', 0.5) for j, true in picks])
+    names = [f"f{j}" for j in range(len(BIN_NAMES))] if use_info else BIN_NAMES
+    m = RuleEnsemble([rule], [1.0], 0.0, names, feature_info=BIN_INFO if use_info else None)
+    text = m.to_text().splitlines()[2].split('IF ', 1)[1]
+    grid = np.linspace(-2, 3, 401)
+    want = np.ones(len(grid), bool)
+    for j, true in picks: want &= np.array([_name_truth(BIN_NAMES[j], v) for v in grid]) == true
+    got = _text_set(text, grid)
+    assert got is not None, text                                    # every part is an interval or its complement
+    assert (got == want).all(), (text, [BIN_NAMES[j] + ('' if t else ' (false)') for j, t in picks])
+    runs = int(want[0]) + int(np.sum(want[1:] & ~want[:-1]))        # pieces of the set on the grid
+    if runs == 1 or (runs == 2 and want[0] and want[-1]):           # one interval or the complement of one
+        assert text.count(' AND ') == 0, text                       # -> printed as one condition
+
+
+def test_issue_example_and_one_precision():
+    names = ['bmi in (-0.02507, 0.040139965]', 'bmi in (0.040139965, 0.1053]', 'bmi > 0.1053', 's6 <= 0.06727']
+    r = Rule([(0, '<=', 0.5), (1, '<=', 0.5), (2, '<=', 0.5), (3, '>', 0.5)])
+    assert r.to_text(names) == 'bmi <= -0.0251 AND s6 <= 0.0673'
+    assert r.to_text(names, precision=5) == 'bmi <= -0.02507 AND s6 <= 0.06727'
+    tree = Tree.from_nested((0, (1, (2, 'lo', 'top'), 'mid'), 'hi'), names, binary_features=True)
+    assert str(tree.to_rules()).splitlines() == [
+        'IF bmi <= -0.0251 THEN predict lo',
+        'ELSE IF bmi > 0.105 THEN predict top',
+        'ELSE IF 0.0401 < bmi <= 0.105 THEN predict mid',
+        'ELSE IF -0.0251 < bmi <= 0.0401 THEN predict hi']
+    assert str(Tree.from_nested((0, (1, 'out', 'mid'), 'hi'), names).to_rules()).splitlines()[0] == \
+        'IF bmi not in (-0.0251, 0.105] THEN predict out'
+
+
+def test_feature_info_survives_json_and_is_validated():
+    info = [dict(column='bmi', kind='bin', op='in', value=(0.0, np.inf), name='bmi > 0'), None]
+    t = Tree(Split(0, 0.5, Leaf(1.0), Leaf(2.0)), ['b0', 'b1'], task='regression', feature_info=info)
+    assert t.feature_info[0] == {'column': 'bmi', 'kind': 'bin', 'op': 'in', 'value': [0.0, None]}
+    s = t.to_json(allow_nan=False)                                  # strict JSON: no Infinity
+    assert Tree.from_json(s) == t and model_from_json(s).feature_info == t.feature_info
+    assert str(t.to_rules()).splitlines()[0] == 'IF bmi <= 0 THEN predict 1'
+    for m in (t.to_rules(), t.to_rule_ensemble()):
+        assert model_from_json(m.to_json(allow_nan=False)) == m
+    with pytest.raises(InputError, match='1 entries for 2 features'):
+        Tree(Leaf(1.0), ['a', 'b'], task='regression', feature_info=[None])
+
+
+def test_tree_methods_are_patched_and_indexed():
+    "Methods live on Tree under their own names (fastcore @patch), so nbdev's index lists Tree.to_text and co."
+    from glassworks._modidx import d
+    syms = d['syms']['glassworks.models']
+    for m in ('to_text', 'to_graphviz', 'to_rules', 'to_rule_ensemble', 'to_dict', 'from_dict', 'to_json', 'from_json',
+              'from_sklearn'):
+        assert getattr(Tree, m).__name__ == m
+        assert f'glassworks.models.Tree.{m}' in syms, m
+    assert not any('_tree_text_method' in k or '_tree_to_dict' in k for k in syms)
