@@ -10,11 +10,11 @@ from numba.typed import Dict
 
 # %% auto #0
 __all__ = ['n_words', 'tail_mask', 'padding_ok', 'empty', 'full', 'get_bit', 'set_bit', 'clear_bit', 'from_bool', 'to_bool',
-           'from_indices', 'popcount64', 'lowest_bit', 'trailing_zeros', 'popcount', 'indices', 'and_into',
-           'andnot_into', 'or_into', 'xor_into', 'not_into', 'and_', 'andnot', 'or_', 'xor_', 'not_', 'count_and',
-           'count_andnot', 'is_subset', 'is_disjoint', 'equal', 'any_', 'columns_to_bits', 'rows_to_bits',
-           'classes_to_bits', 'class_counts_into', 'class_counts', 'target_sums', 'hash_bits', 'memo_new', 'memo_find',
-           'memo_insert', 'bitset', 'to_str']
+           'from_indices', 'popcount64', 'lowest_bit', 'trailing_zeros', 'popcount', 'pop_member', 'members_into',
+           'indices', 'and_into', 'andnot_into', 'or_into', 'xor_into', 'not_into', 'and_', 'andnot', 'or_', 'xor_',
+           'not_', 'count_and', 'count_andnot', 'is_subset', 'is_disjoint', 'equal', 'any_', 'columns_to_bits',
+           'rows_to_bits', 'classes_to_bits', 'class_counts_into', 'class_counts', 'target_sums', 'hash_bits',
+           'memo_new', 'memo_find', 'memo_insert', 'bitset', 'to_str']
 
 # %% ../nbs/02_bitsets.ipynb #568d15f0
 _ZERO = np.uint64(0)
@@ -225,6 +225,38 @@ def popcount(bits):
     return c
 
 @njit(cache=True)
+def pop_member(k, x):
+    """One step of the set-bit walk: `(sample index, remaining bits)` for the lowest member of word `k`, whose
+    remaining bits are `x` (nonzero).
+
+    ```python
+    >>> i, rest = pop_member(1, np.uint64(0b1100)); i, int(rest)
+    (66, 8)
+
+    ```"""
+    low = x & (~x + _ONE)
+    return k * 64 + trailing_zeros(low), x ^ low
+
+@njit(cache=True)
+def members_into(out, bits):
+    """Write the samples of `bits` into `out[:count]` in increasing order and return `count`; `out` needs room for
+    them all. The shared set-bit walk: O(words + members), no allocation.
+
+    ```python
+    >>> buf = np.empty(100, np.int64)
+    >>> k = members_into(buf, bitset([5, 64, 99], n=100)); buf[:k]
+    array([ 5, 64, 99])
+
+    ```"""
+    t = 0
+    for k in range(bits.shape[0]):
+        x = bits[k]
+        while x:
+            out[t], x = pop_member(k, x)
+            t += 1
+    return t
+
+@njit(cache=True)
 def indices(bits):
     """Sorted int64 array of the samples in the set, visiting only set bits.
 
@@ -234,14 +266,7 @@ def indices(bits):
 
     ```"""
     out = np.empty(popcount(bits), dtype=np.int64)
-    t = 0
-    for k in range(bits.shape[0]):
-        x = bits[k]
-        while x != _ZERO:
-            low = x & (~x + _ONE)
-            out[t] = (k << 6) + popcount64(low - _ONE)
-            t += 1
-            x ^= low
+    members_into(out, bits)
     return out
 
 # %% ../nbs/02_bitsets.ipynb #4f0e4c04
@@ -513,11 +538,9 @@ def class_counts_into(out, bits, y_codes, w):
     for c in range(out.shape[0]): out[c] = 0.0
     for k in range(bits.shape[0]):
         x = bits[k]
-        while x != _ZERO:
-            low = x & (~x + _ONE)
-            i = (k << 6) + popcount64(low - _ONE)
+        while x:
+            i, x = pop_member(k, x)
             out[y_codes[i]] += w[i]
-            x ^= low
     return out
 
 @njit(cache=True)
@@ -543,12 +566,10 @@ def target_sums(bits, y, w):
     sw = 0.0; swy = 0.0; swy2 = 0.0
     for k in range(bits.shape[0]):
         x = bits[k]
-        while x != _ZERO:
-            low = x & (~x + _ONE)
-            i = (k << 6) + popcount64(low - _ONE)
+        while x:
+            i, x = pop_member(k, x)
             wi = w[i]; wy = wi * y[i]
             sw += wi; swy += wy; swy2 += wy * y[i]
-            x ^= low
     return sw, swy, swy2
 
 # %% ../nbs/02_bitsets.ipynb #352ac01a

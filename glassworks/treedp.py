@@ -4,18 +4,19 @@
 
 # %% ../nbs/10_treedp.ipynb #98f39ca4
 from __future__ import annotations
+from collections import namedtuple
 import numpy as np
 from numba import njit, types
 from numba.typed import Dict, List
-from .bitsets import memo_find, memo_insert, columns_to_bits, n_words, full, indices, trailing_zeros
+from .bitsets import memo_find, memo_insert, columns_to_bits, n_words, full, indices, pop_member
 from .kmeans1d import kmeans_penalized_nb
 from .models import Tree, Leaf, Split
 from .base import SearchMonitor
 from .validation import check_option, InputError
 
 # %% auto #0
-__all__ = ['CLS', 'L2', 'L1', 'LB', 'UB', 'BASE', 'FEAT', 'NODES', 'ABORT', 'BUDGET', 'HITS', 'ENTRIES', 'BOUNDS', 'REL_TOL',
-           'TreeData', 'SearchResult', 'tree_objective', 'search_tree']
+__all__ = ['CLS', 'L2', 'L1', 'Problem', 'LB', 'UB', 'BASE', 'FEAT', 'NODES', 'ABORT', 'BUDGET', 'HITS', 'ENTRIES', 'BOUNDS',
+           'REL_TOL', 'TreeData', 'SearchResult', 'tree_objective', 'search_tree']
 
 # %% ../nbs/10_treedp.ipynb #46d5a782
 CLS, L2, L1 = 0, 1, 2
@@ -84,62 +85,104 @@ class TreeData:
     def __repr__(self): return f"TreeData(task={self.task!r}, n={self.n}, features={self.M}, units={self.U})"
 
 # %% ../nbs/10_treedp.ipynb #e719d7cf
+Problem = namedtuple('Problem', [
+    'kind',        # CLS, L2 or L1
+    'stats',       # (U, K) per-unit class weights, or (U, 3) weight, mean, within-unit statistic
+    'ueq',         # (U,) equivalent-points loss of each unit
+    'fbits',       # (M, words) units with x_j = 1, one bitset per feature
+    'lam',         # price of a leaf in raw loss units (lambda * norm)
+    'tol',         # tolerance of every comparison, in raw loss units (REL_TOL * norm)
+    'use_kmeans',  # l2 only: the k-means bound (Proposition 4) instead of Proposition 3
+    'ys', 'ws', 'us',  # l1 only: samples sorted by target, their weights and units
+    'tmp',         # (K,) scratch: class weights of a leaf
+    'xbuf', 'wbuf',    # (U,) scratch: unit means and weights handed to k-means
+])
+
+def _problem(data:TreeData, lam_raw:float, tol:float, use_kmeans:bool) -> Problem:
+    "The kernels' view of `data` for one search, with fresh scratch buffers."
+    K, U = data.stats.shape[1], data.U
+    return Problem(data.kind, data.stats, data.ueq, data.fbits, float(lam_raw), float(tol), bool(use_kmeans),
+                   data.ys, data.ws, data.us, np.zeros(K), np.zeros(U), np.zeros(U))
+
 _ONE = np.uint64(1)
 
 @njit(cache=True)
 def _has(bits, u): return (bits[u >> 6] >> np.uint64(u & 63)) & _ONE
 
 @njit(cache=True)
-def _leaf_stats(kind, stats, ueq, ys, ws, us, bits, tmp):
-    "Raw leaf loss, equivalent-points loss EQ and number of units of the support `bits`."
+def _class_loss(stats, ueq, bits, tmp):
+    "Misclassified weight of one leaf (its weight minus its heaviest class's), its EQ and its number of units."
     K = stats.shape[1]
     for k in range(K): tmp[k] = 0.0
-    eq = 0.0; cnt = 0; Wt = 0.0; S1 = 0.0
-    for wi in range(bits.shape[0]):
-        x = bits[wi]
+    eq = 0.0; nu = 0
+    for w in range(bits.shape[0]):
+        x = bits[w]
         while x:
-            t = x & (~x + _ONE); u = wi * 64 + trailing_zeros(t)
-            if kind == CLS:
-                for k in range(K): tmp[k] += stats[u, k]
-            else:
-                Wt += stats[u, 0]; S1 += stats[u, 0] * stats[u, 1]
-            eq += ueq[u]; cnt += 1; x ^= t
-    if kind == CLS:
-        tot = 0.0; mx = 0.0
-        for k in range(K):
-            tot += tmp[k]
-            if tmp[k] > mx: mx = tmp[k]
-        return tot - mx, eq, cnt
-    if kind == L1:                                     # weighted median of the samples, then SAE around it
-        half = 0.5 * Wt; c = 0.0; med = 0.0
-        for i in range(ys.shape[0]):
-            if _has(bits, us[i]):
-                c += ws[i]
-                if c >= half:
-                    med = ys[i]; break
-        sae = 0.0
-        for i in range(ys.shape[0]):
-            if _has(bits, us[i]): sae += ws[i] * abs(ys[i] - med)
-        return sae, eq, cnt
-    m = S1 / Wt; sse = eq                              # L2: within-unit SSE + between-unit SSE
-    for wi in range(bits.shape[0]):
-        x = bits[wi]
+            u, x = pop_member(w, x)
+            for k in range(K): tmp[k] += stats[u, k]
+            eq += ueq[u]; nu += 1
+    tot = 0.0; mx = 0.0
+    for k in range(K):
+        tot += tmp[k]
+        if tmp[k] > mx: mx = tmp[k]
+    return tot - mx, eq, nu
+
+@njit(cache=True)
+def _l2_loss(stats, ueq, bits):
+    "SSE of one leaf around its weighted mean: within-unit SSE (= EQ) plus sum_u W_u (mean_u - mean)^2; EQ; units."
+    Wt = 0.0; S1 = 0.0; eq = 0.0; nu = 0
+    for w in range(bits.shape[0]):
+        x = bits[w]
         while x:
-            t = x & (~x + _ONE); u = wi * 64 + trailing_zeros(t)
-            d = stats[u, 1] - m; sse += stats[u, 0] * d * d; x ^= t
-    return sse, eq, cnt
+            u, x = pop_member(w, x)
+            Wt += stats[u, 0]; S1 += stats[u, 0] * stats[u, 1]; eq += ueq[u]; nu += 1
+    m = S1 / Wt; sse = eq                              # second pass: centred, so large offsets cost no accuracy
+    for w in range(bits.shape[0]):
+        x = bits[w]
+        while x:
+            u, x = pop_member(w, x)
+            d = stats[u, 1] - m; sse += stats[u, 0] * d * d
+    return sse, eq, nu
+
+@njit(cache=True)
+def _l1_loss(stats, ueq, bits, ys, ws, us):
+    "SAE of one leaf around its weighted (lower) median, found by walking the samples in target order; EQ; units."
+    half = 0.0; eq = 0.0; nu = 0
+    for w in range(bits.shape[0]):
+        x = bits[w]
+        while x:
+            u, x = pop_member(w, x)
+            half += stats[u, 0]; eq += ueq[u]; nu += 1
+    half *= 0.5; c = 0.0; med = 0.0
+    for i in range(ys.shape[0]):
+        if _has(bits, us[i]):
+            c += ws[i]
+            if c >= half:
+                med = ys[i]; break
+    sae = 0.0
+    for i in range(ys.shape[0]):
+        if _has(bits, us[i]): sae += ws[i] * abs(ys[i] - med)
+    return sae, eq, nu
+
+@njit(cache=True, inline='always')   # a dispatcher: no call, no copy of P
+def _leaf_stats(P, bits):
+    "Raw leaf loss, equivalent-points loss EQ and number of units of the support `bits`."
+    if P.kind == CLS: return _class_loss(P.stats, P.ueq, bits, P.tmp)
+    if P.kind == L1: return _l1_loss(P.stats, P.ueq, bits, P.ys, P.ws, P.us)
+    return _l2_loss(P.stats, P.ueq, bits)
 
 # %% ../nbs/10_treedp.ipynb #a8656843
-@njit(cache=True)
-def _kmeans_bound(stats, bits, cnt, lam, c_max, xbuf, wbuf):
-    "min over C <= c_max (0: any) of weighted k-means(C) of the unit means in `bits`, plus lam*C; units are sorted."
+@njit(cache=True, inline='always')   # a dispatcher: no call, no copy of P
+def _kmeans_bound(P, bits, nu, c_max):
+    "min over C <= c_max (0: any) of weighted k-means(C) of the means of the `nu` units in `bits`, plus lam*C."
+    xbuf, wbuf, stats = P.xbuf, P.wbuf, P.stats
     i = 0
-    for wi in range(bits.shape[0]):
-        x = bits[wi]
+    for w in range(bits.shape[0]):                     # units ascend, and they are numbered by mean: sorted
+        x = bits[w]
         while x:
-            t = x & (~x + _ONE); u = wi * 64 + trailing_zeros(t)
-            xbuf[i] = stats[u, 1]; wbuf[i] = stats[u, 0]; i += 1; x ^= t
-    return kmeans_penalized_nb(xbuf[:cnt], wbuf[:cnt], lam, c_max)
+            u, x = pop_member(w, x)
+            xbuf[i] = stats[u, 1]; wbuf[i] = stats[u, 0]; i += 1
+    return kmeans_penalized_nb(xbuf[:nu], wbuf[:nu], P.lam, c_max)
 
 # %% ../nbs/10_treedp.ipynb #c4c70479
 LB, UB, BASE, FEAT = 0, 1, 2, 3
@@ -166,61 +209,80 @@ def _insert(table, KS, VS, key):
     return s, new
 
 # %% ../nbs/10_treedp.ipynb #d402ad68
+@njit(cache=True, inline='always')   # a dispatcher: no call, no copy of P
+def _lower_bound(P, cnt, bits, base, eq, nu, d):
+    "Propositions 3-5 for a new subproblem `bits` with `nu` units; a bound within `tol` of the leaf is the leaf."
+    if d == 0 or nu <= 1: return base
+    if P.kind == L2 and P.use_kmeans:
+        cmax = (1 << d) if (d > 0 and d < 62) else 0
+        val, C = _kmeans_bound(P, bits, nu, cmax)
+        cnt[BOUNDS] += 1
+        lb = base if C == 1 else min(base, val + eq)
+    else: lb = min(base, eq + 2 * P.lam)
+    return base if lb >= base - P.tol else lb
+
 @njit(cache=True)
 def _node(P, table, KS, VS, cnt, bits, d):
     "Slot of subproblem (bits, d), created with its leaf objective and lower bound if new."
-    kind, stats, ueq, fbits, lam, tol, use_kmeans, ys, ws, us, tmp, xbuf, wbuf = P
     s, new = _insert(table, KS, VS, _key(bits, d))
     if not new:
         cnt[HITS] += 1
         return s
     cnt[ENTRIES] += 1
-    loss, eq, nu = _leaf_stats(kind, stats, ueq, ys, ws, us, bits, tmp)
-    base = loss + lam
-    if d == 0 or nu <= 1: lb = base
-    elif kind == L2 and use_kmeans:
-        cmax = (1 << d) if (d > 0 and d < 62) else 0
-        val, C = _kmeans_bound(stats, bits, nu, lam, cmax, xbuf, wbuf)
-        cnt[BOUNDS] += 1
-        lb = base if C == 1 else min(base, val + eq)
-    else: lb = min(base, eq + 2 * lam)
-    if lb >= base - tol: lb = base
+    loss, eq, nu = _leaf_stats(P, bits)
+    base = loss + P.lam
     v = VS[0]
-    v[s, LB] = lb; v[s, UB] = base; v[s, BASE] = base; v[s, FEAT] = -1
+    v[s, LB] = _lower_bound(P, cnt, bits, base, eq, nu, d); v[s, UB] = base; v[s, BASE] = base; v[s, FEAT] = -1
     return s
 
-@njit(cache=True)
-def _solve(P, table, KS, VS, cnt, bits, d, budget):
-    "Bounded DP on (bits, d); see Proposition 7. Returns the memo slot."
-    fbits, tol = P[3], P[5]
-    s = _node(P, table, KS, VS, cnt, bits, d)
-    v = VS[0]
-    if v[s, UB] - v[s, LB] <= tol or v[s, LB] >= budget - tol or cnt[ABORT]: return s
-    cnt[NODES] += 1
-    if cnt[NODES] > cnt[BUDGET]:
-        cnt[ABORT] = 1
-        return s
-    M, W = fbits.shape[0], bits.shape[0]
-    dc = d - 1 if d > 0 else -1
-    kids = np.empty((2 * M, W), dtype=np.uint64)
-    ks = np.empty(2 * M, dtype=np.int64); fj = np.empty(M, dtype=np.int64); greedy = np.empty(M)
+@njit(cache=True, inline='always')   # once per expanded node; inlined into _solve
+def _children(P, table, KS, VS, cnt, bits, dc, kids, ks, fj, greedy):
+    """Create both children of every feature that splits `bits` (constant features are skipped): kids `2i`, `2i+1`
+    of split `i` are its bitsets, `ks` their memo slots, `fj[i]` its feature, `greedy[i]` its one-split objective.
+    Returns the number of splits."""
+    fbits, W = P.fbits, bits.shape[0]
     nc = 0
-    for j in range(M):
-        eL = True; eR = True
+    for j in range(fbits.shape[0]):
+        left_empty = True; right_empty = True
         for k in range(W):
             a = bits[k] & ~fbits[j, k]; b = bits[k] & fbits[j, k]
             kids[2 * nc, k] = a; kids[2 * nc + 1, k] = b
-            if a: eL = False
-            if b: eR = False
-        if eL or eR: continue                                  # constant on S: not a split
+            if a: left_empty = False
+            if b: right_empty = False
+        if left_empty or right_empty: continue
         ks[2 * nc] = _node(P, table, KS, VS, cnt, kids[2 * nc], dc)
         ks[2 * nc + 1] = _node(P, table, KS, VS, cnt, kids[2 * nc + 1], dc)
         v = VS[0]
         fj[nc] = j; greedy[nc] = v[ks[2 * nc], UB] + v[ks[2 * nc + 1], UB]
         nc += 1
+    return nc
+
+@njit(cache=True)
+def _close(VS, s, ks, nc, best, bestf):
+    "Store the node's result (Proposition 7): bound = min(leaf, each split's child bounds), capped by the incumbent."
     v = VS[0]
-    if nc == 0:
-        v[s, LB] = v[s, BASE]; v[s, UB] = v[s, BASE]; v[s, FEAT] = -1
+    lb = v[s, BASE]
+    for i in range(nc): lb = min(lb, v[ks[2 * i], LB] + v[ks[2 * i + 1], LB])
+    v[s, LB] = max(v[s, LB], min(lb, best)); v[s, UB] = best; v[s, FEAT] = bestf
+
+@njit(cache=True)
+def _solve(P, table, KS, VS, cnt, bits, d, budget):
+    "Bounded DP on (bits, d); see Proposition 7. Returns the memo slot."
+    s = _node(P, table, KS, VS, cnt, bits, d)
+    v = VS[0]; tol = P.tol
+    if v[s, UB] - v[s, LB] <= tol or v[s, LB] >= budget - tol or cnt[ABORT]: return s
+    cnt[NODES] += 1
+    if cnt[NODES] > cnt[BUDGET]:
+        cnt[ABORT] = 1
+        return s
+    M, W = P.fbits.shape[0], bits.shape[0]
+    dc = d - 1 if d > 0 else -1
+    kids = np.empty((2 * M, W), dtype=np.uint64)
+    ks = np.empty(2 * M, dtype=np.int64); fj = np.empty(M, dtype=np.int64); greedy = np.empty(M)
+    nc = _children(P, table, KS, VS, cnt, bits, dc, kids, ks, fj, greedy)
+    v = VS[0]                                                  # the value table may have been regrown
+    if nc == 0:                                                # no feature splits S: it is a leaf
+        _close(VS, s, ks, 0, v[s, BASE], -1)
         return s
     order = np.argsort(greedy[:nc], kind='mergesort')          # best one-split trees first: good incumbents early
     best, bestf = v[s, UB], v[s, FEAT]
@@ -236,10 +298,7 @@ def _solve(P, table, KS, VS, cnt, bits, d, budget):
         v = VS[0]
         if v[sL, UB] + v[sR, UB] < best - tol:
             best = v[sL, UB] + v[sR, UB]; bestf = fj[i]
-    v = VS[0]
-    lb = v[s, BASE]
-    for i in range(nc): lb = min(lb, v[ks[2 * i], LB] + v[ks[2 * i + 1], LB])
-    v[s, LB] = max(v[s, LB], min(lb, best)); v[s, UB] = best; v[s, FEAT] = bestf
+    _close(VS, s, ks, nc, best, bestf)
     return s
 
 # %% ../nbs/10_treedp.ipynb #b368b85c
@@ -355,9 +414,8 @@ def search_tree(data:TreeData, # the problem
         raise InputError(f"the incumbent tree has depth {incumbent.depth} > max_depth={max_depth}.")
     if np.isfinite(inc_obj): mon.update(upper=inc_obj)
     use_km = data.kind == L2 and bound != 'equiv'
-    K, U = data.stats.shape[1], data.U
-    P = (data.kind, data.stats, data.ueq, data.fbits, lam_raw, tol, use_km, data.ys, data.ws, data.us,
-         np.zeros(K), np.zeros(U), np.zeros(U))
+    U = data.U
+    P = _problem(data, lam_raw, tol, use_km)
     table = Dict.empty(key_type=types.int64, value_type=types.int64)
     KS = List([np.zeros((1024, n_words(U) + 1), np.uint64)]); VS = List([np.zeros((1024, 4))])
     cnt = np.zeros(8, np.int64); root = full(U); d = -1 if max_depth is None else int(max_depth)
