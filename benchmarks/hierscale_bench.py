@@ -142,13 +142,23 @@ def save(rows):
     (OUT / 'hierscale.md').write_text("\n".join(lines) + "\n")
 
 
+def parse_args(argv=None):
+    "Command line: the p values to run, `--first N`, `--no-peer`; `--help` prints the usage and exits."
+    import argparse
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog=__doc__.split('\n\n', 1)[1])
+    ap.add_argument('p', nargs='*', type=int, help='numbers of features to run (default: 500 1000 2000 5000 15000)')
+    ap.add_argument('--first', type=int, default=None, metavar='N',
+                    help='stop each path after its first N solutions (default: all; 20 for p >= 50000)')
+    ap.add_argument('--no-peer', action='store_true', help='do not try the published hierScale package')
+    return ap.parse_args(argv)
+
+
 if __name__ == '__main__':
-    args = sys.argv[1:]
-    peer = '--no-peer' not in args
-    first = None
-    if '--first' in args: first = int(args[args.index('--first') + 1])
-    ps = [int(a) for i, a in enumerate(args) if a.isdigit() and not (i > 0 and args[i - 1] == '--first')]
-    ps = ps or [500, 1000, 2000, 5000, 15000]
+    a = parse_args()
+    peer, first = not a.no_peer, a.first
+    ps = a.p or [500, 1000, 2000, 5000, 15000]
     hierscale_path(*make_hierarchical(100, 20, 3, 'I', random_state=0)[:2], n_lambda=3)   # compile the kernels
     for p in ps:
         nf = first if first is not None else (20 if p >= 50000 else None)
