@@ -659,7 +659,7 @@ def _leaf_rules(tree:Tree) -> list:
             for node, _, path in _walk(tree.root) if isinstance(node, Leaf)]
 
 @patch
-def to_rules(self:Tree) -> RuleList:
+def to_rules(self:Tree):   # -> RuleList (defined below; no annotation, so the docs can render it here)
     """The tree as a `RuleList`: one rule per leaf; the rules are disjoint and exhaustive, so there is no default.
 
     ```python
@@ -673,7 +673,7 @@ def to_rules(self:Tree) -> RuleList:
                     self.feature_info)
 
 @patch
-def to_rule_ensemble(self:Tree) -> RuleEnsemble:
+def to_rule_ensemble(self:Tree):   # -> RuleEnsemble (defined below)
     """A regression tree as the exactly equal additive model: intercept 0, one rule per leaf weighted by its value.
 
     ```python
