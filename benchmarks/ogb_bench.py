@@ -100,12 +100,13 @@ def part1(name, X, y, task, args):
     yy = np.where(y == np.unique(y)[1], 1.0, -1.0) if task == 'classification' else y.astype(float)
     if task == 'regression': yy = yy - yy.mean()
     row = dict(dataset=name, task=task, n=len(y), d=X.shape[1])
-    ours_same(X[:20], yy[:20] if task != 'classification' else y[:20], task, 2)      # warm-up (numba)
+    w = np.linspace(0, len(y) - 1, 30).astype(int)                              # a spread-out warm-up sample
+    ours_same(X[w], yy[w] if task != 'classification' else y[w], task, 2)          # warm-up (numba)
     t_ours, m = timed(lambda: ours_same(X, yy if task != 'classification' else y, task, args.rules), args.repeat)
     r_ours = [h['risk'] for h in m.history_[1:]]
     row.update(ours_s=t_ours, ours_rules=len(r_ours), ours_risk=r_ours[-1] if r_ours else np.nan)
     try:
-        fastogb_fit(X[:20], yy[:20], loss, 2)
+        fastogb_fit(X[w], yy[w], loss, 2)
         t_f, f = timed(lambda: fastogb_fit(X, yy, loss, args.rules), args.repeat)
         r_f = list(np.asarray(f.loss_history_, float))
         k = next((i + 1 for i, (a, b) in enumerate(zip(r_ours, r_f))
