@@ -118,6 +118,14 @@ def test_regression_is_scale_free(inst, exponent, metric, bound):
     assert abs(res.lower_bound - want) < 1e-9 * max(1.0, want), (exponent, res.lower_bound, want)
 
 
+def test_tiny_weights_classification():
+    "XOR with weights of size 1e-12: four leaves (0.2) beat one (0.45); an absolute tolerance certified the leaf."
+    X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]]); y = np.array([0, 1, 1, 0]); w = np.array([1., 2., 1., 1.])
+    for scale in (1e-14, 1e-12, 1.0, 1e12):
+        res = search_tree(TreeData(X, y, w * scale), 0.05)
+        assert res.complete and abs(res.objective - 0.2) < 1e-12 and res.tree.n_leaves == 4, (scale, res)
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(instances('classification'), st.integers(-12, 12))
 def test_classification_weights_are_scale_free(inst, exponent):
