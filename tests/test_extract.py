@@ -1,0 +1,248 @@
+"""glassworks.extract: exact solver == brute force over antichains on tiny ensembles (hypothesis), per-tree DP ==
+brute force, antichain counts, formula identities (Woodbury, gradient, Prop. 1, separability), CBCD monotone,
+lambda_max -> empty model, feasibility of every returned support, estimator contract and bad input."""
+import itertools
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings, strategies as st, HealthCheck
+from sklearn.base import clone
+from sklearn.datasets import make_friedman1
+from sklearn.ensemble import (GradientBoostingRegressor, RandomForestRegressor, ExtraTreesRegressor,
+                              GradientBoostingClassifier)
+from sklearn.tree import DecisionTreeRegressor
+
+from glassworks.extract import (node_table, q_value, is_antichain, cbcd, rule_path, outer_approximation, RuleExtractor,
+                                _Problem, _ridge_on_support, _relative_gamma, _antichain_dp)
+from glassworks.validation import InputError, ParameterError
+
+
+# ---------------------------------------------------------------- independent oracles (plain Python, no DP)
+def all_antichains(tab, tree):
+    "Every antichain of one tree by filtering ALL subsets through the pairwise ancestor test (small trees only)."
+    nodes = np.flatnonzero(tab.tree == tree)
+    anc = {int(i): set(tab.path(i)[:-1]) for i in nodes}
+    out = []
+    for k in range(len(nodes) + 1):
+        for S in itertools.combinations(nodes.tolist(), k):
+            if all(a not in anc[b] and b not in anc[a] for a, b in itertools.combinations(S, 2)): out.append(S)
+    return out
+
+
+def brute_budget(prob, K):
+    "min q over every support with a'z <= K that passes the pairwise antichain test."
+    tab = prob.table
+    cand = np.flatnonzero(prob.cand & (prob.a <= K))
+    anc = {int(i): set(tab.path(i)[:-1]) for i in cand}
+    best = (0.5 * prob.y @ prob.y, ())
+    for k in range(1, int(K) + 1):
+        for S in itertools.combinations(cand.tolist(), k):
+            if prob.a[list(S)].sum() > K + 1e-12: continue
+            if any(a in anc[b] or b in anc[a] for a, b in itertools.combinations(S, 2)): continue
+            q = _ridge_on_support(tab, prob.y, np.asarray(S, np.int64), prob.gamma)[2]
+            if q < best[0]: best = (q, S)
+    return best
+
+
+def q_direct(tab, y, z, gamma):
+    "n x n form of q(z) for any z in [0,1]^m."
+    M = tab.columns(np.arange(tab.m))
+    return 0.5 * y @ np.linalg.solve(np.eye(len(y)) + gamma * (M * z) @ M.T, y)
+
+
+def _full_tree(D, seed=0):
+    X = np.arange(2.0 ** (D + 3))[:, None]          # y = x: the MSE split is the median, so the tree is full
+    y = X[:, 0].copy() if D else np.zeros(len(X))
+    return node_table(DecisionTreeRegressor(max_depth=max(D, 1)).fit(X, y), X)
+
+
+# ---------------------------------------------------------------- node table
+@pytest.mark.parametrize("D,count", [(0, 2), (1, 5), (2, 26), (3, 677)])
+def test_antichain_counts(D, count):
+    tab = _full_tree(D)
+    assert tab.m == 2 ** (D + 1) - 1
+    assert len(all_antichains(tab, 0)) == count
+
+
+@pytest.mark.parametrize("make", [
+    lambda: GradientBoostingRegressor(n_estimators=6, max_depth=3, subsample=0.7, random_state=0),
+    lambda: RandomForestRegressor(n_estimators=5, max_depth=3, random_state=0),
+    lambda: ExtraTreesRegressor(n_estimators=5, max_depth=3, random_state=0),
+    lambda: DecisionTreeRegressor(max_leaf_nodes=7, random_state=0)])
+def test_leaf_columns_rebuild_the_ensemble(make):
+    X, y = make_friedman1(150, random_state=2)
+    ens = make().fit(X, y)
+    tab = node_table(ens, X)
+    diff = ens.predict(X) - tab.columns(np.flatnonzero(tab.is_leaf)).sum(1)
+    assert np.ptp(diff) < 1e-9
+    # membership by the preorder ranges == routing rows with the original tree (node sums of ones == counts)
+    assert np.allclose(tab.node_sums(np.ones(len(X))), tab.count)
+    assert np.all(tab.count[tab.parent[tab.parent >= 0]] >= tab.count[tab.parent >= 0])
+
+
+def test_xgboost_lightgbm_tables():
+    X, y = make_friedman1(150, random_state=2)
+    for mod in ['xgboost', 'lightgbm']:
+        lib = pytest.importorskip(mod)
+        ens = (lib.XGBRegressor(n_estimators=5, max_depth=3) if mod == 'xgboost'
+               else lib.LGBMRegressor(n_estimators=5, num_leaves=6, verbose=-1)).fit(X, y)
+        tab = node_table(ens, X)
+        assert np.ptp(ens.predict(X) - tab.columns(np.flatnonzero(tab.is_leaf)).sum(1)) < 1e-4
+        ex = RuleExtractor(ens, max_rules=4).fit(X, y)
+        assert ex.model_.n_rules <= 4 and ex.score(X, y) > 0
+
+
+# ---------------------------------------------------------------- formula identities (spec 6.6 item 4)
+def test_formula_identities():
+    X, y = make_friedman1(120, random_state=3)
+    tab = node_table(GradientBoostingRegressor(n_estimators=4, max_depth=2, random_state=0).fit(X, y), X)
+    yc, rng = y - y.mean(), np.random.default_rng(0)
+    for gamma in [0.01, 0.3, 5.0]:
+        for _ in range(5):
+            S = np.asarray(sorted(rng.choice(tab.m, size=4, replace=False)), np.int64)
+            z = np.zeros(tab.m); z[S] = 1
+            q, g, w = q_value(tab, yc, S, gamma)
+            assert np.isclose(q, q_direct(tab, yc, z, gamma), rtol=1e-9)          # Woodbury
+            MS = tab.columns(S)
+            assert np.isclose(q, 0.5 * np.sum((yc - MS @ w) ** 2) + 0.5 * w @ w / gamma, rtol=1e-9)  # Prop. 1
+            h = 1e-5
+            for i in rng.choice(tab.m, 4, replace=False):                           # gradient (one-sided at 0/1)
+                e = np.zeros(tab.m); e[i] = h
+                fd = (q_direct(tab, yc, z + e, gamma) - q_direct(tab, yc, z - e, gamma)) / (2 * h)
+                assert np.isclose(g[i], fd, rtol=1e-4, atol=1e-6 * abs(q))
+            u = rng.uniform(size=tab.m)                                             # convexity: cut below q
+            assert q_direct(tab, yc, u, gamma) >= q + g @ (u - z) - 1e-7 * q
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), depth=st.integers(1, 3), lam=st.floats(0, 2), gamma=st.floats(0.05, 20),
+       budget=st.sampled_from(['rules', 'depth', 'features']))
+def test_block_dp_equals_brute_force_and_is_separable(seed, depth, lam, gamma, budget):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(size=(60, 3)); r = rng.normal(size=60)
+    tab = node_table(DecisionTreeRegressor(max_depth=depth, random_state=0).fit(X, rng.normal(size=60)), X)
+    a = tab.attribute(budget)
+    c = tab.mu * tab.node_sums(r); v = c ** 2 / (2 * (1 / gamma + tab.norms)) - lam * a
+    best_bf = -np.inf
+    for S in all_antichains(tab, 0):
+        S = np.asarray(S, np.int64)
+        exact = _ridge_on_support(tab, r, S, gamma)[2] + lam * a[S].sum()
+        assert np.isclose(exact, 0.5 * r @ r - v[S].sum(), rtol=1e-10, atol=1e-10)   # orthogonality
+        best_bf = max(best_bf, v[S].sum())
+    best, take, chosen = np.zeros(tab.m), np.zeros(tab.m, np.bool_), np.zeros(tab.m, np.int64)
+    k = _antichain_dp(v, 0, tab.m, tab.left, tab.right, tab.end, best, take, chosen)
+    assert is_antichain(tab, chosen[:k])
+    assert np.isclose(v[chosen[:k]].sum(), best_bf, rtol=1e-10, atol=1e-12)
+
+
+# ---------------------------------------------------------------- exact solver vs brute force (spec 6.6 item 1)
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 1000), K=st.integers(1, 3), g_rel=st.sampled_from([0.1, 1.0, 5.0]),
+       budget=st.sampled_from(['rules', 'depth']), root=st.booleans())
+def test_exact_equals_brute_force(seed, K, g_rel, budget, root):
+    X, y = make_friedman1(120, random_state=seed)
+    tab = node_table(GradientBoostingRegressor(n_estimators=3, max_depth=2, random_state=seed).fit(X, y), X)
+    prob = _Problem(tab, y - y.mean(), 1.0, tab.attribute(budget), include_root=root and budget == 'rules')
+    prob.gamma = _relative_gamma(tab, g_rel, prob.cand)
+    res = outer_approximation(prob, K, max_iter=400)
+    q_bf, S_bf = brute_budget(prob, K)
+    assert res['status'] == 'optimal'
+    assert np.isclose(res['upper'], q_bf, rtol=1e-6)
+    assert res['lower'] <= q_bf * (1 + 1e-9) and res['lower'] >= q_bf * (1 - 1e-6)
+    assert is_antichain(tab, res['nodes']) and prob.a[res['nodes']].sum() <= K
+
+
+def test_cuts_reused_across_K_and_exact_never_worse_than_path():
+    X, y = make_friedman1(200, random_state=0)
+    gb = GradientBoostingRegressor(n_estimators=8, max_depth=2, random_state=0).fit(X, y)
+    tab = node_table(gb, X)
+    prob = _Problem(tab, y - y.mean(), 1.0, tab.attribute('rules')); prob.gamma = _relative_gamma(tab, 1.0, prob.cand)
+    path = rule_path(gb, X, y, n_lambdas=30, gamma=1.0)
+    cuts, prev = [], np.inf
+    for K in [1, 2, 3, 4]:
+        n_before = len(cuts)
+        res = outer_approximation(prob, K, warm=[s.nodes for s in path.steps if s.budget_used <= K], cuts=cuts)
+        assert len(cuts) > n_before and res['status'] == 'optimal'
+        assert res['upper'] <= prev + 1e-9                           # more budget never hurts
+        assert res['upper'] <= path.select(K).q * (1 + 1e-12)        # exact <= approximate (Fig. 9)
+        prev = res['upper']
+
+
+# ---------------------------------------------------------------- CBCD (spec 6.6 item 5)
+def test_cbcd_monotone_lambda_max_and_feasible():
+    X, y = make_friedman1(300, random_state=1)
+    gb = GradientBoostingRegressor(n_estimators=40, max_depth=3, random_state=0).fit(X, y)
+    tab = node_table(gb, X)
+    for budget in ['rules', 'depth', 'features']:
+        prob = _Problem(tab, y - y.mean(), 1.0, tab.attribute(budget)); prob.gamma = _relative_gamma(tab, 10.0, prob.cand)
+        lmax = prob.lambda_max()
+        assert cbcd(prob, lmax).z.sum() == 0 and cbcd(prob, 3 * lmax).z.sum() == 0
+        assert cbcd(prob, 0.95 * lmax).z.sum() >= 1
+        for lam in [0.5 * lmax, 0.05 * lmax, 1e-3 * lmax]:
+            tr = []
+            s = cbcd(prob, lam, trace=tr)
+            assert np.all(np.diff(tr) <= 1e-9 * abs(tr[0]))
+            nodes = np.flatnonzero(s.z)
+            assert is_antichain(tab, nodes) and np.all(prob.cand[nodes])
+            # the residual kept by CBCD is y - sum M w
+            assert np.allclose(s.r, prob.y - tab.columns(nodes) @ s.w[nodes], atol=1e-8)
+
+
+def test_path_grows_and_objective_decreases():
+    X, y = make_friedman1(300, random_state=1)
+    gb = GradientBoostingRegressor(n_estimators=30, max_depth=3, random_state=0).fit(X, y)
+    p = rule_path(gb, X, y, n_lambdas=25)
+    df = p.to_frame()
+    assert df.n_rules.iloc[0] == 0 and df.n_rules.iloc[-1] > 10
+    assert np.all(np.diff(df.objective) <= 1e-9 * df.objective.iloc[0])   # F(lam) decreases as lam decreases
+    for s in p.steps: assert is_antichain(p.table, s.nodes)
+    step = p.select(5)
+    assert step.budget_used <= 5
+    m = p.model(step)
+    # prediction on the training rows == y_mean + M_S w
+    assert np.allclose(m.predict(X), p.y_mean + p.table.columns(step.nodes) @ step.weights)
+
+
+# ---------------------------------------------------------------- estimator
+def test_estimator_contract_and_names():
+    X, y = make_friedman1(300, random_state=0)
+    Xf = pd.DataFrame(X, columns=[f"feat_{j}" for j in range(X.shape[1])])
+    gb = GradientBoostingRegressor(n_estimators=30, max_depth=3, random_state=0).fit(Xf, y)
+    ex = RuleExtractor(gb, max_rules=6).fit(Xf, y)
+    assert ex.model_.n_rules <= 6 and 'feat_' in str(ex.model_)
+    assert np.allclose(ex.predict(Xf), ex.model_.predict(X))
+    assert ex.objective_ >= 0 and not ex.optimal_ and ex.lower_bound_ == 0
+    ex2 = clone(ex).set_params(solver='exact', gamma=0.3, time_limit=30).fit(Xf, y)
+    assert ex2.objective_ <= ex.set_params(gamma=0.3).fit(Xf, y).objective_ + 1e-9
+    assert ex2.lower_bound_ <= ex2.objective_ and ex2.gap_ >= 0 and ex2.stats_['trace']
+    exp = RuleExtractor(gb, penalty=0.2).fit(Xf, y)
+    assert exp.model_.n_rules >= 1
+    assert RuleExtractor(gb, penalty=1.0).fit(Xf, y).model_.n_rules == 0
+
+
+def test_unfitted_ensemble_is_fitted_and_time_limit():
+    X, y = make_friedman1(200, random_state=0)
+    ex = RuleExtractor(GradientBoostingRegressor(n_estimators=10, max_depth=2, random_state=0), max_rules=3).fit(X, y)
+    assert ex.model_.n_rules <= 3 and hasattr(ex.ensemble_, 'estimators_') and not hasattr(ex.ensemble, 'estimators_')
+    gb = GradientBoostingRegressor(n_estimators=60, max_depth=3, random_state=0).fit(X, y)
+    ex = RuleExtractor(gb, max_rules=10, solver='exact', gamma=10.0, time_limit=2).fit(X, y)
+    assert ex.fit_time_ < 6 and ex.stats_['budget_used'] <= 10
+
+
+def test_bad_input():
+    X, y = make_friedman1(80, random_state=0)
+    gb = GradientBoostingRegressor(n_estimators=3, max_depth=2).fit(X, y)
+    Xn = X.copy(); Xn[3, 2] = np.nan
+    with pytest.raises(InputError, match='NaN'): RuleExtractor(gb, max_rules=2).fit(Xn, y)
+    for K in [0, -1]:
+        with pytest.raises(ParameterError, match='max_rules'): RuleExtractor(gb, max_rules=K).fit(X, y)
+    with pytest.raises(ParameterError, match='max_rules'): RuleExtractor(gb, solver='exact').fit(X, y)
+    with pytest.raises(InputError, match='classifier'):
+        RuleExtractor(GradientBoostingClassifier(n_estimators=2).fit(X, y > 14), max_rules=2).fit(X, y)
+    with pytest.raises(InputError, match='features'): RuleExtractor(gb, max_rules=2).fit(X[:, :4], y)
+    with pytest.raises(InputError, match='not fitted'): node_table(GradientBoostingRegressor(), X)
+    with pytest.raises(InputError, match="unsupported"): node_table(object(), X)
+    with pytest.raises(ParameterError): RuleExtractor(gb, max_rules=2, solver='milp').fit(X, y)
+    with pytest.raises(ParameterError): RuleExtractor(gb, max_rules=2, gamma=0).fit(X, y)
+    ex = RuleExtractor(gb, max_rules=2).fit(X, y)
+    with pytest.raises(Exception): ex.predict(X[:, :3])
