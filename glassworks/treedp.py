@@ -16,13 +16,22 @@ from .validation import check_option, InputError
 
 # %% auto #0
 __all__ = ['CLS', 'L2', 'L1', 'Problem', 'LB', 'UB', 'BASE', 'FEAT', 'NODES', 'ABORT', 'BUDGET', 'HITS', 'ENTRIES', 'BOUNDS',
-           'REL_TOL', 'TreeData', 'SearchResult', 'tree_objective', 'search_tree']
+           'REL_TOL', 'weighted_median', 'TreeData', 'SearchResult', 'tree_objective', 'search_tree']
 
 # %% ../nbs/10_treedp.ipynb #46d5a782
 CLS, L2, L1 = 0, 1, 2
 
-def _wmedian(y, w):
-    "Weighted median (lower one): the smallest y with at least half the weight at or below it."
+def weighted_median(y, w):
+    """Weighted median (the lower one): the smallest `y` with at least half the total weight at or below it. It
+    minimises the weighted absolute error, so it is the leaf value of the `l1` loss.
+
+    ```python
+    >>> float(weighted_median(np.array([3., 1., 2., 10.]), np.array([1., 1., 1., 1.])))
+    2.0
+    >>> float(weighted_median(np.array([3., 1., 2., 10.]), np.array([1., 1., 1., 5.])))
+    10.0
+
+    ```"""
     o = np.argsort(y, kind='mergesort'); c = np.cumsum(w[o])
     return y[o][np.searchsorted(c, 0.5 * c[-1])]
 
@@ -71,10 +80,10 @@ class TreeData:
                 stats, ueq, self.kind = np.c_[Wu, mu, ss], ss, L2
                 self.norm = float(np.sum(w * (y - np.sum(w * y) / w.sum()) ** 2))
             else:
-                ueq = np.array([np.sum(w[inv == u] * np.abs(y[inv == u] - _wmedian(y[inv == u], w[inv == u])))
+                ueq = np.array([np.sum(w[inv == u] * np.abs(y[inv == u] - weighted_median(y[inv == u], w[inv == u])))
                                 for u in range(U)])
                 stats, self.kind = np.c_[Wu, mu, ueq], L1
-                self.norm = float(np.sum(w * np.abs(y - _wmedian(y, w))))
+                self.norm = float(np.sum(w * np.abs(y - weighted_median(y, w))))
                 o = np.argsort(y, kind='mergesort'); self.ys, self.ws, self.us = y[o], w[o], inv[o]
             if not self.norm > 0: raise InputError("y is constant: the loss normaliser (its spread) is 0.")
         self.y, self.rows, self.inv, self.U = y, rows, inv, U
@@ -312,7 +321,7 @@ def _leaf_for(data:TreeData, bits, lam):
     if data.metric == 'l2':
         c = float(np.sum(ww * yy) / ww.sum()); loss = float(np.sum(ww * (yy - c) ** 2)) / data.norm
     else:
-        c = float(_wmedian(yy, ww)); loss = float(np.sum(ww * np.abs(yy - c))) / data.norm
+        c = float(weighted_median(yy, ww)); loss = float(np.sum(ww * np.abs(yy - c))) / data.norm
     return Leaf(c, n_samples=n, loss=loss)
 
 def _read_tree(data, table, KS, VS, bits, d, lam):
