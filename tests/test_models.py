@@ -310,3 +310,12 @@ def test_tree_methods_are_patched_and_indexed():
         assert getattr(Tree, m).__name__ == m
         assert f'glassworks.models.Tree.{m}' in syms, m
     assert not any('_tree_text_method' in k or '_tree_to_dict' in k for k in syms)
+
+
+def test_tree_text_uses_one_precision_for_binarised_names():
+    names = ['bmi in (-0.02507, 0.040139965]', 's6 <= 0.06727']
+    t = Tree.from_nested((0, (1, 1.0, 2.0), 3.0), names, task='regression')
+    assert t.to_text().splitlines() == ['if -0.0251 < bmi <= 0.0401: predict 3', 'else:',
+                                        '    if s6 <= 0.0673: predict 2', '    else: predict 1']
+    assert t.to_text(precision=6).splitlines()[0] == 'if -0.02507 < bmi <= 0.04014: predict 3'
+    assert 'bmi' in t.to_graphviz().source and '0.0401' in t.to_graphviz().source
