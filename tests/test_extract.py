@@ -246,3 +246,29 @@ def test_bad_input():
     with pytest.raises(ParameterError): RuleExtractor(gb, max_rules=2, gamma=0).fit(X, y)
     ex = RuleExtractor(gb, max_rules=2).fit(X, y)
     with pytest.raises(Exception): ex.predict(X[:, :3])
+
+
+def test_faithful_block_oa_equals_dp():
+    from glassworks.extract import _block_outer_approximation
+    X, y = make_friedman1(150, random_state=4)
+    tab = node_table(GradientBoostingRegressor(n_estimators=4, max_depth=3, random_state=0).fit(X, y), X)
+    p_dp = _Problem(tab, y - y.mean(), 1.0, tab.attribute('rules')); p_dp.gamma = _relative_gamma(tab, 2.0, p_dp.cand)
+    lam = 0.05 * p_dp.lambda_max()
+    for t in range(tab.n_trees):
+        S, w, val = _block_outer_approximation(p_dp, t, p_dp.y, lam)
+        s = p_dp.empty(); p_dp.sweep(s, lam, [t])
+        assert np.isclose(val, p_dp.objective(s, lam), rtol=1e-7)
+        assert is_antichain(tab, S)
+    p_oa = _Problem(tab, y - y.mean(), p_dp.gamma, tab.attribute('rules')); p_oa.block = 'oa'
+    tr = []
+    s_oa = cbcd(p_oa, lam, trace=tr)
+    assert np.all(np.diff(tr) <= 1e-9 * abs(tr[0]))
+    assert np.isclose(p_oa.objective(s_oa, lam), p_dp.objective(cbcd(p_dp, lam), lam), rtol=1e-6)
+
+
+def test_validation_selection():
+    X, y = make_friedman1(300, random_state=1); Xv, yv = make_friedman1(200, random_state=2)
+    gb = GradientBoostingRegressor(n_estimators=20, max_depth=3, random_state=0).fit(X, y)
+    p = rule_path(gb, X, y, n_lambdas=20)
+    best, loose = p.select_validation(Xv, yv), p.select_validation(Xv, yv, tol=0.05)
+    assert loose.budget_used <= best.budget_used
