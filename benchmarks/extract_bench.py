@@ -32,7 +32,7 @@ from sklearn.datasets import make_friedman1, make_friedman2, make_friedman3, loa
 from sklearn.ensemble import GradientBoostingRegressor
 from sklearn.model_selection import KFold
 
-from glassworks.extract import (node_table, rule_path, RuleExtractor, cbcd, outer_approximation, _Problem,
+from glassworks.extract import (node_table, rule_path, RuleExtractor, cbcd, outer_approximation, ExtractionProblem,
                                 _relative_gamma, _run_path, _ridge_on_support, _to_model)
 
 DATASETS = ['diabetes', 'friedman1', 'friedman2', 'friedman3', 'insurance', 'boston', 'wages', 'used_cars',
@@ -84,7 +84,7 @@ def part_speed(args):
     t_gb = time.perf_counter() - t
     t = time.perf_counter(); tab = node_table(gb, X); t_tab = time.perf_counter() - t
     yc = y - y.mean()
-    prob = _Problem(tab, yc, 1.0, tab.attribute('rules')); prob.gamma = _relative_gamma(tab, 10.0, prob.cand)
+    prob = ExtractionProblem(tab, yc, 1.0, tab.attribute('rules')); prob.gamma = _relative_gamma(tab, 10.0, prob.cand)
     lmax = prob.lambda_max()
     t = time.perf_counter(); s = cbcd(prob, 0.01 * lmax); t_one = time.perf_counter() - t
     t = time.perf_counter(); path = _run_path(prob, 50, 1e-3, y_mean=float(y.mean())); t_path = time.perf_counter() - t
@@ -104,7 +104,7 @@ def part_exact(args):
     gb = GradientBoostingRegressor(n_estimators=100, max_depth=3, learning_rate=0.1, random_state=0).fit(X, y)
     tab = node_table(gb, X); yc = y - y.mean(); rows = []
     for g_rel in args.gammas:
-        prob = _Problem(tab, yc, 1.0, tab.attribute('rules')); prob.gamma = _relative_gamma(tab, g_rel, prob.cand)
+        prob = ExtractionProblem(tab, yc, 1.0, tab.attribute('rules')); prob.gamma = _relative_gamma(tab, g_rel, prob.cand)
         t = time.perf_counter()
         path = _run_path(prob, 50, 1e-3, max_budget=20)
         warm = [s.nodes for s in path.steps if s.budget_used <= 20]
@@ -163,7 +163,7 @@ def part_quality(args):
             base = dict(dataset=name, fold=fold, n=len(X), full_ensemble=full)
             for method in ['ours', 'leaves_only']:
                 t = time.perf_counter()
-                prob = _Problem(tab, yc, 1.0, tab.attribute('rules')); prob.gamma = _relative_gamma(tab, 10.0, prob.cand)
+                prob = ExtractionProblem(tab, yc, 1.0, tab.attribute('rules')); prob.gamma = _relative_gamma(tab, 10.0, prob.cand)
                 if method == 'leaves_only': prob.cand &= tab.is_leaf
                 path = _run_path(prob, 100, 1e-4, max_budget=max(args.ks), y_mean=float(ytr.mean()))
                 for K in args.ks:

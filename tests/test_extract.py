@@ -13,7 +13,7 @@ from sklearn.ensemble import (GradientBoostingRegressor, RandomForestRegressor, 
 from sklearn.tree import DecisionTreeRegressor
 
 from glassworks.extract import (node_table, q_value, is_antichain, cbcd, rule_path, outer_approximation, RuleExtractor,
-                                _Problem, _ridge_on_support, _relative_gamma, _antichain_dp)
+                                ExtractionProblem, _ridge_on_support, _relative_gamma, _antichain_dp)
 from glassworks.validation import InputError, ParameterError
 
 
@@ -142,7 +142,7 @@ def test_block_dp_equals_brute_force_and_is_separable(seed, depth, lam, gamma, b
 def test_exact_equals_brute_force(seed, K, g_rel, budget, root):
     X, y = make_friedman1(120, random_state=seed)
     tab = node_table(GradientBoostingRegressor(n_estimators=3, max_depth=2, random_state=seed).fit(X, y), X)
-    prob = _Problem(tab, y - y.mean(), 1.0, tab.attribute(budget), include_root=root and budget == 'rules')
+    prob = ExtractionProblem(tab, y - y.mean(), 1.0, tab.attribute(budget), include_root=root and budget == 'rules')
     prob.gamma = _relative_gamma(tab, g_rel, prob.cand)
     res = outer_approximation(prob, K, max_iter=400)
     q_bf, S_bf = brute_budget(prob, K)
@@ -156,7 +156,7 @@ def test_cuts_reused_across_K_and_exact_never_worse_than_path():
     X, y = make_friedman1(200, random_state=0)
     gb = GradientBoostingRegressor(n_estimators=8, max_depth=2, random_state=0).fit(X, y)
     tab = node_table(gb, X)
-    prob = _Problem(tab, y - y.mean(), 1.0, tab.attribute('rules')); prob.gamma = _relative_gamma(tab, 1.0, prob.cand)
+    prob = ExtractionProblem(tab, y - y.mean(), 1.0, tab.attribute('rules')); prob.gamma = _relative_gamma(tab, 1.0, prob.cand)
     path = rule_path(gb, X, y, n_lambdas=30, gamma=1.0)
     cuts, prev = [], np.inf
     for K in [1, 2, 3, 4]:
@@ -174,7 +174,7 @@ def test_cbcd_monotone_lambda_max_and_feasible():
     gb = GradientBoostingRegressor(n_estimators=40, max_depth=3, random_state=0).fit(X, y)
     tab = node_table(gb, X)
     for budget in ['rules', 'depth', 'features']:
-        prob = _Problem(tab, y - y.mean(), 1.0, tab.attribute(budget)); prob.gamma = _relative_gamma(tab, 10.0, prob.cand)
+        prob = ExtractionProblem(tab, y - y.mean(), 1.0, tab.attribute(budget)); prob.gamma = _relative_gamma(tab, 10.0, prob.cand)
         lmax = prob.lambda_max()
         assert cbcd(prob, lmax).z.sum() == 0 and cbcd(prob, 3 * lmax).z.sum() == 0
         assert cbcd(prob, 0.95 * lmax).z.sum() >= 1
@@ -252,14 +252,14 @@ def test_faithful_block_oa_equals_dp():
     from glassworks.extract import _block_outer_approximation
     X, y = make_friedman1(150, random_state=4)
     tab = node_table(GradientBoostingRegressor(n_estimators=4, max_depth=3, random_state=0).fit(X, y), X)
-    p_dp = _Problem(tab, y - y.mean(), 1.0, tab.attribute('rules')); p_dp.gamma = _relative_gamma(tab, 2.0, p_dp.cand)
+    p_dp = ExtractionProblem(tab, y - y.mean(), 1.0, tab.attribute('rules')); p_dp.gamma = _relative_gamma(tab, 2.0, p_dp.cand)
     lam = 0.05 * p_dp.lambda_max()
     for t in range(tab.n_trees):
         S, w, val = _block_outer_approximation(p_dp, t, p_dp.y, lam)
         s = p_dp.empty(); p_dp.sweep(s, lam, [t])
         assert np.isclose(val, p_dp.objective(s, lam), rtol=1e-7)
         assert is_antichain(tab, S)
-    p_oa = _Problem(tab, y - y.mean(), p_dp.gamma, tab.attribute('rules')); p_oa.block = 'oa'
+    p_oa = ExtractionProblem(tab, y - y.mean(), p_dp.gamma, tab.attribute('rules')); p_oa.block = 'oa'
     tr = []
     s_oa = cbcd(p_oa, lam, trace=tr)
     assert np.all(np.diff(tr) <= 1e-9 * abs(tr[0]))
