@@ -28,6 +28,7 @@ setuptools.setup(
     url=cfg['git_url'],
     packages=setuptools.find_packages(include=['glassworks', 'glassworks.*']),
     include_package_data=True,
+    package_data={'glassworks': ['data/*/*.csv.gz', 'data/README.md']},   # small binarised tables, see glassworks/data/README.md
     install_requires=requirements,
     extras_require={'dev': dev_requirements},
     dependency_links=cfg.get('dep_links', '').split(),

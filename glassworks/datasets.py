@@ -5,6 +5,7 @@
 # %% ../nbs/05_datasets.ipynb #8e9598d6
 from __future__ import annotations
 import hashlib
+import importlib.resources
 import numbers
 import os
 import tempfile
@@ -25,17 +26,23 @@ __all__ = ['resolve_name', 'list_datasets', 'DatasetNotFoundError', 'ChecksumErr
 _RAW = "https://raw.githubusercontent.com/{repo}/{ref}/{path}"
 
 _SOURCES = {
-    # folder: (GitHub repository, ref, path prefix inside it, provenance / licence note)
-    'classification': ('xiyanghu/OSDT', 'HEAD', 'data/preprocessed/',
+    # folder: (GitHub repository, pinned commit, path prefix inside it, provenance / licence note)
+    'classification': ('xiyanghu/OSDT', 'd28ff434d5a90a1e49ffcbcab170c9ce457a605f', 'data/preprocessed/',
                        "OSDT repository (Hu, Rudin & Seltzer, NeurIPS 2019), MIT licence; binarized by the OSDT authors"),
-    'regression': ('ruizhang1996/regression-tree-benchmark', 'HEAD', 'experiments/datasets/',
+    'regression': ('ruizhang1996/regression-tree-benchmark', 'a037b72fd3586fdaa43b687cf1ae4959e1de21cf', 'experiments/datasets/',
                    "OSRT benchmark repository (Zhang, Xin, Seltzer & Rudin, AAAI 2023); no licence file was found in the repository, "
                    "the underlying tables are public UCI / R data sets; the OSRT authors removed missing values, cut continuous "
                    "features into equal-width bins and one-hot encoded them (reference level dropped)"),
-    'raw': ('fyan102/FCOGB', 'HEAD', 'datasets/',
+    'raw': ('fyan102/FCOGB', '51a728332ee2b29306292f7c3e1fd1aaf05b82cd', 'datasets/',
             "experiment repository of the orthogonal gradient boosting paper (Yang, Le Bodic, Kamp & Boley, AISTATS 2024); no licence file was "
             "found in the repository, the tables were collected from UCI, Kaggle and textbooks (see each entry)"),
 }
+# Tables shipped inside the package (glassworks/data/<folder>/<name>.csv.gz, byte-identical to the pinned upstream
+# file once decompressed). FICO is left out: its terms of use do not grant redistribution. See glassworks/data/README.md.
+_BUNDLED = frozenset({'compas-binary', 'monk1-train', 'monk2-train', 'monk3-train', 'tic-tac-toe',
+                      'airfoil', 'airquality', 'enb-heat', 'real-estate', 'seoul-bike', 'servo', 'sync', 'yacht'})
+_BUNDLE_DIR = Path(str(importlib.resources.files('glassworks'))) / 'data'
+
 
 # %% ../nbs/05_datasets.ipynb #c816a5cf
 @dataclass(frozen=True)
@@ -396,14 +403,16 @@ def _candidates(spec, data_home):
     env = os.environ.get('GLASSWORKS_DATA')
     if env: places.append(('GLASSWORKS_DATA', Path(env).expanduser()))
     places.append(('cache', cache_dir()))
-    return [(why, p) for why, base in places for p in (base / spec.folder / spec.file, base / spec.file)]
+    found = [(why, p) for why, base in places for p in (base / spec.folder / spec.file, base / spec.file)]
+    if spec.name in _BUNDLED: found.append(('shipped with glassworks', _BUNDLE_DIR / spec.folder / f"{spec.file}.gz"))
+    return found
 
 def _download_url(spec):
     mirror = os.environ.get('GLASSWORKS_MIRROR')
     return f"{mirror.rstrip('/')}/{spec.folder}/{spec.file}" if mirror else spec.url
 
 def fetch(name:str, data_home=None, download:bool=True, timeout:float=60.0) -> Path:
-    "Path of a local copy of data set `name`: `data_home`, then `$GLASSWORKS_DATA`, then the cache, then a download."
+    "Path of a local copy of data set `name`: `data_home`, `$GLASSWORKS_DATA`, the cache, the shipped copy, then a download."
     spec = _SPECS[resolve_name(name)]
     if spec.folder == 'sklearn': raise ValueError(f"{spec.name!r} is embedded in scikit-learn and has no file.")
     searched = _candidates(spec, data_home)

@@ -4,6 +4,7 @@ The benchmark files come from the folder named by $GLASSWORKS_DATA. When it is m
 skipped, except under CI (env `CI` set), where they fail.
 """
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -172,10 +173,10 @@ def test_cache_dir_env_override(monkeypatch, tmp_path):
 
 def test_clear_error_when_nothing_found(isolated):
     with pytest.raises(gd.DatasetNotFoundError) as e:
-        gd.load('airfoil', data_home=isolated / 'nowhere', download=False)
+        gd.load('fico', data_home=isolated / 'nowhere', download=False)    # FICO is not shipped (its terms)
     msg = str(e.value)
-    assert str(isolated / 'nowhere' / 'regression' / 'airfoil.csv') in msg
-    assert str(isolated / 'cache' / 'airfoil.csv') in msg
+    assert str(isolated / 'nowhere' / 'classification' / 'fico_binary.csv') in msg
+    assert str(isolated / 'cache' / 'fico_binary.csv') in msg
     assert 'GLASSWORKS_DATA' in msg and 'data_home' in msg
     assert isinstance(e.value, FileNotFoundError)
 
@@ -183,8 +184,8 @@ def test_clear_error_when_nothing_found(isolated):
 def test_failed_download_reports_url(isolated, monkeypatch):
     def refuse(*a, **k): raise OSError('network is unreachable')
     monkeypatch.setattr(gd.urllib.request, 'urlopen', refuse)
-    with pytest.raises(gd.DatasetNotFoundError, match='raw.githubusercontent.com/ruizhang1996') as e:
-        gd.load('airfoil')
+    with pytest.raises(gd.DatasetNotFoundError, match='raw.githubusercontent.com/xiyanghu') as e:
+        gd.load('fico')
     assert 'network is unreachable' in str(e.value)
 
 
@@ -192,21 +193,21 @@ def test_failed_download_reports_url(isolated, monkeypatch):
 def test_download_from_file_url_into_cache(isolated, monkeypatch):
     data = _data_dir()
     monkeypatch.setenv('GLASSWORKS_MIRROR', data.resolve().as_uri())   # same layout as the public sources
-    X, y, desc = gd.load('servo')
-    cached = isolated / 'cache' / 'regression' / 'servo.csv'
-    assert cached.is_file() and gd.sha256_of(cached) == gd._SPECS['servo'].sha256
-    assert X.shape == (167, 15) and str(cached) in desc
+    X, y, desc = gd.load('smoking')                     # a table that is not shipped with the package
+    cached = isolated / 'cache' / 'raw' / 'smoking.csv'
+    assert cached.is_file() and gd.sha256_of(cached) == gd._SPECS['smoking'].sha256
+    assert X.shape == (36, 3) and str(cached) in desc
     assert not list(cached.parent.glob('*.part'))
     # the second call is served from the cache, even with downloads off
-    assert gd.fetch('servo', download=False) == cached
+    assert gd.fetch('smoking', download=False) == cached
 
 
 def test_download_sha256_mismatch(isolated, monkeypatch):
     mirror = isolated / 'mirror'
-    _write(mirror, 'monk2-train', 7)                   # right name, wrong bytes
+    _write(mirror, 'fico_binary', 7)                   # right name, wrong bytes
     monkeypatch.setenv('GLASSWORKS_MIRROR', mirror.as_uri())
     with pytest.raises(gd.ChecksumError, match='SHA-256 mismatch'):
-        gd.load('monk2')
+        gd.load('fico')
     folder = isolated / 'cache' / 'classification'
     assert not folder.exists() or not any(folder.iterdir())   # nothing kept, not even a temp file
 
@@ -232,7 +233,40 @@ def test_source_urls_are_recorded():
         spec = gd._SPECS[name]
         assert spec.url.startswith('https://raw.githubusercontent.com/') and spec.url.endswith('.csv')
         assert len(spec.sha256) == 64
-    assert gd._SPECS['compas-binary'].url.endswith('xiyanghu/OSDT/HEAD/data/preprocessed/compas-binary.csv')
+    assert gd._SPECS['compas-binary'].url.endswith(
+        'xiyanghu/OSDT/d28ff434d5a90a1e49ffcbcab170c9ce457a605f/data/preprocessed/compas-binary.csv')
+    for name in EXPECTED:                               # pinned to a commit, never a moving branch
+        assert '/HEAD/' not in gd._SPECS[name].url and re.search('/[0-9a-f]{40}/', gd._SPECS[name].url), name
+
+
+# ---------------------------------------------------------------- shipped tables (no network, no data folder)
+SHIPPED = sorted(gd._BUNDLED)
+
+
+def test_shipped_tables_are_the_upstream_bytes():
+    import gzip, hashlib
+    assert 'fico_binary' not in SHIPPED                 # FICO's terms do not allow redistribution
+    assert {'compas-binary', 'monk1-train', 'tic-tac-toe', 'airfoil', 'servo', 'real-estate'} <= set(SHIPPED)
+    for name in SHIPPED:
+        spec = gd._SPECS[name]
+        path = gd._BUNDLE_DIR / spec.folder / f"{spec.file}.gz"
+        assert hashlib.sha256(gzip.open(path).read()).hexdigest() == spec.sha256, name
+
+
+@pytest.mark.parametrize('name', SHIPPED)
+def test_shipped_tables_load_offline(name, isolated, monkeypatch):
+    def refuse(*a, **k): raise AssertionError('no download may be attempted for a shipped table')
+    monkeypatch.setattr(gd.urllib.request, 'urlopen', refuse)
+    X, y, desc = gd.load(name)
+    assert X.shape == EXPECTED[name] and str(gd._BUNDLE_DIR) in desc
+    assert gd.fetch(name, download=False).name.endswith('.csv.gz')
+    assert X.isin([0, 1]).all().all()
+
+
+def test_user_copy_wins_over_shipped(isolated):
+    _write(isolated / 'cache', 'monk1-train', 5)
+    with pytest.warns(UserWarning):
+        assert len(gd.load('monk1', download=False).X) == 5
 
 
 # ---------------------------------------------------------------- hierScale generator
