@@ -101,6 +101,26 @@ def _stop_hierscale(out:Path, draw:bool, say):
         fig.savefig(out / 'hierscale_path.png', dpi=110); plt.close(fig)
         say("  drew hierscale_path.png")
 
+# %% ../nbs/90_tour.ipynb #3782fabc
+@tour_stop('ogb', 'Additive rule ensemble (orthogonal gradient boosting) on diabetes')
+def _stop_ogb(out:Path, draw:bool, say):
+    from sklearn.datasets import load_diabetes
+    from glassworks.ogb import RuleBoostingRegressor
+    X, y = load_diabetes(return_X_y=True, as_frame=True)
+    fits = {obj: RuleBoostingRegressor(n_rules=6, max_rule_length=2, objective=obj).fit(X, y) for obj in ('ogb', 'gb')}
+    m = fits['ogb']
+    say(f"{m.model_.n_rules} rules, complexity {m.history_[-1]['complexity']}, training R^2 {m.score(X, y):.3f} "
+        f"(ordinary gradient boosting: {fits['gb'].score(X, y):.3f}); stopped by {m.stopping_reason_}")
+    say(m.model_.to_text(precision=3))
+    (out / 'ogb_diabetes.json').write_text(m.model_.to_json(indent=1))
+    if draw:
+        import matplotlib; matplotlib.use('Agg', force=False)
+        import matplotlib.pyplot as plt
+        ax = None
+        for obj, f in fits.items(): ax = f.plot_risk_complexity(max_complexity=12, ax=ax, label=obj.upper())
+        ax.figure.tight_layout(); ax.figure.savefig(out / 'ogb_risk_complexity.png', dpi=110); plt.close(ax.figure)
+        say("  drew ogb_risk_complexity.png")
+
 # %% ../nbs/90_tour.ipynb #b67097a0
 def run_tour(out='glassworks-tour', # folder for figures and saved models (created if missing)
              draw:bool=True, # render graphviz drawings (SVG) and plots
