@@ -393,7 +393,7 @@ def search_greedy(S:RuleSearch):
     """
     conj, mask = (), np.ones(S.n, dtype=bool)
     val = S.value(mask)
-    while len(conj) < S.max_rule_length:
+    while len(conj) < S.max_rule_length and S.p > 0:
         vals, _ = S.children(mask); S.nodes += 1
         j = int(np.argmax(vals))
         if not vals[j] > val: break
@@ -413,6 +413,7 @@ def search_beam(S:RuleSearch, beam_width:int=5):
     for _ in range(S.max_rule_length):
         cand = {}
         for conj, mask in beam:
+            if S.p == 0: break
             vals, count = S.children(mask); S.nodes += 1
             bits, size = from_bool(mask), mask.sum()
             for j in np.flatnonzero((count > 0) & (count < size) & np.isfinite(vals)):
@@ -574,15 +575,36 @@ class _RuleBoosting(GlassworksEstimator):
         check_scalar(self.max_complexity, 'max_complexity', numbers.Integral, low=1, allow_none=True)
         self._check_common_params()
 
-    def _binarize_fit(self, X):
-        "Fit the proposition language on X (NaN is refused with the Binarizer's message)."
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.categorical = True      # pandas categorical / object columns become equality propositions
+        return tags
+
+    def _check_X_shape(self, X):
+        "Refuse X that the Binarizer cannot read, with scikit-learn's wording (sparse, complex, 1-D, no columns, objects)."
+        if X is None: raise InputError("X is None.")
         if hasattr(X, 'toarray') or hasattr(X, 'tocsr'):
             raise InputError("sparse X is not supported: pass a dense array or a DataFrame.")
+        arr = X if hasattr(X, 'columns') else np.asarray(X)
         if not hasattr(X, 'columns'):
-            arr = np.asarray(X)
-            if arr.dtype.kind == 'c': raise InputError("X is complex; rule boosting needs real or categorical columns.")
-            if arr.ndim == 2 and arr.shape[1] == 0: raise InputError("X has 0 feature(s); at least 1 required.")
-        elif X.shape[1] == 0: raise InputError("X has 0 feature(s); at least 1 required.")
+            if arr.dtype.kind == 'c':
+                raise InputError("Complex data not supported: rule boosting needs real or categorical columns.")
+            if arr.ndim != 2:
+                raise InputError(f"Reshape your data: X must be 2-D (n_samples, n_features), got shape {arr.shape}; use "
+                                 "X.reshape(-1, 1) for a single feature or X.reshape(1, -1) for a single sample.")
+            if arr.dtype == object:
+                bad = [v for v in arr.ravel() if not isinstance(v, (str, numbers.Number)) and v is not None]
+                if bad: raise TypeError(f"X entries: argument must be a string or a number, got {type(bad[0]).__name__}.")
+        if arr.shape[1] == 0:
+            raise InputError(f"Found array with 0 feature(s) (shape={tuple(arr.shape)}) while a minimum of 1 is required.")
+        return arr
+
+    def _binarize_fit(self, X):
+        "Fit the proposition language on X (NaN is refused with the Binarizer's message)."
+        n = self._check_X_shape(X).shape[0]
+        if n < 2:
+            raise InputError(f"X has n_samples={n}: rule boosting needs at least 2 rows (with 1 sample only the "
+                             "intercept could be fitted).")
         self.binarizer_ = Binarizer(strategy='quantile', n_bins=self.n_cutpoints + 1, output='numpy').fit(X)
         B = self.binarizer_.transform(X)
         self.n_features_in_ = self.binarizer_.n_features_in_
@@ -610,7 +632,8 @@ class _RuleBoosting(GlassworksEstimator):
                            self.max_rule_length, monitor)
             conj, val = search_rules(S, self.search, self.beam_width)
             nodes_total += S.nodes; complete = complete and getattr(S, 'complete', True)
-            if not np.isfinite(val) or val <= 0: reason = 'no_query'; break
+            if not np.isfinite(val) or val <= 0:
+                reason = 'time_limit' if monitor.expired() else 'no_query'; break
             q = S.extent(conj).astype(np.float64)
             added = basis.add(q)
             if not added and self.weights == 'corrective':
@@ -671,10 +694,24 @@ class _RuleBoosting(GlassworksEstimator):
         Q = Q.astype(np.float64)
         return np.column_stack([Q[:, :k] @ w for k, w in enumerate(self.weights_path_)])
 
-    def decision_function(self, X) -> np.ndarray:
-        "The additive score f(x) = sum of the weights of the rules that hold."
+    def _decision_values(self, X) -> np.ndarray:
+        "The additive score f(x) = sum of the weights of the rules that hold (after checking X against the fit)."
         self._check_fitted()
+        k = self._check_X_shape(X).shape[1]
+        if not hasattr(X, 'columns') and k != self.n_features_in_:
+            raise InputError(f"X has {k} features, but {type(self).__name__} is expecting "
+                             f"{self.n_features_in_} features as input.")
         return self.model_.decision_function(self.binarizer_.transform(X))
+
+    def _check_y_given(self, y):
+        "None and 2-D column targets, with scikit-learn's messages and warning."
+        if y is None:
+            raise InputError(f"{type(self).__name__} requires y to be passed, but the target y is None.")
+        if np.asarray(y).ndim == 2 and np.asarray(y).shape[1] == 1:
+            import warnings
+            from sklearn.exceptions import DataConversionWarning
+            warnings.warn("A column-vector y was passed when a 1d array was expected; it is flattened.",
+                          DataConversionWarning, stacklevel=3)
 
     def _check_fitted(self):
         from sklearn.utils.validation import check_is_fitted
@@ -744,6 +781,11 @@ class RuleBoostingRegressor(_RuleBoosting, GlassworksRegressor):
         self.bound, self.max_rule_length, self.n_cutpoints, self.beam_width = bound, max_rule_length, n_cutpoints, beam_width
         self.epsilon, self.reg, self.max_complexity, self.time_limit, self.verbose = epsilon, reg, max_complexity, time_limit, verbose
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.positive_only = self.loss == 'poisson'   # counts
+        return tags
+
     def _encode_y(self, y, n=None):
         yy = check_y(y, task='regression', n_samples=n)
         if self.loss == 'poisson' and (yy < 0).any():
@@ -753,6 +795,7 @@ class RuleBoostingRegressor(_RuleBoosting, GlassworksRegressor):
     def fit(self, X, y):
         "Binarise X, then add rules one at a time; sets `model_`, `history_`, `stopping_reason_`, `fit_time_`, `stats_`."
         self._check_params()
+        self._check_y_given(y)
         B = self._binarize_fit(X)
         yy = self._encode_y(y, B.shape[0])
         self._boost(B, yy)
@@ -761,7 +804,7 @@ class RuleBoostingRegressor(_RuleBoosting, GlassworksRegressor):
 
     def predict(self, X) -> np.ndarray:
         "f(x) for the squared loss, exp(f(x)) for the Poisson loss."
-        f = self.decision_function(X)
+        f = self._decision_values(X)
         return np.exp(np.minimum(f, _MAX_LOG)) if self.loss == 'poisson' else f
 
 class RuleBoostingClassifier(_RuleBoosting, GlassworksClassifier):
@@ -786,8 +829,16 @@ class RuleBoostingClassifier(_RuleBoosting, GlassworksClassifier):
 
     def _encode_y(self, y, n=None):
         "Labels as -1 (classes_[0]) / +1 (classes_[1]); at fit time (no `classes_` yet) the classes are learned."
+        from sklearn.utils.multiclass import type_of_target
+        ya = np.asarray(y)
+        kind = type_of_target(ya.ravel() if ya.ndim == 2 and ya.shape[1] == 1 else ya)
+        if kind in ('continuous', 'continuous-multioutput', 'unknown'):
+            raise InputError(f"Unknown label type: {kind} (RuleBoostingClassifier needs class labels; for a numeric "
+                             "target use RuleBoostingRegressor).")
         codes, classes = check_y(y, task='classification', n_samples=n, min_classes=1 if hasattr(self, 'classes_') else 2)
-        if len(classes) > 2: raise InputError(f"RuleBoostingClassifier is binary; y has {len(classes)} classes.")
+        if len(classes) > 2:
+            raise InputError(f"Only binary classification is supported (RuleBoostingClassifier is binary); y has "
+                             f"{len(classes)} classes, the type of the target is {kind}.")
         if not hasattr(self, 'classes_'): self.classes_ = classes
         pos = np.asarray(y).ravel() == self.classes_[1]
         if not np.isin(np.asarray(y).ravel(), self.classes_).all(): raise InputError("y has labels not seen in fit.")
@@ -796,12 +847,22 @@ class RuleBoostingClassifier(_RuleBoosting, GlassworksClassifier):
     def fit(self, X, y):
         "Binarise X, then add rules one at a time; sets `model_`, `classes_`, `history_`, `stopping_reason_`, ..."
         self._check_params()
+        self._check_y_given(y)
         B = self._binarize_fit(X)
         if hasattr(self, 'classes_'): del self.classes_
         yy = self._encode_y(y, B.shape[0])
         self._boost(B, yy)
         self.model_ = self._ensemble(task='classification', link='logit', classes=list(self.classes_))
         return self
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False   # binary only: the logistic loss on labels -1/+1
+        return tags
+
+    def decision_function(self, X) -> np.ndarray:
+        "The log-odds f(x) of `classes_[1]`: the sum of the weights of the rules that hold."
+        return self._decision_values(X)
 
     def predict_proba(self, X) -> np.ndarray:
         "Columns P(classes_[0]), P(classes_[1]) from the sigmoid of the score."
@@ -810,5 +871,5 @@ class RuleBoostingClassifier(_RuleBoosting, GlassworksClassifier):
 
     def predict(self, X) -> np.ndarray:
         "classes_[1] where the score is positive, classes_[0] otherwise."
-        f = self.decision_function(X)                      # checks that the estimator is fitted
+        f = self._decision_values(X)                       # checks that the estimator is fitted
         return np.asarray(self.classes_)[(f > 0).astype(np.int64)]

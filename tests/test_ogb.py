@@ -251,3 +251,109 @@ def test_peer_agreement_fastogb():
         if theirs is not None and theirs.shape == (n, 2):
             mine = ours.model_.coverage(ours.binarizer_.transform(X)).astype(float)
             assert np.array_equal(mine, theirs)
+
+
+# ---- scikit-learn's estimator contract -----------------------------------------------------------------------------
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+
+@parametrize_with_checks([RuleBoostingRegressor(n_rules=3, search='greedy', max_rule_length=2),
+                          RuleBoostingRegressor(n_rules=5, loss='poisson', search='greedy', max_rule_length=2),
+                          RuleBoostingRegressor(n_rules=5, search='bnb', bound='admissible', max_rule_length=2),
+                          RuleBoostingClassifier(n_rules=3, search='greedy', max_rule_length=2)],
+                         expected_failed_checks=lambda est: {})
+def test_sklearn_estimator_checks(estimator, check):
+    """Every check of `check_estimator` passes. No expected failures: the classifier declares itself binary-only
+    (`classifier_tags.multi_class = False`), so scikit-learn feeds it two classes and checks that 3 classes are refused
+    with 'Only binary classification is supported'."""
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', category=UserWarning)
+        check(estimator)
+
+
+def test_tags():
+    from sklearn.utils import get_tags
+    assert get_tags(RuleBoostingClassifier()).classifier_tags.multi_class is False
+    assert get_tags(RuleBoostingRegressor()).input_tags.categorical
+    assert not hasattr(RuleBoostingRegressor(), 'decision_function')   # regressors have none (scikit-learn contract)
+    assert hasattr(RuleBoostingClassifier(), 'decision_function')
+
+
+# ---- input edge cases: clear errors or a sensible model, never a crash ---------------------------------------------
+def _frame(n=20):
+    return pd.DataFrame({'a': np.arange(n, dtype=float), 'c': pd.Categorical((list('xyz') * n)[:n])})
+
+
+def test_nan_in_X_names_the_column():
+    X = _frame(); X.loc[4, 'a'] = np.nan
+    with pytest.raises(InputError, match="NaN.*'a'"): RuleBoostingRegressor().fit(X, np.arange(20.))
+    m = RuleBoostingRegressor(n_rules=2).fit(_frame(), np.arange(20.))
+    with pytest.raises(InputError, match='NaN'): m.predict(X)
+
+
+def test_constant_y_gives_the_intercept():
+    X = _frame()
+    m = RuleBoostingRegressor(n_rules=3, reg=0.0).fit(X, np.full(20, 5.0))
+    assert np.allclose(m.predict(X), 5.0) and m.model_.rules == () and np.isclose(m.model_.intercept, 5.0)
+    assert m.history_[-1]['complexity'] == 1                      # the empty rule (intercept) counts 1
+    m = RuleBoostingRegressor(n_rules=3).fit(X, np.zeros(20))     # zero gradient: nothing to add
+    assert m.stopping_reason_ == 'no_query' and m.conjunctions_ == [] and np.allclose(m.predict(X), 0.0)
+
+
+def test_single_row_and_one_class_are_refused():
+    X = _frame()
+    with pytest.raises(InputError, match='n_samples=1'): RuleBoostingRegressor().fit(X.iloc[:1], [1.0])
+    with pytest.raises(InputError, match='n_samples=1'): RuleBoostingClassifier().fit(X.iloc[:1], [1])
+    with pytest.raises(InputError, match='1 class'): RuleBoostingClassifier().fit(X, np.ones(20))
+    with pytest.raises(InputError, match='Unknown label type: continuous'):
+        RuleBoostingClassifier().fit(X, np.linspace(0, 1, 20))
+    with pytest.raises(InputError, match='Only binary classification'): RuleBoostingClassifier().fit(X, np.arange(20) % 3)
+    with pytest.raises(InputError, match='requires y'): RuleBoostingRegressor().fit(X, None)
+    with pytest.raises(InputError, match='Reshape your data'): RuleBoostingRegressor().fit(np.arange(5.), np.arange(5.))
+    with pytest.raises(InputError, match='0 feature'): RuleBoostingRegressor().fit(np.zeros((5, 0)), np.arange(5.))
+
+
+def test_constant_X_gives_the_intercept():
+    X = pd.DataFrame({'a': np.ones(6)})
+    for search in ('bnb', 'greedy', 'beam'):
+        m = RuleBoostingRegressor(n_rules=3, search=search, reg=0.0).fit(X, np.arange(6.))
+        assert m.model_.rules == () and np.isclose(m.model_.intercept, 2.5)
+
+
+def test_string_labels_and_categorical_columns():
+    X = _frame(60); X['b'] = np.tile([0.0, 1.0, 2.0, 5.0], 15)
+    lab = np.where(X.c == 'y', 'yes', 'no')
+    m = RuleBoostingClassifier(n_rules=3, search='bnb', max_rule_length=1).fit(X, lab)
+    assert list(m.classes_) == ['no', 'yes'] and (m.predict(X) == lab).all()
+    assert 'c == y' in str(m.model_) or 'c != y' in str(m.model_)
+    assert set(m.predict(X.iloc[:5])) <= {'no', 'yes'}
+    r = RuleBoostingRegressor(n_rules=2, max_rule_length=1, reg=0.0).fit(X, 10.0 * (X.c == 'z'))
+    assert np.allclose(r.predict(X), 10.0 * (X.c == 'z')) and 'c' in str(r.model_)
+    # an object array with strings is read as categorical too; a dict entry is a TypeError
+    Xo = np.array([['u', 1], ['v', 2], ['u', 3], ['v', 4]], dtype=object)
+    RuleBoostingRegressor(n_rules=2).fit(Xo, [1., 2., 3., 4.])
+    Xo[0, 0] = {'a': 1}
+    with pytest.raises(TypeError, match='string or a number'): RuleBoostingRegressor().fit(Xo, [1., 2., 3., 4.])
+
+
+@pytest.mark.parametrize('params, word', [
+    (dict(n_rules=0), 'n_rules'), (dict(n_rules=-2), 'n_rules'), (dict(n_rules=2.5), 'n_rules'),
+    (dict(epsilon=-1e-3), 'epsilon'), (dict(reg=-1.0), 'reg'), (dict(objective='adaboost'), 'objective'),
+    (dict(search='dfs'), 'search'), (dict(weights='fixed'), 'weights'), (dict(bound='loose'), 'bound'),
+    (dict(loss='logistic'), 'loss'), (dict(max_rule_length=0), 'max_rule_length'), (dict(time_limit=0), 'time_limit'),
+    (dict(max_complexity=0), 'max_complexity'), (dict(beam_width=0), 'beam_width'), (dict(n_cutpoints=0), 'n_cutpoints')])
+def test_bad_parameters(params, word):
+    with pytest.raises(ParameterError, match=word): RuleBoostingRegressor(**params).fit(_frame(), np.arange(20.))
+
+
+def test_time_limit_returns_rules_so_far():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(200, 5)), columns=list('abcde')); y = X.a * X.b + X.c
+    m = RuleBoostingRegressor(n_rules=500, max_rule_length=3, time_limit=0.2, n_cutpoints=8).fit(X, y)
+    assert m.stopping_reason_ == 'time_limit' and m.stats_['stopping_reason'] == 'time_limit'
+    assert 1 <= len(m.conjunctions_) < 500 and len(m.history_) == len(m.conjunctions_) + 1
+    assert m.fit_time_ < 3.0
+    assert np.isclose(np.mean((m.predict(X) - y) ** 2), m.history_[-1]['risk'])   # the model is the one reported
+    # a limit reached inside the first search still returns a usable (possibly intercept-only) model
+    m = RuleBoostingRegressor(n_rules=5, time_limit=1e-9).fit(X, y)
+    assert m.stopping_reason_ == 'time_limit' and m.predict(X).shape == (200,)
