@@ -755,12 +755,14 @@ class _RuleBoosting(GlassworksEstimator):
         return ax
 
 _PARAM_DOC = """
-    Parameters: `n_rules` (at most this many rules), `objective` ('ogb', 'gb', 'gs', 'xgb'), `search` ('bnb',
-    'greedy', 'beam'), `weights` ('corrective', 'line', 'keep'), `bound` (for objective 'ogb' with search 'bnb':
-    'admissible' makes B&B exact, 'presort' is the paper's faster heuristic; 'gs', 'gb' and 'xgb' always use their
-    admissible bounds), `max_rule_length`, `n_cutpoints` (quantile thresholds per numeric column), `beam_width`,
-    `epsilon` (OGB stabiliser), `reg` (L2 penalty of the weights), `max_complexity` (stop once rules + propositions
-    reach it), `time_limit` (seconds, whole fit), `verbose`."""
+    Parameters (defaults in brackets): `n_rules` [10] at most this many rules (the intercept counts as one);
+    `objective` ['ogb'] one of 'ogb', 'gb', 'gs', 'xgb'; `search` ['bnb'] one of 'bnb', 'greedy', 'beam'; `weights`
+    ['corrective'] one of 'corrective', 'line', 'keep'; `bound` ['admissible'] used by objective 'ogb' with search
+    'bnb': 'admissible' makes B&B exact, 'presort' is the paper's faster heuristic ('gs', 'gb' and 'xgb' always use
+    their admissible bounds); `max_rule_length` [3] propositions per rule; `n_cutpoints` [4] quantile thresholds per
+    numeric column; `beam_width` [5]; `epsilon` [1e-4] OGB stabiliser, >= 0; `reg` [1.0] L2 penalty (reg/2)||beta||^2
+    of the weights; `max_complexity` [None] stop once the sum of (1 + rule length) reaches it; `time_limit` [None]
+    seconds for the whole fit; `verbose` [0] 1 prints a line per rule."""
 
 class RuleBoostingRegressor(_RuleBoosting, GlassworksRegressor):
     """Additive rule ensemble f(x) = sum_j beta_j q_j(x) by (orthogonal) gradient boosting; loss 'squared' or
