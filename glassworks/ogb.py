@@ -832,12 +832,14 @@ class RuleBoostingClassifier(_RuleBoosting, GlassworksClassifier):
     def _encode_y(self, y, n=None):
         "Labels as -1 (classes_[0]) / +1 (classes_[1]); at fit time (no `classes_` yet) the classes are learned."
         from sklearn.utils.multiclass import type_of_target
+        codes, classes = check_y(y, task='classification', n_samples=n)    # None, length, NaN, missing labels
         ya = np.asarray(y)
         kind = type_of_target(ya.ravel() if ya.ndim == 2 and ya.shape[1] == 1 else ya)
         if kind in ('continuous', 'continuous-multioutput', 'unknown'):
             raise InputError(f"Unknown label type: {kind} (RuleBoostingClassifier needs class labels; for a numeric "
                              "target use RuleBoostingRegressor).")
-        codes, classes = check_y(y, task='classification', n_samples=n, min_classes=1 if hasattr(self, 'classes_') else 2)
+        if len(classes) < 2 and not hasattr(self, 'classes_'):
+            raise InputError(f"y has {len(classes)} class(es); RuleBoostingClassifier needs 2.")
         if len(classes) > 2:
             raise InputError(f"Only binary classification is supported (RuleBoostingClassifier is binary); y has "
                              f"{len(classes)} classes, the type of the target is {kind}.")

@@ -309,6 +309,8 @@ def test_single_row_and_one_class_are_refused():
         RuleBoostingClassifier().fit(X, np.linspace(0, 1, 20))
     with pytest.raises(InputError, match='Only binary classification'): RuleBoostingClassifier().fit(X, np.arange(20) % 3)
     with pytest.raises(InputError, match='requires y'): RuleBoostingRegressor().fit(X, None)
+    with pytest.raises(InputError, match='NaN'): RuleBoostingClassifier().fit(X, np.where(X.a > 3, 1.0, np.nan))
+    with pytest.raises(InputError, match='inconsistent'): RuleBoostingRegressor().fit(X, np.arange(19.))
     with pytest.raises(InputError, match='Reshape your data'): RuleBoostingRegressor().fit(np.arange(5.), np.arange(5.))
     with pytest.raises(InputError, match='0 feature'): RuleBoostingRegressor().fit(np.zeros((5, 0)), np.arange(5.))
 
@@ -357,3 +359,12 @@ def test_time_limit_returns_rules_so_far():
     # a limit reached inside the first search still returns a usable (possibly intercept-only) model
     m = RuleBoostingRegressor(n_rules=5, time_limit=1e-9).fit(X, y)
     assert m.stopping_reason_ == 'time_limit' and m.predict(X).shape == (200,)
+
+
+def test_predict_follows_column_names_and_refuses_missing_ones():
+    X = _frame(); y = X.a + 5.0 * (X.c == 'y')
+    m = RuleBoostingRegressor(n_rules=4, reg=0.0).fit(X, y)
+    assert np.allclose(m.predict(X[['c', 'a']]), m.predict(X))
+    with pytest.raises(InputError, match='missing'): m.predict(X[['a']])
+    with pytest.raises(InputError, match='expecting 2 features'): m.predict(np.zeros((3, 5)))
+    with pytest.raises(InputError, match='Reshape'): m.predict(np.zeros(2))
