@@ -4,7 +4,7 @@
 
 # %% ../nbs/11_osdt.ipynb #a46075a7
 from __future__ import annotations
-import math, numbers, time, warnings
+import math, numbers, threading, time, warnings
 import numpy as np
 from numba import njit, objmode, types
 from numba.typed import Dict
@@ -43,11 +43,13 @@ POLICIES = ('curiosity', 'bound', 'objective', 'entropy', 'gini', 'fifo', 'dfs')
 (PUSHED, GENERATED, POPPED, PRUNED, LEAVES, LEAF_HITS, TREES, TREE_HITS, PEAK_Q, PUSHED_AT_BEST, POPPED_AT_BEST,
  KILLED, STOPPED, SKIPPED) = range(14)
 
-_CALLBACK = [None]
+# The active progress callback lives in thread-local storage: the object-mode call below runs in the thread that
+# started the search, so concurrent fits in threads (joblib, Dask) each see their own callback and time limit.
+_ACTIVE = threading.local()
 
 def _progress(upper, lower, pushed, popped, queue):
-    "Called from the numba search (object mode): forward to the active callback; return True to stop."
-    cb = _CALLBACK[0]
+    "Called from the numba search (object mode): forward to this thread's active callback; return True to stop."
+    cb = getattr(_ACTIVE, 'callback', None)
     return False if cb is None else bool(cb(upper, lower, pushed, popped, queue))
 
 @njit(cache=True)
@@ -676,12 +678,12 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
         def cb(upper, lower, pushed, popped, queue):
             mon.update(upper=upper / W, lower=lower / W, nodes=int(popped), queue=int(queue))
             return mon.expired(nodes=int(popped))
-        _CALLBACK[0] = cb
+        outer, _ACTIVE.callback = getattr(_ACTIVE, 'callback', None), cb      # restored after: fits may nest
         try:
             Rc, lb, complete, best, leaves, keys, _, _, cnt = _search(
                 data.fbits, data.stats, data.ueq, W, lam * W, eps, _flags(bnds), POLICIES.index(self.policy),
                 md, ml, R0, nl, 256)
-        finally: _CALLBACK[0] = None
+        finally: _ACTIVE.callback = outer
         M, WM = A.shape[1], (A.shape[1] + 63) // 64
         if best >= 0:
             lits = [{(f, v) for f in range(M) for v in (0, 1)
