@@ -101,7 +101,7 @@ def _stop_hierscale(out:Path, draw:bool, say):
         fig.savefig(out / 'hierscale_path.png', dpi=110); plt.close(fig)
         say("  drew hierscale_path.png")
 
-# %% ../nbs/90_tour.ipynb #3782fabc
+# %% ../nbs/90_tour.ipynb #6f7767b8
 @tour_stop('ogb', 'Additive rule ensemble (orthogonal gradient boosting) on diabetes')
 def _stop_ogb(out:Path, draw:bool, say):
     from sklearn.datasets import load_diabetes
