@@ -30,11 +30,12 @@ def _plain(x):
 
 # %% ../nbs/04_models.ipynb #f555266b
 def _fmt(x, precision:int=3) -> str:
-    "Format a number for people: integral values as ints, others positional with `precision` (significant) digits."
+    "Format a number for people: integral values as ints, others with `precision` significant digits (positional, or scientific below 1e-4 and from 1e15)."
     if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real): return str(x)
     x = float(x)
     if not math.isfinite(x): return str(x)
     if x == round(x) and abs(x) < 1e15: return str(int(round(x)))
+    if abs(x) < 1e-4 or abs(x) >= 1e15: return np.format_float_scientific(x, precision=max(precision - 1, 0), trim='-')
     if abs(x) >= 1: return np.format_float_positional(x, precision=precision, trim='-')
     return np.format_float_positional(x, precision=precision, fractional=False, trim='-')
 
