@@ -121,6 +121,24 @@ def _stop_ogb(out:Path, draw:bool, say):
         ax.figure.tight_layout(); ax.figure.savefig(out / 'ogb_risk_complexity.png', dpi=110); plt.close(ax.figure)
         say("  drew ogb_risk_complexity.png")
 
+# %% ../nbs/90_tour.ipynb #d375bc00
+@tour_stop('extract', 'Rules extracted from a boosted tree ensemble on diabetes')
+def _stop_extract(out:Path, draw:bool, say):
+    from sklearn.datasets import load_diabetes
+    from sklearn.ensemble import GradientBoostingRegressor
+    from glassworks.extract import RuleExtractor, tree_graphviz
+    X, y = load_diabetes(return_X_y=True, as_frame=True)
+    gb = GradientBoostingRegressor(n_estimators=100, max_depth=3, random_state=0).fit(X, y)
+    ex = RuleExtractor(gb, max_rules=10).fit(X, y)
+    n_nodes = sum(e[0].tree_.node_count for e in gb.estimators_)
+    say(f"{ex.model_.n_rules} rules kept of {n_nodes} nodes; training R^2 {ex.score(X, y):.3f} "
+        f"(the whole ensemble: {gb.score(X, y):.3f})")
+    say(ex.model_.to_text(precision=3, sort=True))
+    (out / 'extract_diabetes.json').write_text(ex.model_.to_json(indent=1))
+    if draw and len(ex.nodes_):
+        t = int(ex.table_.tree[ex.nodes_[0]])
+        say(f"  drew {save_graph(tree_graphviz(ex.table_, ex.nodes_, t), out / 'extract_tree', say).name}")
+
 # %% ../nbs/90_tour.ipynb #b67097a0
 def run_tour(out='glassworks-tour', # folder for figures and saved models (created if missing)
              draw:bool=True, # render graphviz drawings (SVG) and plots
