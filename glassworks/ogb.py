@@ -12,7 +12,7 @@ from .base import GlassworksEstimator, GlassworksRegressor, GlassworksClassifier
 from .validation import InputError, ParameterError, check_y, check_scalar, check_option
 from .binarize import Binarizer
 from .bitsets import columns_to_bits, from_bool
-from .models import Condition, Rule, RuleEnsemble
+from .models import Condition, Rule, RuleEnsemble, _sigmoid
 
 # %% auto #0
 __all__ = ['LOSSES', 'DEGENERATE_TOL', 'OBJECTIVES', 'SEARCHES', 'BOUNDS', 'WEIGHTS', 'Loss', 'SquaredLoss', 'LogisticLoss',
@@ -44,7 +44,6 @@ class SquaredLoss(Loss):
     def gradient(self, f, y): return 2.0 * (f - np.asarray(y))
     def hessian(self, f, y): return np.full(np.shape(f), 2.0)
 
-def _sigmoid(z): return 0.5 * (1.0 + np.tanh(0.5 * np.asarray(z, dtype=np.float64)))
 
 class LogisticLoss(Loss):
     """l(f, y) = log(1 + exp(-y f)) for labels y in {-1, +1} (natural log); gradient -y sigmoid(-y f).
