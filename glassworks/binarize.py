@@ -4,6 +4,7 @@
 
 # %% ../nbs/03_binarize.ipynb #be4b3c6e
 from __future__ import annotations
+from collections.abc import Hashable
 import numbers
 import numpy as np
 import pandas as pd
@@ -117,6 +118,8 @@ def _as_frame(X):
     "Any 2-D input as a DataFrame, with glassworks feature names (given or `x0, x1, ...`)."
     if X is None: raise InputError("X is None.")
     if _is_dataframe(X):
+        cplx = [str(c) for c, t in X.dtypes.items() if getattr(t, 'kind', '') == 'c']
+        if cplx: raise InputError(f"column(s) {cplx[:5]} are complex; split them into real and imaginary parts.")
         return X, _names_from(X, None, X.shape[1])
     if hasattr(X, 'toarray'): X = X.toarray()
     try: arr = np.asarray(X)
@@ -124,6 +127,8 @@ def _as_frame(X):
     if arr.ndim != 2:
         raise InputError(f"X must be 2-D (n_samples, n_features), got shape {arr.shape}; use X.reshape(-1, 1) "
                          "for a single feature or X.reshape(1, -1) for a single sample.")
+    if arr.dtype.kind == 'c':
+        raise InputError("X is complex; binarize the real and imaginary parts as separate real columns if both matter.")
     df = pd.DataFrame(arr)
     if arr.dtype == object: df = df.infer_objects()
     return df, _names_from(arr, None, arr.shape[1])
@@ -191,6 +196,10 @@ def _split_input(bz, X, cat_mask, names):
         if miss.any() and bz.missing == 'error':
             raise InputError(f"X contains missing values in categorical column {names[j]!r} ({int(miss.sum())} rows). "
                              "Impute them first, or pass missing='indicator'.")
+        unhashable = [v for v in col if not isinstance(v, Hashable)]
+        if unhashable:
+            raise InputError(f"categorical column {names[j]!r} holds a {type(unhashable[0]).__name__} value; levels must be "
+                             "hashable scalars (strings, numbers, booleans).")
         cats[j] = (col, miss)
     return dict(zip(num, A.T)), cats
 
@@ -233,6 +242,8 @@ def _fit(bz, X, y):
     "Learn the per-column plans and `feature_info_` (the body of `Binarizer.fit`)."
     _check_params(bz)
     df, names = _as_frame(X)
+    if df.shape[0] < 2:
+        raise InputError(f"X has {df.shape[0]} sample(s); at least 2 are needed to learn thresholds or levels.")
     cat_mask = _categorical_mask(bz, df, names)
     bz.feature_names_in_ = np.array(names, dtype=object)
     bz.n_features_in_ = len(names)

@@ -669,7 +669,8 @@ class HierScalePath:
                     objective=float(self.objective[k]), kkt=float(self.kkt[k]))
 
 def _validate(X, y, feature_names=None):
-    X, y, names = check_X_y(X, y, task='regression', feature_names=feature_names, min_samples=2, min_features=2)
+    X, y, names = check_X_y(X, y, task='regression', feature_names=feature_names, min_samples=2, min_features=2,
+                            allow_constant=False)
     const = np.flatnonzero(np.ptp(X, axis=0) == 0)
     if len(const):
         raise InputError(f"constant column(s) {[names[i] for i in const[:5]]}: a constant main effect is absorbed by the "
@@ -681,6 +682,16 @@ def _validate(X, y, feature_names=None):
                       "acts as a square term; consider dropping duplicates.", stacklevel=3)
     return X, y, names
 
+_SCALE_RATIO = 1e7   # column spread / target spread beyond which the absolute tolerances of the solver lose meaning
+
+def _check_scaling(X, y, names):
+    "Refuse columns whose spread is extreme relative to y's: the path would not be certified (issue 12)."
+    r = X.std(0) / y.std()
+    bad = np.flatnonzero((r > _SCALE_RATIO) | (r < 1 / _SCALE_RATIO))
+    if len(bad):
+        raise InputError(f"column(s) {[names[i] for i in bad[:5]]} have a spread {r[bad[0]]:.2g} times y's; at such scales the "
+                         "solver cannot certify the path. Pass standardize=True (or rescale X, e.g. with StandardScaler).")
+
 def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=0.05, alpha:float=2.0,
                    tol:float=1e-6, max_support:int|None=None, standardize:bool=False, verbose:int=0,
                    exact_lambda_max:bool=True, accelerate:bool=True, screen_factor:float=0.5,
@@ -691,6 +702,11 @@ def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=
     (screening + components + dual BCA), master prox-gradient checks and gradient screening."""
     t_start = time.perf_counter()
     X, y, names = _validate(X, y, feature_names)
+    if not standardize: _check_scaling(X, y, names)
+    check_scalar(time_limit, 'time_limit', low=0, include_low=False, allow_none=True)
+    check_scalar(max_iter, 'max_iter', numbers.Integral, low=1)
+    check_scalar(max_checks, 'max_checks', numbers.Integral, low=1)
+    check_scalar(max_solutions, 'max_solutions', numbers.Integral, low=1, allow_none=True)
     check_scalar(alpha, 'alpha', low=0, include_low=False)
     check_scalar(tol, 'tol', low=0, include_low=False)
     check_scalar(lambda_min_ratio, 'lambda_min_ratio', low=0, high=1, include_low=False)
@@ -786,6 +802,9 @@ def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=
     out.stats_ = dict(per_solution=per, max_kkt=float(np.max(sols['kkt'])), stopped_by=stopped,
                       full_passes=screen.n_full, C=screen.C, time=time.perf_counter() - t_start,
                       sh_violations=int(sum(d['sh_violations'] for d in per)), tol=tol)
+    if out.stats_['max_kkt'] > max(1e-3, 100 * tol):
+        warnings.warn(f"the path is NOT certified: max KKT violation {out.stats_['max_kkt']:.2g} (relative to lambda1) exceeds "
+                      f"{max(1e-3, 100 * tol):.2g}; raise max_iter/max_checks, or standardize X.", stacklevel=2)
     return out
 
 # %% ../nbs/20_hierscale.ipynb #c616f3c1
@@ -805,7 +824,8 @@ class HierScaleRegressor(GlassworksRegressor):
 
     def fit(self, X, y):
         X, y, _ = self._validate_fit(X, y, 'regression')
-        check_scalar(self.cv, 'cv', numbers.Integral, low=2, allow_none=True)
+        check_scalar(self.cv, 'cv', numbers.Integral, low=2, high=max(2, len(y) // 2), allow_none=True)
+        check_scalar(self.verbose, 'verbose', (numbers.Integral, bool), low=0)
         check_scalar(self.validation_fraction, 'validation_fraction', low=0, high=1, include_low=False, include_high=False)
         full = self._path(X, y, self.lambdas) if self.lambdas is not None else hierscale_path(
             X, y, n_lambda=self.n_lambda, lambda_min_ratio=self.lambda_min_ratio, alpha=self.alpha, tol=self.tol,
@@ -828,6 +848,11 @@ class HierScaleRegressor(GlassworksRegressor):
         self.path_ = full
         self._select(self.best_index_)
         self.stats_ = dict(full.stats_, kkt=float(full.kkt[self.best_index_]), folds=len(folds))
+        if self.verbose:
+            print(f"[hierscale] chose lambda1={grid[self.best_index_]:.4g} ({self.best_index_ + 1}/{len(full)}) by "
+                  f"{'validation split' if self.cv is None else f'{len(folds)}-fold CV'}: validation MSE "
+                  f"{self.cv_mse_[self.best_index_]:.4g}; {int(np.count_nonzero(self.coef_main_))} mains, "
+                  f"{len(self.interactions_)} interactions; KKT {self.stats_['kkt']:.1e}; {full.stats_['time']:.2f}s", flush=True)
         return self
 
     def _select(self, k:int):

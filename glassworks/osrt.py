@@ -111,7 +111,8 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
 
     def predict(self, X):
         "Leaf value (mean for l2, median for l1, in the target's units) for each row of `X`."
-        return self.tree_.predict(self._validate_predict(X))
+        A = self._validate_predict(X)                       # NotFittedError before fit
+        return self.tree_.predict(A)
 
     @classmethod
     def from_osrt_config(cls, config:dict): # a configuration of the reference `osrt` package

@@ -148,7 +148,15 @@ def check_y(y, task:str='classification', n_samples:int|None=None, min_classes:i
         raise InputError(f"y contains {int((~np.isfinite(arr)).sum())} NaN/inf value(s).")
     if arr.dtype == object and any(v is None or (isinstance(v, float) and np.isnan(v)) for v in arr):
         raise InputError("y contains missing values.")
-    classes, codes = np.unique(arr, return_inverse=True)
+    if arr.dtype.kind == 'c': raise InputError("y is complex; class labels must be integers, strings or booleans.")
+    if arr.dtype.kind == 'f' and (arr != np.round(arr)).any():
+        raise InputError("y looks continuous (non-integer floats) but this is a classifier; use a regressor, or pass "
+                         "class labels (integers, strings or booleans).")
+    if arr.dtype == object and len({type(v) for v in arr if not isinstance(v, (str, np.str_))}) > 0 \
+            and any(isinstance(v, (str, np.str_)) for v in arr):
+        raise InputError("y mixes strings and numbers as class labels; use one type (e.g. all strings).")
+    try: classes, codes = np.unique(arr, return_inverse=True)
+    except TypeError as e: raise InputError(f"y holds labels that cannot be ordered ({e}); use strings or integers.") from None
     if len(classes) < min_classes:
         raise InputError(f"y has {len(classes)} class(es); this method needs at least {min_classes}.")
     return codes.astype(np.int64), classes
