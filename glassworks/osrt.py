@@ -107,6 +107,7 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
         r = yy - self.tree_.predict(A); ybar = np.sum(w * yy) / w.sum()
         self.mse_ = float(np.sum(w * r ** 2) / w.sum())
         self.r2_ = float(1 - np.sum(w * r ** 2) / np.sum(w * (yy - ybar) ** 2))
+        if self.verbose: print(f"[osrt] done: {self.summary()}; {self.n_leaves_} leaves, depth {self.depth_}", flush=True)
         return self
 
     def predict(self, X):

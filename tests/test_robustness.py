@@ -86,3 +86,10 @@ def test_hierscale_verbose_prints_a_final_line(capsys):
     HierScaleRegressor(verbose=1, n_lambda=10, random_state=0).fit(X, y)
     out = capsys.readouterr().out
     assert out.strip().splitlines()[-1].startswith('[hierscale] chose lambda1=')
+
+
+def test_osrt_verbose_prints_a_final_line(capsys):
+    X = (RNG.random((40, 4)) < .5).astype(int); y = X[:, 0] * 2.0 + RNG.random(40)
+    OSRTRegressor(0.05, verbose=1).fit(X, y)
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.startswith('[osrt] done: OSRTRegressor: objective') and 'optimal' in last
