@@ -649,6 +649,36 @@ def outer_approximation(problem:ExtractionProblem, K:float, warm=(), cuts:list|N
                 status=status, cuts=cuts, monitor=mon, n_binaries=nz)
 
 # %% ../nbs/40_extract.ipynb #bf0730a7
+def _check_X_input(X):
+    """Refuse X that cannot be a dense real matrix, in scikit-learn's wording (None, sparse, complex, not 2-D, no
+    columns, objects that are not numbers); array-likes become arrays, DataFrames are kept for their names."""
+    if X is None: raise InputError("X is None.")
+    if hasattr(X, 'toarray') or hasattr(X, 'tocsr'):
+        raise InputError("sparse X is not supported: pass a dense array or a DataFrame.")
+    if hasattr(X, 'columns'): arr = X
+    else:
+        arr = np.asarray(X)
+        if arr.dtype.kind == 'c': raise InputError("Complex data not supported: X must hold real numbers.")
+        if arr.dtype == object: arr = arr.astype(np.float64)   # TypeError 'argument must be a string or a number'
+    if arr.ndim != 2:
+        raise InputError(f"Reshape your data: X must be 2-D (n_samples, n_features), got shape {arr.shape}; use "
+                         "X.reshape(-1, 1) for a single feature or X.reshape(1, -1) for a single sample.")
+    if arr.shape[1] == 0:
+        raise InputError(f"Found array with 0 feature(s) (shape={tuple(arr.shape)}) while a minimum of 1 is required.")
+    return arr
+
+def _check_y_input(y, who:str):
+    "y given, 1-D (a column vector is flattened with scikit-learn's DataConversionWarning)."
+    if y is None: raise InputError(f"{who} requires y to be passed, but the target y is None.")
+    arr = y if hasattr(y, 'iloc') and np.ndim(y) == 1 else np.asarray(y)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        import warnings
+        from sklearn.exceptions import DataConversionWarning
+        warnings.warn("A column-vector y was passed when a 1d array was expected; it is flattened.",
+                      DataConversionWarning, stacklevel=3)
+        arr = arr.ravel()
+    return arr
+
 class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
     """Prune a fitted tree ensemble jointly in rules and depth into a short additive rule list: choose nodes
     (an antichain per tree) and ridge weights to fit y under a budget sum a_i z_i <= `max_rules` (Problem (1))
@@ -662,6 +692,16 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
     n = 1000 / K = 20 it certified in 11-40 s at relative gamma 1e-4 and 1e-3, but stopped at a 60 s limit with a 5 %
     gap at 1e-2 and a lower bound still 0 at 0.1 and 1 (`benchmarks/results/extract*.md`); give a `time_limit` and
     read `gap_`.
+
+    Parameters: `ensemble` a scikit-learn tree/forest/boosting regressor (or XGBRegressor / LGBMRegressor), fitted or
+    unfitted (then a clone is fitted on `fit`'s X, y; `ensemble_` is the one used); `max_rules` the budget K (an
+    integer for the built-in budgets; default 10 when `penalty` is also None); `penalty` lambda / lambda_max in
+    [0, 1] instead of a budget; `budget` the attribute a_i: 'rules' (1), 'depth' (the rule's number of conditions
+    before merging), 'features' (its distinct features) or an array with one non-negative cost per node of
+    `node_table`; `gamma` [10] the ridge strength relative to the median squared node-column norm (larger = weaker
+    shrinkage); `include_root` [False] allow root nodes (constant rules); `n_lambdas` [50] path length;
+    `refit` [False] refit the final weights almost without ridge; `time_limit` seconds (the path stops early and
+    the exact solver returns its incumbent and gap); `verbose` progress lines of the exact solver.
 
     ```python
     >>> from sklearn.datasets import make_friedman1
@@ -684,7 +724,9 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
         check_option(self.solver, 'solver', ('cbcd', 'exact'))
         if not isinstance(self.budget, str) and self.budget is not None: pass
         else: check_option(self.budget, 'budget', ('rules', 'depth', 'features'))
-        check_scalar(self.max_rules, 'max_rules', low=0, include_low=False, allow_none=True)
+        integral = isinstance(self.budget, str)   # built-in attributes are integers: K must be one too
+        check_scalar(self.max_rules, 'max_rules', kind=numbers.Integral if integral else numbers.Real, low=0,
+                     include_low=False, allow_none=True)
         check_scalar(self.penalty, 'penalty', low=0, include_low=True, allow_none=True)
         check_scalar(self.gamma, 'gamma', low=0, include_low=False)
         check_scalar(self.n_lambdas, 'n_lambdas', kind=numbers.Integral, low=1)
@@ -694,11 +736,13 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
 
     def fit(self, X, y):
         self._check_params()
+        X, y = _check_X_input(X), _check_y_input(y, type(self).__name__)
         A, yy, _ = self._validate_fit(X, y, 'regression')
         ens = self.ensemble
         if _is_classifier(ens): raise InputError(f"{type(ens).__name__} is a classifier; rule extraction needs a regression ensemble.")
         try: check_is_fitted(ens)
-        except NotFittedError: ens = clone(ens).fit(X, y)
+        except NotFittedError: ens = clone(ens).fit(A, yy)
+        except TypeError: pass   # not a scikit-learn estimator: node_table says whether it is supported
         self.ensemble_ = ens
         mon = SearchMonitor(self.time_limit, verbose=self.verbose, name='RuleExtractor')
         tab = node_table(ens, A, self.feature_names_)
@@ -719,12 +763,12 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
             path = _run_path(prob, self.n_lambdas, 1e-3, max_budget=K, y_mean=self.y_mean_, monitor=mon)
             self.path_ = path; step = path.select(K); nodes = step.nodes
             stats.update(lam=step.lam, path_steps=len(path.steps), path_time=path.time)
-        q = _ridge_on_support(tab, prob.y, nodes, prob.gamma)[2]
-        mon.update(upper=q, lower=0.0)
-        if self.solver == 'cbcd': mon.stopped_by = 'cbcd (heuristic, no bound)'
         complete = False
-        if self.solver == 'exact':
-            warm = [s.nodes for s in self.path_.steps if s.budget_used <= K + 1e-9]
+        if self.solver == 'cbcd':
+            mon.update(upper=_ridge_on_support(tab, prob.y, nodes, prob.gamma)[2], lower=0.0)   # q >= 0: trivial bound
+            mon.stopped_by = 'heuristic'
+        else:   # OA starts from the CBCD choice and every path step within K: it returns one of them or better
+            warm = [nodes] + ([s.nodes for s in self.path_.steps if s.budget_used <= K + 1e-9] if self.path_ else [])
             res = outer_approximation(prob, K, warm=warm, monitor=mon)
             nodes = res['nodes']; complete = res['status'] == 'optimal'
             stats.update(oa_iterations=res['iterations'], oa_status=res['status'], n_binaries=res['n_binaries'], n_cuts=len(res['cuts']))
@@ -737,8 +781,24 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
         return self
 
     def predict(self, X):
-        A = self._validate_predict(X)
-        return self.model_.predict(A)
+        check_is_fitted(self, 'model_')
+        X = _check_X_input(X)
+        if not hasattr(X, 'columns') and X.shape[1] != self.n_features_in_:
+            raise InputError(f"X has {X.shape[1]} features, but {type(self).__name__} is expecting "
+                             f"{self.n_features_in_} features as input.")
+        return self.model_.predict(self._validate_predict(X))
+
+    def summary(self) -> str:
+        """One line on how the fit ended. A CBCD fit is a heuristic solution: it has no lower bound, so no gap is
+        printed; an exact fit prints its bound and gap (relative to the objective) or 'optimal'."""
+        check_is_fitted(self, 'objective_')
+        head = f"{type(self).__name__}: {self.stats_['n_rules']} rules (budget used {self.stats_['budget_used']:g}), "
+        if self.solver == 'cbcd':
+            return head + f"objective {self.objective_:.6g}, heuristic CBCD solution (no optimality certificate), {self.fit_time_:.2f}s"
+        rel = self.gap_ / max(abs(self.objective_), 1e-300)
+        status = 'optimal' if self.optimal_ else f"stopped by {self.stats_.get('oa_status') or self.stats_.get('stopped_by')}"
+        return head + (f"objective {self.objective_:.6g}, lower bound {self.lower_bound_:.6g}, gap {rel:.2%} ({status}), "
+                       f"{self.fit_time_:.2f}s")
 
 # %% ../nbs/40_extract.ipynb #9bdb88a3
 def tree_graphviz(table:NodeTable, nodes, tree:int, precision:int=3):

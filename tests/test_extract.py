@@ -212,9 +212,14 @@ def test_estimator_contract_and_names():
     assert ex.model_.n_rules <= 6 and 'feat_' in str(ex.model_)
     assert np.allclose(ex.predict(Xf), ex.model_.predict(X))
     assert ex.objective_ >= 0 and not ex.optimal_ and ex.lower_bound_ == 0
-    ex2 = clone(ex).set_params(solver='exact', gamma=0.3, time_limit=30).fit(Xf, y)
-    assert ex2.objective_ <= ex.set_params(gamma=0.3).fit(Xf, y).objective_ + 1e-9
-    assert ex2.lower_bound_ <= ex2.objective_ and ex2.gap_ >= 0 and ex2.stats_['trace']
+    assert 'heuristic' in ex.summary() and 'gap' not in ex.summary() and 'lower bound' not in ex.summary()
+    # the exact solver on a small ensemble: never worse than the CBCD path it starts from, certified
+    small = GradientBoostingRegressor(n_estimators=6, max_depth=2, random_state=0).fit(Xf, y)
+    ex1 = RuleExtractor(small, max_rules=4, gamma=0.3).fit(Xf, y)
+    ex2 = clone(ex1).set_params(solver='exact', time_limit=20).fit(Xf, y)
+    assert ex2.objective_ <= ex1.objective_ + 1e-9
+    assert ex2.optimal_ and ex2.lower_bound_ <= ex2.objective_ and ex2.gap_ >= 0 and ex2.stats_['trace']
+    assert 'optimal' in ex2.summary() and 'lower bound' in ex2.summary()
     exp = RuleExtractor(gb, penalty=0.2).fit(Xf, y)
     assert exp.model_.n_rules >= 1
     assert RuleExtractor(gb, penalty=1.0).fit(Xf, y).model_.n_rules == 0
@@ -227,6 +232,12 @@ def test_unfitted_ensemble_is_fitted_and_time_limit():
     gb = GradientBoostingRegressor(n_estimators=60, max_depth=3, random_state=0).fit(X, y)
     ex = RuleExtractor(gb, max_rules=10, solver='exact', gamma=10.0, time_limit=2).fit(X, y)
     assert ex.fit_time_ < 6 and ex.stats_['budget_used'] <= 10
+    # stopped by the limit: the incumbent (a feasible model at least as good as the CBCD start) with an open gap
+    assert ex.stats_['oa_status'] == 'time_limit' and not ex.optimal_
+    assert 0 <= ex.lower_bound_ < ex.objective_ and ex.gap_ == pytest.approx(ex.objective_ - ex.lower_bound_)
+    assert ex.objective_ <= RuleExtractor(gb, max_rules=10, gamma=10.0).fit(X, y).objective_ + 1e-9
+    assert is_antichain(ex.table_, ex.nodes_) and 'time_limit' in ex.summary() and 'gap' in ex.summary()
+    assert np.isclose(ex.objective_, _ridge_on_support(ex.table_, y - y.mean(), ex.nodes_, ex.gamma_)[2])
 
 
 def test_bad_input():
@@ -245,7 +256,41 @@ def test_bad_input():
     with pytest.raises(ParameterError): RuleExtractor(gb, max_rules=2, solver='milp').fit(X, y)
     with pytest.raises(ParameterError): RuleExtractor(gb, max_rules=2, gamma=0).fit(X, y)
     ex = RuleExtractor(gb, max_rules=2).fit(X, y)
-    with pytest.raises(Exception): ex.predict(X[:, :3])
+    with pytest.raises(InputError, match='expecting 10 features'): ex.predict(X[:, :3])
+    with pytest.raises(InputError, match='NaN'): ex.predict(Xn)
+    yn = y.copy(); yn[5] = np.nan
+    with pytest.raises(InputError, match='NaN'): RuleExtractor(gb, max_rules=2).fit(X, yn)
+    with pytest.raises(InputError, match='classifier'):          # also when the classifier is unfitted
+        RuleExtractor(GradientBoostingClassifier(n_estimators=2), max_rules=2).fit(X, y)
+    with pytest.raises(InputError, match='unsupported'): RuleExtractor(object(), max_rules=2).fit(X, y)
+    for K in [2.5, True, '3']:                                   # the built-in budgets are integers
+        with pytest.raises(ParameterError, match='max_rules'): RuleExtractor(gb, max_rules=K).fit(X, y)
+    with pytest.raises(ParameterError, match='max_rules'): RuleExtractor(gb, max_rules=2.5, budget='depth').fit(X, y)
+    with pytest.raises(ParameterError, match='budget'): RuleExtractor(gb, max_rules=2, budget=np.ones(3)).fit(X, y)
+    with pytest.raises(InputError, match='Reshape'): ex.predict(X[0])
+    with pytest.raises(InputError, match='y to be passed'): RuleExtractor(gb, max_rules=2).fit(X, None)
+
+
+def test_real_budget_constant_y_and_pandas_unfitted():
+    X, y = make_friedman1(120, random_state=0)
+    gb = GradientBoostingRegressor(n_estimators=5, max_depth=2, random_state=0).fit(X, y)
+    tab = node_table(gb, X)
+    ex = RuleExtractor(gb, max_rules=2.5, budget=0.5 + tab.depth).fit(X, y)   # a user cost array takes a real K
+    assert ex.stats_['budget_used'] <= 2.5 and ex.model_.n_rules >= 1
+    # penalty + exact: OA starts from the penalised CBCD solution, so it is never worse
+    e0 = RuleExtractor(gb, max_rules=6, penalty=0.2, gamma=1.0).fit(X, y)
+    e1 = clone(e0).set_params(solver='exact', time_limit=10).fit(X, y)
+    assert e1.objective_ <= e0.objective_ + 1e-9 and e1.stats_['budget_used'] <= 6
+    # constant y: nothing to explain, the empty model predicting the constant (also with an unfitted ensemble)
+    for ens in [gb, GradientBoostingRegressor(n_estimators=5, max_depth=2, random_state=0)]:
+        ec = RuleExtractor(ens, max_rules=3).fit(X, np.full(len(X), 4.0))
+        assert ec.model_.n_rules == 0 and np.allclose(ec.predict(X), 4.0) and ec.objective_ == 0
+    # pandas in, an unfitted ensemble fitted inside, the column names in the rule text and checked at predict
+    Xf = pd.DataFrame(X, columns=[f"col {j}" for j in range(X.shape[1])])
+    ep = RuleExtractor(GradientBoostingRegressor(n_estimators=10, max_depth=2, random_state=0), max_rules=3).fit(Xf, y)
+    assert list(ep.feature_names_in_) == list(Xf.columns) and 'col ' in ep.model_.to_text()
+    assert np.allclose(ep.predict(Xf[Xf.columns[::-1]]), ep.predict(Xf))      # column order by name
+    with pytest.raises(InputError, match='missing'): ep.predict(Xf.drop(columns='col 3'))
 
 
 def test_faithful_block_oa_equals_dp():
@@ -272,3 +317,17 @@ def test_validation_selection():
     p = rule_path(gb, X, y, n_lambdas=20)
     best, loose = p.select_validation(Xv, yv), p.select_validation(Xv, yv, tol=0.05)
     assert loose.budget_used <= best.budget_used
+
+
+# ---------------------------------------------------------------- scikit-learn's estimator checks
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+
+@parametrize_with_checks([RuleExtractor(DecisionTreeRegressor(max_depth=3, random_state=0)),
+                          RuleExtractor(GradientBoostingRegressor(n_estimators=5, max_depth=2, random_state=0),
+                                        max_rules=4, n_lambdas=20)],
+                         expected_failed_checks=lambda est: {})
+def test_sklearn_estimator_checks(estimator, check):
+    """Every check passes, no expected failures. The inner ensembles get a `random_state`: scikit-learn's checks
+    seed only a top-level `random_state`, and an unseeded boosting ensemble breaks ties between features at random."""
+    check(estimator)
