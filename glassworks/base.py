@@ -87,7 +87,7 @@ class GlassworksEstimator(BaseEstimator):
     def _validate_predict(self, X):
         "Validate data at predict time (fitted? same features? binary if required?)."
         check_is_fitted(self, 'n_features_in_')
-        return check_predict_X(X, self.feature_names_, binary=self._binary_features)
+        return check_predict_X(X, self.feature_names_, binary=self._binary_features, estimator=type(self).__name__)
 
     def _check_common_params(self):
         "Validate `time_limit` and `verbose` (used by the anytime solvers)."

@@ -168,7 +168,7 @@ def _categorical_mask(bz, df, names):
 def _split_input(bz, X, cat_mask, names):
     "Validate `X`; return the float64 block of numeric columns (NaN kept if allowed) and the categorical columns."
     df, _ = _as_frame(X)
-    if df.shape[0] < 1: raise InputError("X has 0 sample(s); at least 1 required.")
+    if df.shape[0] < 1: raise InputError(f"Found array with 0 sample(s) (shape={df.shape}) while a minimum of 1 is required.")
     num = [j for j in range(len(names)) if not cat_mask[j]]
     from pandas.api.types import is_numeric_dtype
     bad = [names[j] for j in num if not is_numeric_dtype(df.dtypes.iloc[j])]
@@ -325,7 +325,7 @@ def _aligned(bz, X):
         return X
     df, _ = _as_frame(X)
     if df.shape[1] != len(names):
-        raise InputError(f"X has {df.shape[1]} features, but the Binarizer was fitted with {len(names)}.")
+        raise InputError(f"X has {df.shape[1]} features, but Binarizer is expecting {len(names)} features as input.")
     return df
 
 def _transform(bz, X):

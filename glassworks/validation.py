@@ -87,7 +87,9 @@ def check_X(X, feature_names=None, binary:bool=False, dtype=np.float64, min_samp
             min_features:int=1, what:str='X'):
     "Validate a feature matrix; return `(array, feature_names)`."
     if X is None: raise InputError(f"{what} is None.")
-    if hasattr(X, 'toarray') and not _is_dataframe(X): X = X.toarray()  # scipy sparse: our solvers are dense
+    if hasattr(X, 'toarray') and not _is_dataframe(X):   # scipy sparse: refused, as scikit-learn does for dense-only models
+        raise InputError(f"Sparse data was passed for {what}, but dense data is required (the glassworks solvers work on "
+                         "dense tables). Use X.toarray() to convert to a dense numpy array.")
     if _is_dataframe(X): arr = _frame_to_array(X, np.float64)
     else:
         try: arr = np.asarray(X)
@@ -97,14 +99,17 @@ def check_X(X, feature_names=None, binary:bool=False, dtype=np.float64, min_samp
             except (TypeError, ValueError):
                 raise InputError(f"{what} has non-numeric entries: encode them first, e.g. with "
                                  "glassworks.binarize.Binarizer.") from None
+        elif arr.dtype.kind == 'c': raise InputError(f"Complex data not supported: {what} has dtype {arr.dtype}.")
         elif arr.dtype.kind not in 'biuf': raise InputError(f"{what} has unsupported dtype {arr.dtype}.")
     if arr.ndim == 1:
         raise InputError(f"{what} must be 2-D (n_samples, n_features), got a 1-D array of length {arr.shape[0]}; "
-                         "use X.reshape(-1, 1) for a single feature or X.reshape(1, -1) for a single sample.")
+                         "Reshape your data: X.reshape(-1, 1) for a single feature or X.reshape(1, -1) for a single sample.")
     if arr.ndim != 2: raise InputError(f"{what} must be 2-D (n_samples, n_features), got shape {arr.shape}.")
     n, p = arr.shape
-    if n < min_samples: raise InputError(f"{what} has {n} sample(s); at least {min_samples} required.")
-    if p < min_features: raise InputError(f"{what} has {p} feature(s); at least {min_features} required.")
+    if n < min_samples:   # scikit-learn's wording, which its estimator checks look for
+        raise InputError(f"Found array with {n} sample(s) (shape={arr.shape}) while a minimum of {min_samples} is required.")
+    if p < min_features:
+        raise InputError(f"Found array with {p} feature(s) (shape={arr.shape}) while a minimum of {min_features} is required.")
     names = _names_from(X, feature_names, p)
     arr = np.ascontiguousarray(arr, dtype=np.float64)
     _report_nonfinite(arr, names, what)
@@ -122,7 +127,7 @@ def check_binary(X:np.ndarray, names, what='X'):
 
 # %% ../nbs/00_validation.ipynb #136d2f9f
 def _column(y, what):
-    if y is None: raise InputError(f"{what} is None.")
+    if y is None: raise InputError(f"This estimator requires {what} to be passed, but the target {what} is None.")
     arr = np.asarray(y)
     if arr.ndim == 2 and arr.shape[1] == 1: arr = arr[:, 0]
     if arr.ndim != 1: raise InputError(f"{what} must be 1-D, got shape {arr.shape}.")
@@ -184,7 +189,7 @@ def check_X_y(X, y, task:str='classification', feature_names=None, binary:bool=F
     return A, out, names
 
 # %% ../nbs/00_validation.ipynb #e38673bd
-def check_predict_X(X, feature_names_in, binary:bool=False):
+def check_predict_X(X, feature_names_in, binary:bool=False, estimator:str='Model'):
     "Validate `X` at predict time against the names seen in `fit`; return an array in the fitted column order."
     p = len(feature_names_in)
     if _is_dataframe(X):
@@ -198,5 +203,6 @@ def check_predict_X(X, feature_names_in, binary:bool=False):
     A, _ = check_X(X, binary=binary, feature_names=list(feature_names_in) if not _is_dataframe(X) and
                    np.ndim(X) == 2 and np.shape(X)[1] == p else None)
     if A.shape[1] != p:
-        raise InputError(f"X has {A.shape[1]} features, but the model was fitted with {p}.")
+        raise InputError(f"X has {A.shape[1]} features, but {estimator} is expecting {p} features as input "
+                         f"(it was fitted with {p}).")
     return A

@@ -107,7 +107,7 @@ def test_bad_input(data):
     with pytest.raises(InputError, match='sample_weight'):
         MeanOnFeature().fit(X, y, sample_weight=-np.ones(len(y)))
     est = MeanOnFeature().fit(X, y)
-    with pytest.raises(InputError, match='fitted with 3'):
+    with pytest.raises(InputError, match='MeanOnFeature is expecting 3 features as input'):
         est.predict(np.ones((2, 4)))
     from sklearn.exceptions import NotFittedError
     with pytest.raises(NotFittedError):

@@ -135,8 +135,8 @@ def test_estimator_selects_and_prints():
 @pytest.mark.parametrize("mutate,err,msg", [
     (lambda X, y: (np.where(np.arange(X.size).reshape(X.shape) == 7, np.nan, X), y), InputError, 'NaN'),
     (lambda X, y: (np.where(np.arange(X.size).reshape(X.shape) == 7, np.inf, X), y), InputError, 'inf'),
-    (lambda X, y: (X[:, :1], y), InputError, 'at least 2'),
-    (lambda X, y: (X[:1], y[:1]), InputError, 'at least 2'),
+    (lambda X, y: (X[:, :1], y), InputError, 'minimum of 2 is required'),
+    (lambda X, y: (X[:1], y[:1]), InputError, 'minimum of 2 is required'),
     (lambda X, y: (np.column_stack([X, np.ones(len(y))]), y), InputError, 'constant'),
 ])
 def test_bad_input(mutate, err, msg):
