@@ -838,7 +838,7 @@ def plot_path(path:RulePath, X=None, y=None, X_test=None, y_test=None, ax=None):
 
     ```python
     >>> from sklearn.tree import DecisionTreeRegressor
-    >>> X = np.arange(8.)[:, None]; tab = node_table(DecisionTreeRegressor(max_depth=2).fit(X, X[:, 0]), X)
+    >>> X = np.arange(8.)[:, None]
     >>> p = rule_path(DecisionTreeRegressor(max_depth=2).fit(X, X[:, 0]), X, X[:, 0], n_lambdas=5)
     >>> type(plot_path(p, X, X[:, 0])).__name__
     'Axes'
@@ -859,7 +859,7 @@ def plot_rule_depths(models:dict, ax=None):
 
     ```python
     >>> from sklearn.tree import DecisionTreeRegressor
-    >>> X = np.arange(8.)[:, None]; tab = node_table(DecisionTreeRegressor(max_depth=2).fit(X, X[:, 0]), X)
+    >>> X = np.arange(8.)[:, None]
     >>> p = rule_path(DecisionTreeRegressor(max_depth=2).fit(X, X[:, 0]), X, X[:, 0], n_lambdas=5)
     >>> type(plot_rule_depths({'K=2': p.model(p.select(2))})).__name__
     'Axes'
@@ -878,7 +878,7 @@ def k_slider(path:RulePath, max_K:int=25):
 
     ```python
     >>> from sklearn.tree import DecisionTreeRegressor
-    >>> X = np.arange(8.)[:, None]; tab = node_table(DecisionTreeRegressor(max_depth=2).fit(X, X[:, 0]), X)
+    >>> X = np.arange(8.)[:, None]
     >>> p = rule_path(DecisionTreeRegressor(max_depth=2).fit(X, X[:, 0]), X, X[:, 0], n_lambdas=5)
     >>> type(k_slider(p, max_K=4)).__name__
     'VBox'
