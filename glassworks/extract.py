@@ -223,6 +223,19 @@ def _lgbm_trees(ens, A):
         trees.append((L, R, F, Th, v)); leaf_ids[:, t] = [leafmap[j] for j in leaves[:, t]]
     return trees, leaf_ids
 
+def _align_columns(ensemble, X):
+    """A DataFrame X in the column order the ensemble was fitted with (fitted on named columns); an error when the
+    names differ. Without this, a reordered DataFrame would be routed through the trees by position, silently wrong."""
+    names = getattr(ensemble, 'feature_names_in_', None)
+    if names is None or not hasattr(X, 'columns'): return X
+    cols, want = [str(c) for c in X.columns], [str(c) for c in names]
+    if cols == want: return X
+    missing, extra = [c for c in want if c not in cols], [c for c in cols if c not in want]
+    if missing or extra or len(cols) != len(want):
+        raise InputError(f"X's columns differ from those the ensemble was fitted on: missing {missing[:5]}, "
+                         f"unexpected {extra[:5]}.")
+    return X[list(names)]
+
 def node_table(ensemble, X, feature_names=None) -> NodeTable:
     """The node table of a fitted regression tree ensemble on the rows of X (scikit-learn DecisionTree / GradientBoosting
     / RandomForest / ExtraTrees regressors; XGBoost and LightGBM regressors when installed). mu is each node's
@@ -238,7 +251,7 @@ def node_table(ensemble, X, feature_names=None) -> NodeTable:
 
     ```"""
     _check_fitted_regressor(ensemble)
-    A, names = check_X(X, feature_names)
+    A, names = check_X(_align_columns(ensemble, X), feature_names)
     nin = getattr(ensemble, 'n_features_in_', A.shape[1])
     if nin != A.shape[1]: raise InputError(f"X has {A.shape[1]} features, but the ensemble was fitted on {nin}.")
     if feature_names is None and getattr(ensemble, 'feature_names_in_', None) is not None: names = [str(c) for c in ensemble.feature_names_in_]
@@ -520,7 +533,7 @@ def rule_path(ensemble, X, y, n_lambdas:int=50, budget='rules', gamma:float=10.0
     (0, True)
 
     ```"""
-    A, yy, names = check_X_y(X, y, task='regression', feature_names=feature_names)[:3]
+    A, yy, names = check_X_y(_align_columns(ensemble, X), y, task='regression', feature_names=feature_names)[:3]
     tab = node_table(ensemble, A, names)
     check_scalar(gamma, 'gamma', low=0, include_low=False)
     check_scalar(n_lambdas, 'n_lambdas', kind=numbers.Integral, low=1)
@@ -737,12 +750,14 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
     def fit(self, X, y):
         self._check_params()
         X, y = _check_X_input(X), _check_y_input(y, type(self).__name__)
-        A, yy, _ = self._validate_fit(X, y, 'regression')
         ens = self.ensemble
         if _is_classifier(ens): raise InputError(f"{type(ens).__name__} is a classifier; rule extraction needs a regression ensemble.")
-        try: check_is_fitted(ens)
-        except NotFittedError: ens = clone(ens).fit(A, yy)
-        except TypeError: pass   # not a scikit-learn estimator: node_table says whether it is supported
+        try: check_is_fitted(ens); fitted = True
+        except NotFittedError: fitted = False
+        except TypeError: fitted = True   # not a scikit-learn estimator: node_table says whether it is supported
+        if fitted: X = _align_columns(ens, X)   # a fitted ensemble's column names decide the order
+        A, yy, _ = self._validate_fit(X, y, 'regression')
+        if not fitted: ens = clone(ens).fit(A, yy)
         self.ensemble_ = ens
         mon = SearchMonitor(self.time_limit, verbose=self.verbose, name='RuleExtractor')
         tab = node_table(ens, A, self.feature_names_)

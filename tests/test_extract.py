@@ -291,6 +291,14 @@ def test_real_budget_constant_y_and_pandas_unfitted():
     assert list(ep.feature_names_in_) == list(Xf.columns) and 'col ' in ep.model_.to_text()
     assert np.allclose(ep.predict(Xf[Xf.columns[::-1]]), ep.predict(Xf))      # column order by name
     with pytest.raises(InputError, match='missing'): ep.predict(Xf.drop(columns='col 3'))
+    # an ensemble fitted on named columns: a reordered DataFrame is aligned by name (it used to be routed by position)
+    gbf = GradientBoostingRegressor(n_estimators=10, max_depth=2, random_state=0).fit(Xf, y)
+    rev = Xf[Xf.columns[::-1]]
+    e_ok, e_rev = RuleExtractor(gbf, max_rules=4).fit(Xf, y), RuleExtractor(gbf, max_rules=4).fit(rev, y)
+    assert np.allclose(e_rev.predict(Xf), e_ok.predict(Xf)) and e_rev.score(Xf, y) > 0.5
+    assert np.allclose(node_table(gbf, rev).leaf_of, node_table(gbf, Xf).leaf_of)
+    assert rule_path(gbf, rev, y, n_lambdas=8).steps[-1].q == pytest.approx(rule_path(gbf, Xf, y, n_lambdas=8).steps[-1].q)
+    with pytest.raises(InputError, match='differ'): RuleExtractor(gbf, max_rules=4).fit(Xf.rename(columns={'col 0': 'z'}), y)
 
 
 def test_faithful_block_oa_equals_dp():
