@@ -8,7 +8,8 @@ import sys, time, numbers
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
-from .validation import (check_X_y, check_predict_X, check_scalar, check_sample_weight, _is_dataframe)
+from .validation import (check_X, check_X_y, check_predict_X, check_scalar, check_option, check_sample_weight,
+                                   _is_dataframe, ParameterError)
 
 # %% auto #0
 __all__ = ['SearchMonitor', 'GlassworksEstimator', 'ExactSolverMixin', 'GlassworksClassifier', 'GlassworksRegressor']
@@ -74,12 +75,18 @@ class GlassworksEstimator(BaseEstimator):
 
     def _validate_fit(self, X, y, task:str, sample_weight=None, min_classes:int=1, allow_constant:bool=True):
         "Validate training data; set `n_features_in_`, `feature_names_in_` (named input), `feature_names_`, `classes_`."
-        out = check_X_y(X, y, task=task, binary=self._binary_features, min_classes=min_classes,
+        B = self._new_binarizer()
+        if B is not None:   # any numeric table: binarised inside, the fitted Binarizer kept as `binarizer_`
+            if X is None: check_X(X)
+            B.fit(X, y if B.strategy == 'gbdt' else None)
+            self.binarizer_, Xb = B, B.transform(X)
+        elif hasattr(self, 'binarizer_'): del self.binarizer_
+        out = check_X_y(X if B is None else Xb, y, task=task, binary=self._binary_features, min_classes=min_classes,
                         allow_constant=allow_constant)
         A, yy, names = out[:3]
         if task == 'classification': self.classes_ = out[3]
-        self.n_features_in_, self.feature_names_ = A.shape[1], names
-        if _is_dataframe(X): self.feature_names_in_ = np.asarray(names, dtype=object)
+        self.n_features_in_, self.feature_names_ = (A.shape[1] if B is None else B.n_features_in_), names
+        if _is_dataframe(X): self.feature_names_in_ = np.asarray([str(c) for c in X.columns], dtype=object)
         elif hasattr(self, 'feature_names_in_'): del self.feature_names_in_
         w = check_sample_weight(sample_weight, A.shape[0])
         return A, yy, w
@@ -87,7 +94,25 @@ class GlassworksEstimator(BaseEstimator):
     def _validate_predict(self, X):
         "Validate data at predict time (fitted? same features? binary if required?)."
         check_is_fitted(self, 'n_features_in_')
+        if getattr(self, 'binarizer_', None) is not None: X = self.binarizer_.transform(X)   # original units in, 0/1 out
         return check_predict_X(X, self.feature_names_, binary=self._binary_features, estimator=type(self).__name__)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        if self._binary_features and getattr(self, 'binarizer', None) is not None:   # the Binarizer one-hot encodes
+            tags.input_tags.categorical = tags.input_tags.string = True
+        return tags
+
+    def _new_binarizer(self):
+        "A fresh `Binarizer` from the `binarizer` parameter (a strategy name or a Binarizer), or None (strict 0/1 input)."
+        bz = getattr(self, 'binarizer', None)
+        if bz is None or not self._binary_features: return None
+        from sklearn.base import clone
+        from .binarize import Binarizer
+        if isinstance(bz, Binarizer): return clone(bz).set_params(output='pandas')
+        if isinstance(bz, str):
+            return Binarizer(strategy=check_option(bz, 'binarizer', ('quantile', 'midpoints', 'equal_width', 'gbdt')))
+        raise ParameterError(f"`binarizer` must be None, a strategy name or a glassworks Binarizer, got {type(bz).__name__}.")
 
     def _check_common_params(self):
         "Validate `time_limit` and `verbose` (used by the anytime solvers)."

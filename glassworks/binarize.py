@@ -121,14 +121,16 @@ def _as_frame(X):
         cplx = [str(c) for c, t in X.dtypes.items() if getattr(t, 'kind', '') == 'c']
         if cplx: raise InputError(f"column(s) {cplx[:5]} are complex; split them into real and imaginary parts.")
         return X, _names_from(X, None, X.shape[1])
-    if hasattr(X, 'toarray'): X = X.toarray()
+    if hasattr(X, 'toarray'):
+        raise InputError("Sparse data was passed for X, but dense data is required. Use X.toarray() to convert to a dense "
+                         "numpy array (the thresholds and levels are learnt column by column on dense data).")
     try: arr = np.asarray(X)
     except Exception as e: raise InputError(f"X could not be converted to an array: {e}") from None
     if arr.ndim != 2:
-        raise InputError(f"X must be 2-D (n_samples, n_features), got shape {arr.shape}; use X.reshape(-1, 1) "
+        raise InputError(f"X must be 2-D (n_samples, n_features), got shape {arr.shape}. Reshape your data: X.reshape(-1, 1) "
                          "for a single feature or X.reshape(1, -1) for a single sample.")
     if arr.dtype.kind == 'c':
-        raise InputError("X is complex; binarize the real and imaginary parts as separate real columns if both matter.")
+        raise InputError("Complex data not supported: binarize the real and imaginary parts as separate real columns.")
     df = pd.DataFrame(arr)
     if arr.dtype == object: df = df.infer_objects()
     return df, _names_from(arr, None, arr.shape[1])
@@ -244,6 +246,8 @@ def _fit(bz, X, y):
     df, names = _as_frame(X)
     if df.shape[0] < 2:
         raise InputError(f"X has {df.shape[0]} sample(s); at least 2 are needed to learn thresholds or levels.")
+    if df.shape[1] < 1:
+        raise InputError(f"Found array with 0 feature(s) (shape={df.shape}) while a minimum of 1 is required.")
     cat_mask = _categorical_mask(bz, df, names)
     bz.feature_names_in_ = np.array(names, dtype=object)
     bz.n_features_in_ = len(names)
@@ -382,6 +386,12 @@ class Binarizer(TransformerMixin, BaseEstimator):
     def transform(self, X):
         "Binary features of `X`: a uint8 DataFrame named by `get_feature_names_out()` (or an array, `output='numpy'`)."
         return _transform(self, X)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.categorical = tags.input_tags.string = True    # object/str/category columns are one-hot encoded
+        tags.input_tags.allow_nan = self.missing == 'indicator'
+        return tags
 
     def get_feature_names_out(self, input_features=None):
         "Names of the output features, e.g. `age <= 25.5`, `city == Paris`."

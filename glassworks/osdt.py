@@ -601,13 +601,15 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
                  max_leaves:int|None=None, # at most this many leaves (search='bnb'; 'auto' switches to it)
                  policy:str='curiosity', # bnb queue order: curiosity, bound, objective, entropy, gini, fifo, dfs
                  bounds:dict|None=None, # bnb switches, e.g. {'lookahead': False}; see `BOUND_DEFAULTS`
-                 warm_start='greedy', # 'greedy', None, a `Tree`, or an objective value (bnb)
+                 incumbent='greedy', # 'greedy', None, a `Tree`, or an objective value (bnb)
                  time_limit:float|None=None, # seconds; None = no limit
                  node_limit:int|None=None, # bnb: queue pops; dp: subproblems expanded
-                 verbose:int=0):
+                 verbose:int=0,
+                 binarizer=None): # None: X must be 0/1; a Binarizer strategy ('quantile', 'gbdt', ...) or a Binarizer binarises any numeric X inside
         self.regularization, self.search, self.max_depth, self.max_leaves = regularization, search, max_depth, max_leaves
-        self.policy, self.bounds, self.warm_start = policy, bounds, warm_start
+        self.policy, self.bounds, self.incumbent = policy, bounds, incumbent
         self.time_limit, self.node_limit, self.verbose = time_limit, node_limit, verbose
+        self.binarizer = binarizer
 
     def _check_params(self):
         self._check_common_params()
@@ -617,10 +619,10 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
         check_scalar(self.max_depth, 'max_depth', kind=numbers.Integral, low=0, allow_none=True)
         check_scalar(self.max_leaves, 'max_leaves', kind=numbers.Integral, low=1, allow_none=True)
         check_scalar(self.node_limit, 'node_limit', kind=numbers.Integral, low=1, allow_none=True)
-        ws = self.warm_start
+        ws = self.incumbent
         if not (ws is None or ws == 'greedy' or isinstance(ws, Tree) or
                 (isinstance(ws, numbers.Real) and not isinstance(ws, (bool, np.bool_)))):
-            raise ParameterError(f"`warm_start` must be 'greedy', None, a Tree or an objective value; got {ws!r}.")
+            raise ParameterError(f"`incumbent` must be 'greedy', None, a Tree or an objective value; got {ws!r}.")
         return resolve_bounds(self.bounds)
 
     def fit(self, X, y, sample_weight=None):
@@ -653,12 +655,12 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
         return self
 
     def _warm(self, A, yy, w, classes, lam):
-        "(tree or None, objective or inf, hint or inf) from `warm_start`."
-        ws = self.warm_start
+        "(tree or None, objective or inf, hint or inf) from `incumbent`."
+        ws = self.incumbent
         if ws is None: return None, np.inf, np.inf
         if isinstance(ws, Tree):
             if len(ws.feature_names) != A.shape[1]:
-                raise InputError(f"warm_start tree has {len(ws.feature_names)} features; X has {A.shape[1]}.")
+                raise InputError(f"incumbent tree has {len(ws.feature_names)} features; X has {A.shape[1]}.")
             t = refit_leaves(ws, A, yy, w, classes)
         elif ws == 'greedy':
             t = greedy_tree(A, yy, w, lam, classes, self.feature_names_, self.max_depth)
@@ -691,10 +693,10 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
             tree = tree_from_leaves(lits, A, yy, w, classes, self.feature_names_)
         elif warm is not None: tree = warm
         else:   # an objective hint below the optimum: nothing reached it; search again without it
-            warnings.warn(f"warm_start objective {hint} is below the optimum; searching again without it.")
-            self.warm_start, saved = None, self.warm_start
+            warnings.warn(f"incumbent objective {hint} is below the optimum; searching again without it.")
+            self.incumbent, saved = None, self.incumbent
             try: return self._fit_bnb(A, yy, w, data, classes, lam, bnds, mon)
-            finally: self.warm_start = saved
+            finally: self.incumbent = saved
         if not complete and mon.stopped_by is None: mon.expired(nodes=int(cnt[POPPED]))   # the kernel's own node limit
         obj = tree_objective(tree, lam)
         mon.update(upper=obj, lower=obj if complete else min(lb / W, obj), nodes=int(cnt[POPPED]),
@@ -702,7 +704,7 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
         names = ['pushed', 'generated', 'popped', 'pruned_at_pop', 'leaves', 'leaf_cache_hits', 'trees',
                  'tree_cache_hits', 'peak_queue', 'pushed_at_best', 'popped_at_best', 'features_killed', 'stopped',
                  'skipped_combinations']
-        stats = dict(search='bnb', **{k: int(v) for k, v in zip(names, cnt)}, warm_start_objective=warm_obj,
+        stats = dict(search='bnb', **{k: int(v) for k, v in zip(names, cnt)}, incumbent_objective=warm_obj,
                      units=int(data.U))
         stats.pop('stopped')
         return tree, stats, bool(complete)

@@ -64,9 +64,11 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
                  bound:str='auto', # lower bound: 'kmeans' (l2 only), 'equiv' (equivalent points), 'auto' (k-means for l2)
                  time_limit:float|None=None, # seconds; on expiry the best tree so far is kept, with `lower_bound_`
                  node_limit:int|None=None, # cap on search nodes (same anytime behaviour)
-                 verbose:int=0): # 0 silent, 1 progress lines, 2 a line per improvement
+                 verbose:int=0, # 0 silent, 1 progress lines, 2 a line per improvement
+                 binarizer=None): # None: X must be 0/1; a Binarizer strategy ('quantile', 'gbdt', ...) or a Binarizer binarises any numeric X inside
         self.regularization, self.max_depth, self.metric, self.bound = regularization, max_depth, metric, bound
         self.time_limit, self.node_limit, self.verbose = time_limit, node_limit, verbose
+        self.binarizer = binarizer
 
     def _check_params(self):
         self._check_common_params()

@@ -129,7 +129,13 @@ def check_binary(X:np.ndarray, names, what='X'):
 def _column(y, what):
     if y is None: raise InputError(f"This estimator requires {what} to be passed, but the target {what} is None.")
     arr = np.asarray(y)
-    if arr.ndim == 2 and arr.shape[1] == 1: arr = arr[:, 0]
+    if arr.ndim == 2 and arr.shape[1] == 1:   # scikit-learn accepts a column vector with a DataConversionWarning
+        if what == 'y':
+            import warnings
+            from sklearn.exceptions import DataConversionWarning
+            warnings.warn("A column-vector y was passed when a 1d array was expected; it is used as y.ravel().",
+                          DataConversionWarning, stacklevel=4)
+        arr = arr[:, 0]
     if arr.ndim != 1: raise InputError(f"{what} must be 1-D, got shape {arr.shape}.")
     return arr
 
@@ -155,7 +161,7 @@ def check_y(y, task:str='classification', n_samples:int|None=None, min_classes:i
         raise InputError("y contains missing values.")
     if arr.dtype.kind == 'c': raise InputError("y is complex; class labels must be integers, strings or booleans.")
     if arr.dtype.kind == 'f' and (arr != np.round(arr)).any():
-        raise InputError("y looks continuous (non-integer floats) but this is a classifier; use a regressor, or pass "
+        raise InputError("Unknown label type: continuous. y holds non-integer floats but this is a classifier; use a regressor, or pass "
                          "class labels (integers, strings or booleans).")
     if arr.dtype == object and len({type(v) for v in arr if not isinstance(v, (str, np.str_))}) > 0 \
             and any(isinstance(v, (str, np.str_)) for v in arr):
@@ -189,7 +195,7 @@ def check_X_y(X, y, task:str='classification', feature_names=None, binary:bool=F
     return A, out, names
 
 # %% ../nbs/00_validation.ipynb #e38673bd
-def check_predict_X(X, feature_names_in, binary:bool=False, estimator:str='Model'):
+def check_predict_X(X, feature_names_in, binary:bool=False, estimator:str|None=None):
     "Validate `X` at predict time against the names seen in `fit`; return an array in the fitted column order."
     p = len(feature_names_in)
     if _is_dataframe(X):
@@ -203,6 +209,7 @@ def check_predict_X(X, feature_names_in, binary:bool=False, estimator:str='Model
     A, _ = check_X(X, binary=binary, feature_names=list(feature_names_in) if not _is_dataframe(X) and
                    np.ndim(X) == 2 and np.shape(X)[1] == p else None)
     if A.shape[1] != p:
+        if estimator is None: raise InputError(f"X has {A.shape[1]} features, but the model was fitted with {p}.")
         raise InputError(f"X has {A.shape[1]} features, but {estimator} is expecting {p} features as input "
                          f"(it was fitted with {p}).")
     return A

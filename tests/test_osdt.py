@@ -42,7 +42,7 @@ def test_both_modes_match_oracle(block):
             assert abs(acc - (1 - (R - lam * m.n_leaves_))) < 1e-9
 
 
-def test_bnb_switches_and_warm_starts_stay_exact():
+def test_bnb_switches_and_incumbents_stay_exact():
     "Each bound switched off, each warm start: the optimum does not change."
     rng = np.random.default_rng(5)
     switches = [{'lookahead': False, 'leaf_count': False}, {'equivalent': False}, {'support': 'paper'},
@@ -53,10 +53,10 @@ def test_bnb_switches_and_warm_starts_stay_exact():
         X = X[:, :4]
         R, _ = brute_classification(X, y, lam, md)
         for sw in switches:
-            m = OSDTClassifier(lam, search='bnb', max_depth=md, bounds=sw, warm_start=None).fit(X, y)
+            m = OSDTClassifier(lam, search='bnb', max_depth=md, bounds=sw, incumbent=None).fit(X, y)
             assert abs(m.objective_ - R) < 1e-9, (i, sw)
         for ws in ('greedy', None, R + 1e-3, OSDTClassifier(lam, search='dp', max_depth=md).fit(X, y).tree_):
-            m = OSDTClassifier(lam, search='bnb', max_depth=md, warm_start=ws).fit(X, y)
+            m = OSDTClassifier(lam, search='bnb', max_depth=md, incumbent=ws).fit(X, y)
             assert abs(m.objective_ - R) < 1e-9, (i, ws)
 
 
@@ -81,10 +81,10 @@ def test_toy_errata():
     Xa, ya = np.array([(1, 1), (0, 1), (0, 1), (0, 0)]), np.array([1, 0, 0, 1])
     Xb, yb = np.r_[np.ones((9, 1)), np.zeros((11, 1))], np.r_[np.ones(9), np.zeros(11)]
     for X, y, lam, wrong, leaves in ((Xa, ya, 0.2, 0.65, 3), (Xb, yb, 0.3, 0.75, 2)):
-        bad = OSDTClassifier(lam, search='bnb', warm_start=None, bounds={'leaf_count': 'reference'}).fit(X, y)
+        bad = OSDTClassifier(lam, search='bnb', incumbent=None, bounds={'leaf_count': 'reference'}).fit(X, y)
         assert abs(bad.objective_ - wrong) < 1e-12
         for s in ('bnb', 'dp'):
-            good = OSDTClassifier(lam, search=s, warm_start=None).fit(X, y)
+            good = OSDTClassifier(lam, search=s, incumbent=None).fit(X, y)
             assert abs(good.objective_ - 0.6) < 1e-12 and good.n_leaves_ == leaves and good.score(X, y) == 1.0
     assert 3 > int(1 / (2 * 0.2)) and 3 <= max_leaves_apriori(0.2)
 
@@ -110,7 +110,7 @@ def test_bad_params():
     with pytest.raises(ParameterError): OSDTClassifier(policy='random').fit(X, y)
     with pytest.raises(ParameterError, match='unknown bound'): OSDTClassifier(bounds={'lookahed': False}).fit(X, y)
     with pytest.raises(ParameterError, match='max_leaves'): OSDTClassifier(search='dp', max_leaves=2).fit(X, y)
-    with pytest.raises(ParameterError, match='warm_start'): OSDTClassifier(warm_start='cart').fit(X, y)
+    with pytest.raises(ParameterError, match='incumbent'): OSDTClassifier(incumbent='cart').fit(X, y)
 
 
 def test_predict_rejects_non_binary():
@@ -146,7 +146,7 @@ def test_time_limit_is_anytime():
     "A tiny node budget: a valid tree, optimal_=False, a gap >= 0 and a bound below the true optimum."
     X, y, _ = _compas()
     for kw in (dict(node_limit=200), dict(time_limit=1e-4)):
-        m = OSDTClassifier(0.005, search='bnb', warm_start=None, bounds={'push_prune': False}, **kw).fit(X, y)
+        m = OSDTClassifier(0.005, search='bnb', incumbent=None, bounds={'push_prune': False}, **kw).fit(X, y)
         assert not m.optimal_ and m.gap_ >= 0 and m.stats_['stopped_by'] in ('node_limit', 'time_limit')
         assert m.lower_bound_ <= 0.3559686 <= m.objective_ + 1e-9
         assert abs(m.objective_ - (1 - m.score(X, y) + 0.005 * m.n_leaves_)) < 1e-9

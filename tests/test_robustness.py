@@ -32,7 +32,7 @@ def test_osdt_mixed_labels_clear_error():
         OSDTClassifier().fit(XB, np.array([1, 'a'] * 15, dtype=object))
 
 
-@pytest.mark.parametrize('X, word', [(np.array([[1 + 2j], [2 + 0j], [3j]]), 'complex'),
+@pytest.mark.parametrize('X, word', [(np.array([[1 + 2j], [2 + 0j], [3j]]), 'Complex'),
                                      (pd.DataFrame({'a': [{'x': 1}, {'y': 2}, {'x': 1}]}), 'dict'),
                                      (np.array([[1.0, 2.0]]), 'at least 2')])
 def test_binarizer_refuses_what_it_would_mangle(X, word):
