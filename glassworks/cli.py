@@ -7,18 +7,18 @@ __all__ = ['METHODS', 'ENVELOPE_VERSION', 'CLIError', 'parquet_engine', 'read_ta
            'fit_method', 'model_inputs', 'predict_envelope', 'load_envelope', 'run_fit', 'run_predict', 'OneLineParser',
            'add_commands', 'run_command']
 
-# %% ../nbs/92_fit_cli.ipynb #860e2446
+# %% ../nbs/92_fit_cli.ipynb #7c220f68
 import argparse, json, shutil, sys, time, dataclasses
 from pathlib import Path
 import numpy as np
 import pandas as pd
 
-# %% ../nbs/92_fit_cli.ipynb #ff9627d9
+# %% ../nbs/92_fit_cli.ipynb #35140bac
 from .validation import InputError, ParameterError
 from .models import model_from_dict
 from .binarize import Binarizer
 
-# %% ../nbs/92_fit_cli.ipynb #fdc385c7
+# %% ../nbs/92_fit_cli.ipynb #aed51683
 METHODS = ('osdt', 'osrt', 'hierscale', 'ogb', 'extract')
 ENVELOPE_VERSION = 1
 
@@ -31,7 +31,13 @@ def _one_line(e) -> str:
     return s[0] if s else type(e).__name__
 
 def parquet_engine() -> str|None:
-    "The importable Parquet engine ('pyarrow' or 'fastparquet'), or None."
+    """The importable Parquet engine ('pyarrow' or 'fastparquet'), or None.
+
+    ```python
+    >>> parquet_engine() in (None, 'pyarrow', 'fastparquet')
+    True
+
+    ```"""
     import importlib.util
     for name in ('pyarrow', 'fastparquet'):
         if importlib.util.find_spec(name) is not None: return name
@@ -69,14 +75,27 @@ def read_table(path) -> pd.DataFrame:
     df.columns = [str(c) for c in df.columns]
     return df
 
-# %% ../nbs/92_fit_cli.ipynb #c991dd0d
+# %% ../nbs/92_fit_cli.ipynb #f6b49c34
 _TASKS = dict(osdt='classification', osrt='regression', hierscale='regression', extract='regression', ogb=None)
 
 def _is_numeric(s:pd.Series) -> bool:
     return pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s)
 
 def split_target(df:pd.DataFrame, target:str, method:str):
-    "Features, target and task ('classification' or 'regression') for `method`; `CLIError` when they do not fit."
+    """Features, target and task ('classification' or 'regression') for `method`; `CLIError` when they do not fit.
+
+    ```python
+    >>> df = pd.DataFrame({'x': [1.0, 2.0, 3.0], 'y': [0.5, 1.5, 4.0], 'label': ['a', 'b', 'a']})
+    >>> X, y, task = split_target(df, 'y', 'ogb'); list(X.columns), task
+    (['x', 'label'], 'regression')
+    >>> split_target(df, 'label', 'ogb')[2]
+    'classification'
+    >>> split_target(df, 'label', 'osrt')
+    Traceback (most recent call last):
+    ...
+    glassworks.cli.CLIError: method osrt is a regression method and needs a numeric target, but 'label' holds values such as 'a'
+
+    ```"""
     if method not in METHODS: raise CLIError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
     if target not in df.columns:
         raise CLIError(f"the table has no column {target!r}; its columns are {', '.join(map(repr, df.columns[:20]))}"
@@ -87,12 +106,12 @@ def split_target(df:pd.DataFrame, target:str, method:str):
     task = _TASKS[method]
     if task is None: task = 'regression' if _is_numeric(y) and y.nunique() > 2 else 'classification'
     if task == 'regression' and not _is_numeric(y):
-        example = next(v for v in y if not isinstance(v, (int, float, np.number)))
+        example = next((v for v in y if not isinstance(v, (int, float, np.number)) or isinstance(v, (bool, np.bool_))), y.iloc[0])
         raise CLIError(f"method {method} is a regression method and needs a numeric target, but {target!r} holds "
                        f"values such as {example!r}")
     return X, y, task
 
-# %% ../nbs/92_fit_cli.ipynb #402d2ca4
+# %% ../nbs/92_fit_cli.ipynb #b49cc097
 def _column(df:pd.DataFrame, col:str, numeric:bool):
     x = df[col]
     if not numeric: return x.astype(object), x.isna().to_numpy()
@@ -124,7 +143,7 @@ def apply_feature_info(df:pd.DataFrame, feature_info:list) -> np.ndarray:
         out[:, k] = np.asarray(b, bool)
     return out
 
-# %% ../nbs/92_fit_cli.ipynb #4322bccf
+# %% ../nbs/92_fit_cli.ipynb #a83f719c
 def _say(msg:str, verbose:bool=True):
     if verbose: print(msg, flush=True)
 
@@ -166,7 +185,7 @@ def _estimator(method:str, task:str, o:dict):
 _UNUSED = dict(osdt=('max_rules',), osrt=('max_rules',), hierscale=('regularization', 'max_depth', 'max_rules', 'time_limit', 'n_bins'),
                ogb=(), extract=('n_bins',))
 
-# %% ../nbs/92_fit_cli.ipynb #1a015e05
+# %% ../nbs/92_fit_cli.ipynb #1992349e
 def _hierscale_dict(m) -> dict:
     "The selected hierScale model as plain JSON: f(x) = b + sum_i beta_i z_i + sum_(i,j) theta_ij z_i z_j, z = (x - offset) / scale."
     p = m.path_
@@ -185,13 +204,25 @@ def _hierscale_predict(d:dict, A:np.ndarray) -> np.ndarray:
 
 def fit_method(X:pd.DataFrame, y:pd.Series, method:str, task:str, say=print, **options):
     """Fit `method` on the table's features `X` and target `y`; returns `(estimator, envelope)` (envelope: a dict,
-    see below). `options`: regularization, max_depth, time_limit, max_rules, n_bins, verbose."""
+    see below). `options`: regularization, max_depth, time_limit, max_rules, n_bins, verbose.
+
+    ```python
+    >>> X = pd.DataFrame({'x': np.arange(20.0), 'colour': ['red', 'blue'] * 10}); y = pd.Series(np.arange(20.0) // 10, name='y')
+    >>> est, env = fit_method(X, y, 'ogb', 'regression', say=lambda s: None, max_rules=1, max_depth=1)
+    >>> env['estimator'], env['encoding'], env['columns'], env['model']['type']
+    ('RuleBoostingRegressor', 'binarized', ['x', 'colour'], 'RuleEnsemble')
+    >>> [round(float(v), 3) for v in predict_envelope(env, X.iloc[[0, 19]])]   # one rule, 'x > 7.6', shrunk by reg
+    [0.0, 0.8]
+
+    ```"""
     est = _estimator(method, task, options)
     info, encoding = None, 'raw'
     if method in ('osdt', 'osrt'):
-        bz = Binarizer(n_bins=options.get('n_bins') or 4).fit(X)
+        try:
+            bz = Binarizer(n_bins=options.get('n_bins') or 4).fit(X)
+            A = bz.transform(X)
+        except (InputError, ParameterError, ValueError) as e: raise CLIError(f"cannot binarise this table: {_one_line(e)}") from None
         info, encoding = bz.feature_info_, 'binarized'
-        A = bz.transform(X)
         say(f"binarised {X.shape[1]} columns into {A.shape[1]} binary features")
     elif method == 'ogb': A, encoding = X, 'binarized'      # the estimator binarises itself
     else: A = _numeric_columns(X, method)
@@ -222,9 +253,17 @@ def fit_method(X:pd.DataFrame, y:pd.Series, method:str, task:str, say=print, **o
 def _plain(v):
     return v.item() if isinstance(v, np.generic) else v
 
-# %% ../nbs/92_fit_cli.ipynb #5d0a8989
+# %% ../nbs/92_fit_cli.ipynb #012f0175
 def model_inputs(env:dict, df:pd.DataFrame) -> np.ndarray:
-    "The matrix the envelope's model reads, rebuilt from the columns of a new table `df`."
+    """The matrix the envelope's model reads, rebuilt from the columns of a new table `df` (by name, any order).
+
+    ```python
+    >>> env = dict(columns=['a', 'b'], encoding='raw', feature_info=None)
+    >>> model_inputs(env, pd.DataFrame({'b': [2, 4], 'a': [1, 3], 'other': ['x', 'y']}))
+    array([[1., 2.],
+           [3., 4.]])
+
+    ```"""
     missing = [c for c in env['columns'] if c not in df.columns]
     if missing: raise CLIError(f"the table lacks column(s) the model was fitted on: {', '.join(map(repr, missing[:10]))}")
     if env['encoding'] == 'binarized': return apply_feature_info(df, env['feature_info'])
@@ -252,7 +291,15 @@ def predict_envelope(env:dict, df:pd.DataFrame) -> np.ndarray:
     except (InputError, ValueError) as e: raise CLIError(f"cannot predict: {_one_line(e)}") from None
 
 def load_envelope(path) -> dict:
-    "Read a `model.json` written by `glassworks fit`."
+    """Read a `model.json` written by `glassworks fit`.
+
+    ```python
+    >>> load_envelope('no-such-model.json')
+    Traceback (most recent call last):
+    ...
+    glassworks.cli.CLIError: no such file: no-such-model.json
+
+    ```"""
     p = Path(path)
     if not p.exists(): raise CLIError(f"no such file: {path}")
     try: env = json.loads(p.read_text())
@@ -261,7 +308,7 @@ def load_envelope(path) -> dict:
         raise CLIError(f"{path} is not a model file written by `glassworks fit`")
     return env
 
-# %% ../nbs/92_fit_cli.ipynb #1dccdeba
+# %% ../nbs/92_fit_cli.ipynb #cbffadd6
 def _write_drawing(est, env:dict, out:Path, say):
     "model.svg / model.gv for trees and rule ensembles; path.png for hierScale; risk_complexity.png for ogb."
     written = []
@@ -287,7 +334,25 @@ def _model_text(est, env:dict) -> str:
 
 def run_fit(table, target:str, method:str, out='glassworks-model', regularization=None, max_depth=None,
             time_limit=None, max_rules=None, n_bins=None, verbose:bool=False, draw:bool=True) -> dict:
-    "`glassworks fit`: read, fit, print the model, write model.json and the drawing into `out`; returns the envelope."
+    """`glassworks fit`: read, fit, print the model, write model.json and the drawing into `out`; returns the envelope.
+
+    ```python
+    >>> import tempfile, os
+    >>> tmp = tempfile.mkdtemp(); table = os.path.join(tmp, 't.csv')
+    >>> pd.DataFrame({'x': np.arange(20.0), 'y': np.arange(20.0) // 5}).to_csv(table, index=False)
+    >>> env = run_fit(table, 'y', 'ogb', out=os.path.join(tmp, 'm'), max_rules=1, draw=False)
+    read ...t.csv: 20 rows, 2 columns
+    fitting RuleBoostingRegressor on 20 rows ...
+    fitted in ...s
+    prediction = intercept + the weights of the rules that hold
+       +0  intercept
+    +2.16  IF x > 7.6
+    wrote ...model.json
+    >>> run_predict(os.path.join(tmp, 'm', 'model.json'), table, out=os.path.join(tmp, 'p.csv'))['prediction'].iloc[[0, -1]].round(3).tolist()
+    wrote 20 predictions of 'y' (ogb) to ...p.csv
+    [0.0, 2.16]
+
+    ```"""
     if method not in METHODS: raise CLIError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
     df = read_table(table)
     print(f"read {table}: {df.shape[0]} rows, {df.shape[1]} columns", flush=True)
@@ -305,7 +370,7 @@ def run_fit(table, target:str, method:str, out='glassworks-model', regularizatio
     return env
 
 def run_predict(model, table, out='predictions.csv') -> pd.DataFrame:
-    "`glassworks predict`: apply model.json to a table, write a CSV with one `prediction` column (row order kept)."
+    "`glassworks predict`: apply model.json to a table, write a CSV with one `prediction` column (row order kept; example in `run_fit`)."
     env = load_envelope(model)
     df = read_table(table)
     pred = predict_envelope(env, df)
@@ -314,15 +379,32 @@ def run_predict(model, table, out='predictions.csv') -> pd.DataFrame:
     print(f"wrote {len(res)} predictions of {env['target']!r} ({env['method']}) to {out}", flush=True)
     return res
 
-# %% ../nbs/92_fit_cli.ipynb #799d16f2
+# %% ../nbs/92_fit_cli.ipynb #575d1a53
 class OneLineParser(argparse.ArgumentParser):
-    "An ArgumentParser whose errors are one line on stderr (exit code 2)."
+    """An ArgumentParser whose errors are one line on stderr (exit code 2).
+
+    ```python
+    >>> p = OneLineParser(prog='demo'); _ = p.add_argument('--n', type=int)
+    >>> p.parse_args(['--n', 'x'])
+    Traceback (most recent call last):
+    ...
+    SystemExit: 2
+
+    ```"""
     def error(self, message):
         sys.stderr.write(f"{self.prog}: error: {message} (see {self.prog} --help)\n")
         raise SystemExit(2)
 
 def add_commands(sub):
-    "Add `fit` and `predict` to the sub-parsers `sub` of the `glassworks` command."
+    """Add `fit` and `predict` to the sub-parsers `sub` of the `glassworks` command.
+
+    ```python
+    >>> p = OneLineParser(prog='glassworks'); _ = add_commands(p.add_subparsers(dest='cmd'))
+    >>> a = p.parse_args(['fit', 't.csv', '--target', 'y', '--method', 'osdt', '--max-depth', '3'])
+    >>> a.table, a.method, a.max_depth, a.out
+    ('t.csv', 'osdt', 3, 'glassworks-model')
+
+    ```"""
     f = sub.add_parser('fit', help='fit a model on a CSV/Parquet table, print it, save model.json and its drawing')
     f.add_argument('table', help='CSV file (or .parquet/.pq with pyarrow or fastparquet)')
     f.add_argument('--target', required=True, help='the column to predict')
@@ -342,7 +424,17 @@ def add_commands(sub):
     return f, p
 
 def run_command(a) -> int:
-    "Run a parsed `fit`/`predict` command; a user error becomes one line on stderr and exit code 2."
+    """Run a parsed `fit`/`predict` command; a user error becomes one line on stderr and exit code 2.
+
+    ```python
+    >>> import contextlib, io
+    >>> p = OneLineParser(prog='glassworks'); _ = add_commands(p.add_subparsers(dest='cmd'))
+    >>> err = io.StringIO()
+    >>> with contextlib.redirect_stderr(err): code = run_command(p.parse_args(['predict', 'none.json', 't.csv']))
+    >>> code, err.getvalue().strip()
+    (2, 'glassworks: error: no such file: none.json')
+
+    ```"""
     try:
         if a.cmd == 'fit':
             run_fit(a.table, a.target, a.method, out=a.out, regularization=a.regularization, max_depth=a.max_depth,

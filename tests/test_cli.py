@@ -142,6 +142,12 @@ def test_errors(data):
     _error(gw('fit', tmp / 'diabetes.csv', '--method', 'osrt'), '--target')                  # argparse's own error
     _error(gw('fit', tmp / 'diabetes.csv', '--target', 'progression', '--method', 'osrt', '--max-depth', 'two'), 'max-depth')
     _error(gw('fit', tmp / 'cancer.csv', '--target', 'mean radius', '--method', 'hierscale'), "'diagnosis'", 'numeric columns')
+    d.assign(bmi=d['bmi'].where(d.index % 5 > 0)).to_csv(tmp / 'nan_bmi.csv', index=False)
+    _error(gw('fit', tmp / 'nan_bmi.csv', '--target', 'progression', '--method', 'osdt'), 'binarise', 'bmi')
+    d.assign(flag=d['progression'] > 150).to_csv(tmp / 'bool_target.csv', index=False)
+    _error(gw('fit', tmp / 'bool_target.csv', '--target', 'flag', '--method', 'osrt'), 'numeric target')
+    (tmp / 'empty.csv').write_text('')
+    _error(gw('fit', tmp / 'empty.csv', '--target', 'y', '--method', 'osrt'), 'empty')
     _error(gw('predict', tmp / 'notes.json', tmp / 'diabetes.csv'), 'cannot read')
     _error(gw('predict', tmp / 'nope.json', tmp / 'diabetes.csv'), 'no such file')
 
