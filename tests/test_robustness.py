@@ -93,3 +93,19 @@ def test_osrt_verbose_prints_a_final_line(capsys):
     OSRTRegressor(0.05, verbose=1).fit(X, y)
     last = capsys.readouterr().out.strip().splitlines()[-1]
     assert last.startswith('[osrt] done: OSRTRegressor: objective') and 'optimal' in last
+
+
+def test_trees_take_a_numeric_table_through_binarizer():
+    from glassworks.datasets import load
+    X, y, _ = load('breast_cancer')
+    with pytest.raises(InputError, match='binary'):
+        OSDTClassifier(0.02, max_depth=2).fit(X, y)                  # binarizer=None keeps the strict 0/1 contract
+    m = OSDTClassifier(0.02, max_depth=2, binarizer='quantile').fit(X, y)
+    assert m.n_features_in_ == 30 and list(m.feature_names_in_) == list(X.columns)
+    assert isinstance(m.binarizer_, Binarizer) and '<=' in m.tree_.to_text()     # thresholds in the original units
+    assert (m.predict(X) == m.tree_.predict(m.binarizer_.transform(X).to_numpy())).all()
+    assert m.score(X, y) > 0.9
+    r = OSRTRegressor(0.05, max_depth=2, binarizer=Binarizer(n_bins=3)).fit(X.iloc[:, :5], X.iloc[:, 5])
+    assert r.binarizer_.n_bins == 3 and r.predict(X.iloc[:5, :5]).shape == (5,)
+    with pytest.raises(ParameterError, match='binarizer'):
+        OSRTRegressor(binarizer='nope').fit(X.iloc[:, :5], X.iloc[:, 5])
