@@ -7,18 +7,18 @@ __all__ = ['METHODS', 'ENVELOPE_VERSION', 'CLIError', 'parquet_engine', 'read_ta
            'fit_method', 'model_inputs', 'predict_envelope', 'load_envelope', 'run_fit', 'run_predict', 'OneLineParser',
            'add_commands', 'run_command']
 
-# %% ../nbs/92_fit_cli.ipynb #7c220f68
+# %% ../nbs/92_fit_cli.ipynb #8e2e66ce
 import argparse, json, shutil, sys, time, dataclasses
 from pathlib import Path
 import numpy as np
 import pandas as pd
 
-# %% ../nbs/92_fit_cli.ipynb #35140bac
+# %% ../nbs/92_fit_cli.ipynb #9adad497
 from .validation import InputError, ParameterError
 from .models import model_from_dict
 from .binarize import Binarizer
 
-# %% ../nbs/92_fit_cli.ipynb #aed51683
+# %% ../nbs/92_fit_cli.ipynb #9dd3e39b
 METHODS = ('osdt', 'osrt', 'hierscale', 'ogb', 'extract')
 ENVELOPE_VERSION = 1
 
@@ -75,7 +75,7 @@ def read_table(path) -> pd.DataFrame:
     df.columns = [str(c) for c in df.columns]
     return df
 
-# %% ../nbs/92_fit_cli.ipynb #f6b49c34
+# %% ../nbs/92_fit_cli.ipynb #83d39839
 _TASKS = dict(osdt='classification', osrt='regression', hierscale='regression', extract='regression', ogb=None)
 
 def _is_numeric(s:pd.Series) -> bool:
@@ -111,7 +111,7 @@ def split_target(df:pd.DataFrame, target:str, method:str):
                        f"values such as {example!r}")
     return X, y, task
 
-# %% ../nbs/92_fit_cli.ipynb #b49cc097
+# %% ../nbs/92_fit_cli.ipynb #3f892260
 def _column(df:pd.DataFrame, col:str, numeric:bool):
     x = df[col]
     if not numeric: return x.astype(object), x.isna().to_numpy()
@@ -143,7 +143,7 @@ def apply_feature_info(df:pd.DataFrame, feature_info:list) -> np.ndarray:
         out[:, k] = np.asarray(b, bool)
     return out
 
-# %% ../nbs/92_fit_cli.ipynb #a83f719c
+# %% ../nbs/92_fit_cli.ipynb #6804a487
 def _say(msg:str, verbose:bool=True):
     if verbose: print(msg, flush=True)
 
@@ -185,7 +185,7 @@ def _estimator(method:str, task:str, o:dict):
 _UNUSED = dict(osdt=('max_rules',), osrt=('max_rules',), hierscale=('regularization', 'max_depth', 'max_rules', 'time_limit', 'n_bins'),
                ogb=(), extract=('n_bins',))
 
-# %% ../nbs/92_fit_cli.ipynb #1992349e
+# %% ../nbs/92_fit_cli.ipynb #0633309e
 def _hierscale_dict(m) -> dict:
     "The selected hierScale model as plain JSON: f(x) = b + sum_i beta_i z_i + sum_(i,j) theta_ij z_i z_j, z = (x - offset) / scale."
     p = m.path_
@@ -253,7 +253,7 @@ def fit_method(X:pd.DataFrame, y:pd.Series, method:str, task:str, say=print, **o
 def _plain(v):
     return v.item() if isinstance(v, np.generic) else v
 
-# %% ../nbs/92_fit_cli.ipynb #012f0175
+# %% ../nbs/92_fit_cli.ipynb #28ea5f60
 def model_inputs(env:dict, df:pd.DataFrame) -> np.ndarray:
     """The matrix the envelope's model reads, rebuilt from the columns of a new table `df` (by name, any order).
 
@@ -308,7 +308,7 @@ def load_envelope(path) -> dict:
         raise CLIError(f"{path} is not a model file written by `glassworks fit`")
     return env
 
-# %% ../nbs/92_fit_cli.ipynb #cbffadd6
+# %% ../nbs/92_fit_cli.ipynb #d24f0abc
 def _write_drawing(est, env:dict, out:Path, say):
     "model.svg / model.gv for trees and rule ensembles; path.png for hierScale; risk_complexity.png for ogb."
     written = []
@@ -379,7 +379,7 @@ def run_predict(model, table, out='predictions.csv') -> pd.DataFrame:
     print(f"wrote {len(res)} predictions of {env['target']!r} ({env['method']}) to {out}", flush=True)
     return res
 
-# %% ../nbs/92_fit_cli.ipynb #575d1a53
+# %% ../nbs/92_fit_cli.ipynb #827081e6
 class OneLineParser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line on stderr (exit code 2).
 
