@@ -43,13 +43,14 @@ POLICIES = ('curiosity', 'bound', 'objective', 'entropy', 'gini', 'fifo', 'dfs')
 (PUSHED, GENERATED, POPPED, PRUNED, LEAVES, LEAF_HITS, TREES, TREE_HITS, PEAK_Q, PUSHED_AT_BEST, POPPED_AT_BEST,
  KILLED, STOPPED, SKIPPED) = range(14)
 
-# The active progress callback lives in thread-local storage: the object-mode call below runs in the thread that
-# started the search, so concurrent fits in threads (joblib, Dask) each see their own callback and time limit.
-_ACTIVE = threading.local()
+# The active progress callback is stored on the current Thread object: the object-mode call below runs in the thread
+# that started the search, so concurrent fits in threads (joblib, Dask) each see their own callback and time limit.
+# (An attribute of the thread rather than a `threading.local` global: numba's cache pickles this function's globals.)
+_SLOT = '_glassworks_osdt_callback'
 
 def _progress(upper, lower, pushed, popped, queue):
     "Called from the numba search (object mode): forward to this thread's active callback; return True to stop."
-    cb = getattr(_ACTIVE, 'callback', None)
+    cb = getattr(threading.current_thread(), '_glassworks_osdt_callback', None)
     return False if cb is None else bool(cb(upper, lower, pushed, popped, queue))
 
 @njit(cache=True)
@@ -680,12 +681,13 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
         def cb(upper, lower, pushed, popped, queue):
             mon.update(upper=upper / W, lower=lower / W, nodes=int(popped), queue=int(queue))
             return mon.expired(nodes=int(popped))
-        outer, _ACTIVE.callback = getattr(_ACTIVE, 'callback', None), cb      # restored after: fits may nest
+        me = threading.current_thread()
+        outer = getattr(me, _SLOT, None); setattr(me, _SLOT, cb)              # restored after: fits may nest
         try:
             Rc, lb, complete, best, leaves, keys, _, _, cnt = _search(
                 data.fbits, data.stats, data.ueq, W, lam * W, eps, _flags(bnds), POLICIES.index(self.policy),
                 md, ml, R0, nl, 256)
-        finally: _ACTIVE.callback = outer
+        finally: setattr(me, _SLOT, outer)
         M, WM = A.shape[1], (A.shape[1] + 63) // 64
         if best >= 0:
             lits = [{(f, v) for f in range(M) for v in (0, 1)
