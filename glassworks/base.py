@@ -4,7 +4,7 @@
 
 # %% ../nbs/01_base.ipynb #426004f6
 from __future__ import annotations
-import sys, time, numbers
+import os, sys, time, numbers
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
@@ -12,24 +12,43 @@ from .validation import (check_X, check_X_y, check_predict_X, check_scalar, chec
                                    _is_dataframe, ParameterError)
 
 # %% auto #0
-__all__ = ['SearchMonitor', 'GlassworksEstimator', 'ExactSolverMixin', 'GlassworksClassifier', 'GlassworksRegressor']
+__all__ = ['resident_bytes', 'SearchMonitor', 'GlassworksEstimator', 'ExactSolverMixin', 'GlassworksClassifier',
+           'GlassworksRegressor']
 
 # %% ../nbs/01_base.ipynb #bc123499
+def resident_bytes() -> int:
+    """Resident memory of this process in bytes (Linux `/proc/self/statm`; elsewhere the peak from `getrusage`).
+
+    ```python
+    >>> resident_bytes() > 2**20
+    True
+
+    ```"""
+    try:
+        with open('/proc/self/statm') as f: return int(f.read().split()[1]) * os.sysconf('SC_PAGE_SIZE')
+    except (OSError, ValueError, IndexError, AttributeError):
+        import resource
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return int(peak) * (1 if sys.platform == 'darwin' else 1024)
+
 class SearchMonitor:
-    "Time/node limits, progress output and the (time, incumbent, lower bound) trace of an anytime search."
+    "Time/node/memory limits, progress output and the (time, incumbent, lower bound) trace of an anytime search."
     def __init__(self, time_limit:float|None=None, # seconds; None = unlimited
                  node_limit:int|None=None, # maximum number of nodes/iterations; None = unlimited
                  verbose:int=0, # 0 silent, 1 progress line, 2 a line per improvement
                  name:str='search', # label used in progress output
                  every:float=1.0, # seconds between progress lines
-                 stream=None): # where progress goes (default: sys.stderr)
+                 stream=None, # where progress goes (default: sys.stderr)
+                 memory_limit:float|None=None): # GB the process may grow by after `start()`; None = unlimited
         self.time_limit, self.node_limit, self.verbose, self.name, self.every = time_limit, node_limit, verbose, name, every
+        self.memory_limit = memory_limit
         self.stream = stream if stream is not None else sys.stderr
         self.start()
 
     def start(self):
         "(Re)start the clock and clear the trace."
         self.t0 = time.perf_counter(); self._last_print = -np.inf
+        self.rss0 = resident_bytes() if self.memory_limit is not None else 0
         self.upper, self.lower, self.nodes, self.trace, self.stopped_by = np.inf, -np.inf, 0, [], None
         self.time_to_best = None
         return self
@@ -42,6 +61,8 @@ class SearchMonitor:
         if nodes is not None: self.nodes = nodes
         if self.time_limit is not None and self.elapsed >= self.time_limit: self.stopped_by = 'time_limit'
         elif self.node_limit is not None and self.nodes >= self.node_limit: self.stopped_by = 'node_limit'
+        elif self.memory_limit is not None and resident_bytes() - self.rss0 > self.memory_limit * 2**30:
+            self.stopped_by = 'memory_limit'
         return self.stopped_by is not None
 
     def update(self, upper:float|None=None, lower:float|None=None, nodes:int|None=None, queue:int|None=None,

@@ -605,11 +605,12 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
                  incumbent='greedy', # 'greedy', None, a `Tree`, or an objective value (bnb)
                  time_limit:float|None=None, # seconds; None = no limit
                  node_limit:int|None=None, # bnb: queue pops; dp: subproblems expanded
+                 memory_limit:float|None=8.0, # GB the search may add to the process; then it stops with the best tree and its bound
                  verbose:int=0,
                  binarizer=None): # None: X must be 0/1; a Binarizer strategy ('quantile', 'gbdt', ...) or a Binarizer binarises any numeric X inside
         self.regularization, self.search, self.max_depth, self.max_leaves = regularization, search, max_depth, max_leaves
         self.policy, self.bounds, self.incumbent = policy, bounds, incumbent
-        self.time_limit, self.node_limit, self.verbose = time_limit, node_limit, verbose
+        self.time_limit, self.node_limit, self.memory_limit, self.verbose = time_limit, node_limit, memory_limit, verbose
         self.binarizer = binarizer
 
     def _check_params(self):
@@ -620,6 +621,7 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
         check_scalar(self.max_depth, 'max_depth', kind=numbers.Integral, low=0, allow_none=True)
         check_scalar(self.max_leaves, 'max_leaves', kind=numbers.Integral, low=1, allow_none=True)
         check_scalar(self.node_limit, 'node_limit', kind=numbers.Integral, low=1, allow_none=True)
+        check_scalar(self.memory_limit, 'memory_limit', low=0, include_low=False, allow_none=True)
         ws = self.incumbent
         if not (ws is None or ws == 'greedy' or isinstance(ws, Tree) or
                 (isinstance(ws, numbers.Real) and not isinstance(ws, (bool, np.bool_)))):
@@ -638,12 +640,14 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
         classes = [c.item() if hasattr(c, 'item') else c for c in self.classes_]
         lam = float(self.regularization)
         if mode == 'bnb': _ensure_compiled()          # compile (or load) the kernel before the clock starts
-        mon = SearchMonitor(self.time_limit, self.node_limit, self.verbose, name=f'osdt-{mode}')
+        mon = SearchMonitor(self.time_limit, self.node_limit, self.verbose, name=f'osdt-{mode}',
+                            memory_limit=self.memory_limit)
         data = TreeData(A, yy, sample_weight=w, task='classification', feature_names=self.feature_names_,
                         classes=classes)
         if mode == 'dp':
             seed = self._warm(A, yy, w, classes, lam)[0]    # a warm-start tree seeds the DP's budget too
-            res = search_tree(data, lam, max_depth=self.max_depth, monitor=mon, incumbent=seed)
+            res = search_tree(data, lam, max_depth=self.max_depth, monitor=mon, incumbent=seed,
+                              memory_limit=self.memory_limit)
             tree = refit_leaves(res.tree, A, yy, w, classes)
             obj = tree_objective(tree, lam)
             mon.update(upper=obj, lower=obj if res.complete else min(res.lower_bound, obj))

@@ -109,3 +109,15 @@ def test_trees_take_a_numeric_table_through_binarizer():
     assert r.binarizer_.n_bins == 3 and r.predict(X.iloc[:5, :5]).shape == (5,)
     with pytest.raises(ParameterError, match='binarizer'):
         OSRTRegressor(binarizer='nope').fit(X.iloc[:, :5], X.iloc[:, 5])
+
+
+def test_bnb_memory_limit_stops_with_best_tree_and_bound():
+    "Issue 12 item 4: the branch-and-bound grew without bound; past `memory_limit` it stops with a tree and its bound."
+    from glassworks.datasets import load
+    X, y, _ = load('tic-tac-toe')                  # shipped; bnb cannot certify it (no duplicate rows)
+    m = OSDTClassifier(0.005, search='bnb', time_limit=120, memory_limit=0.03).fit(X, y)
+    assert m.stats_['stopped_by'] == 'memory_limit'
+    assert m.fit_time_ < 60 and not m.optimal_
+    assert m.lower_bound_ <= m.objective_ and m.gap_ > 0
+    assert abs(m.tree_.n_leaves * 0.005 + (m.predict(X) != y).mean() - m.objective_) < 1e-9
+    with pytest.raises(ParameterError): OSDTClassifier(memory_limit=0).fit(X, y)
