@@ -16,9 +16,9 @@ from .validation import check_X_y, check_X, check_scalar, check_option, InputErr
 from .models import Rule, Condition, RuleEnsemble
 
 # %% auto #0
-__all__ = ['NodeTable', 'node_table', 'q_value', 'is_antichain', 'CBCDState', 'ExtractionProblem', 'cbcd', 'PathStep', 'RulePath',
-           'rule_path', 'outer_approximation', 'RuleExtractor', 'tree_graphviz', 'plot_path', 'plot_rule_depths',
-           'k_slider']
+__all__ = ['GAMMA_GRID', 'NodeTable', 'node_table', 'q_value', 'is_antichain', 'CBCDState', 'ExtractionProblem', 'cbcd',
+           'PathStep', 'RulePath', 'rule_path', 'outer_approximation', 'RuleExtractor', 'tree_graphviz',
+           'plot_rule_path', 'plot_rule_depths', 'k_slider']
 
 # %% ../nbs/40_extract.ipynb #9f1c1f8d
 @njit(cache=True)
@@ -692,6 +692,37 @@ def _check_y_input(y, who:str):
         arr = arr.ravel()
     return arr
 
+GAMMA_GRID = (1e-3, 1e-2, 1e-1, 1.0, 10.0)   # relative ridge strengths tried by gamma='cv'
+
+def _fold_error(tab_tr, y_tr, tab_va, y_va, a, gamma_rel:float, K, penalty, include_root:bool, n_lambdas:int) -> float:
+    "Validation SSE of the model fitted on one training part: the path model within K (or at penalty * lambda_max)."
+    ym = float(y_tr.mean())
+    prob = ExtractionProblem(tab_tr, y_tr - ym, 1.0, a, include_root)
+    prob.gamma = _relative_gamma(tab_tr, gamma_rel, prob.cand)
+    if penalty is not None: nodes = np.flatnonzero(cbcd(prob, penalty * prob.lambda_max()).z)
+    else: nodes = _run_path(prob, n_lambdas, 1e-3, max_budget=K, y_mean=ym).select(K).nodes
+    w = _ridge_on_support(tab_tr, prob.y, nodes, prob.gamma)[0]
+    return float(np.sum((y_va - ym - tab_va.columns(nodes) @ w) ** 2))
+
+def _cv_gamma(ensemble, A, y, names, a, grid, K, penalty=None, include_root:bool=False, n_lambdas:int=50, cv:int=3,
+              monitor:SearchMonitor|None=None):
+    """The relative gamma of `grid` with the smallest `cv`-fold validation error (ties: the strongest ridge), and the
+    mean validation squared error of every candidate. The ensemble is kept; only the extraction is refitted per fold.
+    Stops early (keeping the candidates scored so far) when `monitor` runs out of time."""
+    from sklearn.model_selection import KFold
+    grid = sorted(float(g) for g in grid); n = len(y)
+    if len(grid) == 1 or n < 4: return grid[-1], {}
+    sse = {g: 0.0 for g in grid}; done = {g: 0 for g in grid}
+    for tr, va in KFold(min(cv, n // 2), shuffle=True, random_state=0).split(A):
+        tab_tr, tab_va = node_table(ensemble, A[tr], names), node_table(ensemble, A[va], names)
+        for g in grid:
+            if monitor is not None and monitor.expired(): break
+            sse[g] += _fold_error(tab_tr, y[tr], tab_va, y[va], a, g, K, penalty, include_root, n_lambdas); done[g] += 1
+    full = [g for g in grid if done[g] == max(done.values()) and done[g] > 0]
+    if not full: return grid[-1], {}
+    scores = {g: sse[g] / n for g in grid if done[g] == done[full[0]]}
+    return min(full, key=lambda g: (scores[g], g)), scores
+
 class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
     """Prune a fitted tree ensemble jointly in rules and depth into a short additive rule list: choose nodes
     (an antichain per tree) and ridge weights to fit y under a budget sum a_i z_i <= `max_rules` (Problem (1))
@@ -699,8 +730,9 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
 
     `solver='cbcd'`: the regularisation path by block coordinate descent with the exact per-tree DP (approximate
     for the joint problem); `solver='exact'`: outer approximation on HiGHS, warm-started and seeded with cuts from
-    the path, certified by its lower bound (or stopped by `time_limit` with a gap). `gamma` is relative to the
-    median squared node-column norm. `penalty` is lambda relative to lambda_max (the empty model).
+    the path, certified by its lower bound (or stopped by `time_limit` with a gap). `gamma` is the ridge strength relative
+    to the median squared node-column norm, chosen by cross-validation by default. `penalty` is lambda relative to
+    lambda_max (the empty model).
     The exact solver closes its gap only with a strong ridge or on small ensembles: at 100 trees / depth 3 /
     n = 1000 / K = 20 it certified in 11-40 s at relative gamma 1e-4 and 1e-3, but stopped at a 60 s limit with a 5 %
     gap at 1e-2 and a lower bound still 0 at 0.1 and 1 (`benchmarks/results/extract*.md`); give a `time_limit` and
@@ -711,8 +743,10 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
     integer for the built-in budgets; default 10 when `penalty` is also None); `penalty` lambda / lambda_max in
     [0, 1] instead of a budget; `budget` the attribute a_i: 'rules' (1), 'depth' (the rule's number of conditions
     before merging), 'features' (its distinct features) or an array with one non-negative cost per node of
-    `node_table`; `gamma` [10] the ridge strength relative to the median squared node-column norm (larger = weaker
-    shrinkage); `include_root` [False] allow root nodes (constant rules); `n_lambdas` [50] path length;
+    `node_table`; `gamma` ['cv'] the ridge strength relative to the median squared node-column norm (larger = weaker
+    shrinkage): a number, or 'cv' to choose it from `GAMMA_GRID` by `cv`-fold validation of the extraction (the
+    ensemble is kept, only the path is refitted per fold; the error of each candidate is in `cv_results_`), or a
+    sequence of candidates to choose from the same way; `cv` [3] folds; `include_root` [False] allow root nodes (constant rules); `n_lambdas` [50] path length;
     `refit` [False] refit the final weights almost without ridge; `time_limit` seconds (the path stops early and
     the exact solver returns its incumbent and gap); `verbose` progress lines of the exact solver.
 
@@ -726,10 +760,10 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
     (True, True)
 
     ```"""
-    def __init__(self, ensemble=None, max_rules=None, penalty=None, budget='rules', solver='cbcd', gamma:float=10.0,
-                 include_root:bool=False, n_lambdas:int=50, refit:bool=False, time_limit=None, verbose:int=0):
+    def __init__(self, ensemble=None, max_rules=None, penalty=None, budget='rules', solver='cbcd', gamma='cv',
+                 cv:int=3, include_root:bool=False, n_lambdas:int=50, refit:bool=False, time_limit=None, verbose:int=0):
         self.ensemble, self.max_rules, self.penalty, self.budget, self.solver = ensemble, max_rules, penalty, budget, solver
-        self.gamma, self.include_root, self.n_lambdas, self.refit = gamma, include_root, n_lambdas, refit
+        self.gamma, self.cv, self.include_root, self.n_lambdas, self.refit = gamma, cv, include_root, n_lambdas, refit
         self.time_limit, self.verbose = time_limit, verbose
 
     def _check_params(self):
@@ -741,11 +775,21 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
         check_scalar(self.max_rules, 'max_rules', kind=numbers.Integral if integral else numbers.Real, low=0,
                      include_low=False, allow_none=True)
         check_scalar(self.penalty, 'penalty', low=0, include_low=True, allow_none=True)
-        check_scalar(self.gamma, 'gamma', low=0, include_low=False)
+        for g in self._gamma_grid(): check_scalar(g, 'gamma', low=0, include_low=False)
+        check_scalar(self.cv, 'cv', kind=numbers.Integral, low=2)
         check_scalar(self.n_lambdas, 'n_lambdas', kind=numbers.Integral, low=1)
         if self.solver == 'exact' and self.max_rules is None:
             raise ParameterError("solver='exact' solves the budget form: give max_rules.")
         if self.ensemble is None: raise ParameterError("give a tree ensemble (fitted, or unfitted to be fitted on X, y).")
+
+    def _gamma_grid(self) -> tuple:
+        "The candidate relative gammas: one number, GAMMA_GRID for 'cv', or the user's sequence."
+        g = self.gamma
+        if isinstance(g, str):
+            check_option(g, 'gamma', ('cv',)); return GAMMA_GRID
+        if np.ndim(g) == 0: return (g,)
+        if len(g) == 0: raise ParameterError("gamma: give at least one candidate.")
+        return tuple(g)
 
     def fit(self, X, y):
         self._check_params()
@@ -763,10 +807,12 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
         tab = node_table(ens, A, self.feature_names_)
         a = tab.attribute(self.budget)
         self.y_mean_ = float(yy.mean())
-        prob = ExtractionProblem(tab, yy - self.y_mean_, 1.0, a, self.include_root)
-        prob.gamma = self.gamma_ = _relative_gamma(tab, self.gamma, prob.cand)
-        self.table_, stats = tab, dict(n_nodes=tab.m, n_trees=tab.n_trees, gamma_abs=self.gamma_)
         K = self.max_rules if self.max_rules is not None or self.penalty is not None else 10
+        self.gamma_rel_, self.cv_results_ = _cv_gamma(ens, A, yy, self.feature_names_, a, self._gamma_grid(), K,
+                                                      self.penalty, self.include_root, self.n_lambdas, self.cv, mon)
+        prob = ExtractionProblem(tab, yy - self.y_mean_, 1.0, a, self.include_root)
+        prob.gamma = self.gamma_ = _relative_gamma(tab, self.gamma_rel_, prob.cand)
+        self.table_, stats = tab, dict(n_nodes=tab.m, n_trees=tab.n_trees, gamma_rel=self.gamma_rel_, gamma_abs=self.gamma_)
         if self.penalty is not None:
             lam = self.penalty * prob.lambda_max()
             s = cbcd(prob, lam); nodes = np.flatnonzero(s.z)
@@ -848,14 +894,14 @@ def tree_graphviz(table:NodeTable, nodes, tree:int, precision:int=3):
 
 def _r2(y, f): return 1 - np.sum((y - f) ** 2) / np.sum((y - np.mean(y)) ** 2)
 
-def plot_path(path:RulePath, X=None, y=None, X_test=None, y_test=None, ax=None):
+def plot_rule_path(path:RulePath, X=None, y=None, X_test=None, y_test=None, ax=None):
     """R^2 against the number of rules along a path (training rows and/or held-out rows).
 
     ```python
     >>> from sklearn.tree import DecisionTreeRegressor
     >>> X = np.arange(8.)[:, None]
     >>> p = rule_path(DecisionTreeRegressor(max_depth=2).fit(X, X[:, 0]), X, X[:, 0], n_lambdas=5)
-    >>> type(plot_path(p, X, X[:, 0])).__name__
+    >>> type(plot_rule_path(p, X, X[:, 0])).__name__
     'Axes'
 
     ```"""
