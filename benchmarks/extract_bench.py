@@ -9,21 +9,24 @@ exact   The exact outer-approximation solver at Table 1's smallest size: 100 tre
         time, status, OA iterations, objective, lower bound, relative gap, and the CBCD path's best q at K = 20.
         The paper reports 1.69 s without stating gamma.
 quality 5-fold test R^2 at K in {10, 15, 20, 25} on regression data sets, GradientBoostingRegressor(n_estimators=
-        --trees, max_depth=--depth, learning_rate=0.1, subsample=0.5) fitted per training fold, against
-          - leaves-only: the same CBCD path restricted to leaf nodes (a FIRE-like leaf selector, L0 instead of MCP),
+        --trees, max_depth in --depths, learning_rate=0.1, subsample=0.5) fitted per training fold; ours is
+        RuleExtractor(gb, max_rules=K) with its defaults (relative gamma chosen by 3-fold CV of the extraction on the
+        training fold), against
+          - leaves-only: RuleExtractor(gb, max_rules=K, leaves_only=True), the same path and the same gamma CV
+            restricted to leaf nodes (a FIRE-like leaf selector, L0 instead of MCP),
           - LASSO on all node columns (sklearn lasso_path, largest model with <= K non-zeros; RuleFit's selection
             step without its linear terms),
           - imodels RuleFitRegressor(max_rules=K, include_linear=False, random_state=0) on its own trees.
         Ours and leaves-only take the path model with <= K rules and the smallest training q; weights are the
-        joint ridge w*(S) of Problem (1) on the support (gamma x --refit-factor, default 1). Rows are capped at --max-rows (random subset).
+        joint ridge w*(S) of Problem (1) on the support. Rows are capped at --max-rows (random subset).
 
 Usage:
   python benchmarks/extract_bench.py [--parts speed exact quality] [--datasets diabetes friedman1 ...]
-                                     [--trees 200] [--depth 5] [--max-rows 3000] [--out benchmarks/results/extract]
+                                     [--trees 100] [--depths 3 5] [--max-rows 3000] [--out benchmarks/results/extract]
 Raw tables (insurance, boston, wages, used_cars, happiness_2015) need GLASSWORKS_DATA; unavailable ones are skipped.
 """
 from __future__ import annotations
-import argparse, platform, time, warnings
+import argparse, itertools, platform, time, warnings
 from pathlib import Path
 import numpy as np
 import pandas as pd
@@ -154,28 +157,26 @@ def part_quality(args):
         try: X, y = load_regression(name, args.max_rows)
         except Exception as e: print(f"skip {name}: {type(e).__name__}: {e}"); continue
         print(f"{name}: n={len(X)} p={X.shape[1]}", flush=True)
-        for fold, (tr, te) in enumerate(KFold(5, shuffle=True, random_state=0).split(X)):
+        for depth, (fold, (tr, te)) in itertools.product(args.depths, enumerate(KFold(5, shuffle=True, random_state=0).split(X))):
             Xtr, Xte, ytr, yte = X[tr], X[te], y[tr], y[te]
-            gb = GradientBoostingRegressor(n_estimators=args.trees, max_depth=args.depth, learning_rate=0.1,
+            gb = GradientBoostingRegressor(n_estimators=args.trees, max_depth=depth, learning_rate=0.1,
                                            subsample=0.5, random_state=fold).fit(Xtr, ytr)
             full = r2(yte, gb.predict(Xte))
-            tab = node_table(gb, Xtr); tab_te = node_table(gb, Xte); yc = ytr - ytr.mean()
-            base = dict(dataset=name, fold=fold, n=len(X), full_ensemble=full)
+            tab = node_table(gb, Xtr); tab_te = node_table(gb, Xte)
+            base = dict(dataset=name, depth=depth, fold=fold, n=len(X), full_ensemble=full)
+            rows.append(dict(base, method='full_ensemble', K=0, rules=tab.m, r2=full, seconds=np.nan))
             for method in ['ours', 'leaves_only']:
-                t = time.perf_counter()
-                prob = ExtractionProblem(tab, yc, 1.0, tab.attribute('rules')); prob.gamma = _relative_gamma(tab, args.gamma, prob.cand)
-                if method == 'leaves_only': prob.cand &= tab.is_leaf
-                path = _run_path(prob, 100, 1e-4, max_budget=max(args.ks), y_mean=float(ytr.mean()))
                 for K in args.ks:
-                    st = path.select(K)
-                    w = _ridge_on_support(tab, yc, st.nodes, args.refit_factor * prob.gamma)[0]
-                    f = ytr.mean() + tab_te.columns(st.nodes) @ w
-                    rows.append(dict(base, method=method, K=K, rules=st.n_rules, r2=r2(yte, f), seconds=time.perf_counter() - t))
+                    t = time.perf_counter()
+                    ex = RuleExtractor(gb, max_rules=K, gamma=args.gamma, leaves_only=method == 'leaves_only').fit(Xtr, ytr)
+                    rows.append(dict(base, method=method, K=K, rules=ex.model_.n_rules, gamma=ex.gamma_rel_,
+                                     r2=r2(yte, ex.predict(Xte)), seconds=time.perf_counter() - t))
             t = time.perf_counter()
             for K, w in lasso_models(tab, ytr, args.ks).items():
                 nz = np.flatnonzero(w)
                 f = ytr.mean() + tab_te.columns(nz) @ w[nz]
                 rows.append(dict(base, method='lasso_nodes', K=K, rules=len(nz), r2=r2(yte, f), seconds=time.perf_counter() - t))
+            if depth != args.depths[0]: continue   # RuleFit grows its own trees: once per fold
             try:
                 from imodels import RuleFitRegressor
                 for K in args.ks:
@@ -184,11 +185,38 @@ def part_quality(args):
                         warnings.simplefilter('ignore')
                         rf = RuleFitRegressor(max_rules=K, include_linear=False, random_state=0).fit(Xtr, ytr)
                     nr = int(np.sum(np.asarray(rf.coef) != 0)) if hasattr(rf, 'coef') else np.nan
-                    rows.append(dict(base, method='rulefit', K=K, rules=nr, r2=r2(yte, rf.predict(Xte)),
+                    rows.append(dict(base, depth=0, full_ensemble=np.nan, method='rulefit', K=K, rules=nr, r2=r2(yte, rf.predict(Xte)),
                                      seconds=time.perf_counter() - t))
             except ImportError:
                 pass
     return pd.DataFrame(rows)
+
+
+def quality_tables(q, args):
+    "Markdown: per depth, mean test R^2 per (dataset, K) and method, fold standard deviations, and the win shares."
+    md = []
+    rf = q[q.method == 'rulefit'].groupby(['dataset', 'K']).r2.agg(['mean', 'std'])
+    for depth in args.depths:
+        d = q[(q.depth == depth) & (q.method != 'full_ensemble')]
+        tab = d.pivot_table(index=['dataset', 'K'], columns='method', values='r2', aggfunc='mean')
+        tab['rulefit'] = rf['mean']
+        full = q[(q.depth == depth) & (q.method == 'full_ensemble')].groupby('dataset').r2.mean()
+        tab['full_ensemble'] = [full[ds] for ds, _ in tab.index]
+        sd = d.pivot_table(index=['dataset', 'K'], columns='method', values='r2', aggfunc='std').add_suffix('_sd')
+        gam = d[d.method == 'ours'].groupby(['dataset', 'K']).gamma.agg(lambda g: '/'.join(f"{v:g}" for v in sorted(set(g))))
+        show = pd.concat([tab[['ours', 'leaves_only', 'rulefit', 'lasso_nodes', 'full_ensemble']],
+                          sd[['ours_sd']], rf['std'].rename('rulefit_sd'), gam.rename('gamma_cv_ours')], axis=1)
+        print(show.round(3).to_string())
+        beat = (tab['ours'] >= tab['rulefit'] - 1e-12) & (tab['ours'] >= tab['leaves_only'] - 1e-12)
+        per_ds = beat.groupby(level=0).all()
+        wins = {m: float((tab['ours'] >= tab[m] - 1e-12).mean()) for m in ['leaves_only', 'rulefit', 'lasso_nodes']}
+        md += [f"## Quality, depth {depth}: mean 5-fold test R^2 ({args.trees} trees, depth {depth}, gamma {args.gamma})\n",
+               to_md(show.reset_index(), '.3f'), '',
+               'Share of (dataset, K) cells where ours >= the other method (mean over folds): '
+               + ', '.join(f"{m}: {v:.2f}" for m, v in wins.items()) + '. ',
+               f"Data sets where ours >= RuleFit and >= leaves-only at every K: {int(per_ds.sum())} of {len(per_ds)} "
+               f"({', '.join(ds for ds, ok in per_ds.items() if ok)}).", '']
+    return md
 
 
 def main(argv=None):
@@ -196,11 +224,11 @@ def main(argv=None):
     ap.add_argument('--parts', nargs='+', default=['speed', 'exact', 'quality'], choices=['speed', 'exact', 'quality'])
     ap.add_argument('--datasets', nargs='+', default=DATASETS)
     ap.add_argument('--ks', nargs='+', type=int, default=KS)
-    ap.add_argument('--trees', type=int, default=200, help='boosting trees in the quality part')
-    ap.add_argument('--depth', type=int, default=5, help='tree depth in the quality part')
+    ap.add_argument('--trees', type=int, default=100, help='boosting trees in the quality part')
+    ap.add_argument('--depths', nargs='+', type=int, default=[3, 5], help='tree depths in the quality part')
     ap.add_argument('--max-rows', type=int, default=3000)
-    ap.add_argument('--gamma', type=float, default=10.0, help='relative gamma of ours and leaves-only in the quality part')
-    ap.add_argument('--refit-factor', type=float, default=1.0, help='weights: joint ridge with gamma x this factor (1 = the problem\'s own w*)')
+    ap.add_argument('--gamma', default='cv', type=lambda v: v if v == 'cv' else float(v),
+                    help="relative gamma of ours and leaves-only in the quality part: 'cv' (RuleExtractor's default) or a number")
     ap.add_argument('--speed-n', type=int, default=6500)
     ap.add_argument('--gammas', nargs='+', type=float, default=[0.01, 0.1, 1.0])
     ap.add_argument('--exact-time-limit', type=float, default=60.0)
@@ -217,14 +245,7 @@ def main(argv=None):
         md += ["## Exact solver, 100 trees / depth 3 / n = 1000 / K = 20\n", to_md(ex, '.4g'), '']
     if 'quality' in args.parts:
         q = part_quality(args); q.to_csv(f"{out}.csv", index=False)
-        tab = q.pivot_table(index=['dataset', 'K'], columns='method', values='r2', aggfunc='mean')
-        tab['full_ensemble'] = q.groupby(['dataset', 'K'])['full_ensemble'].mean()
-        print(tab.round(3).to_string())
-        wins = {m: float((tab['ours'] >= tab[m] - 1e-12).mean()) for m in tab.columns if m not in ('ours', 'full_ensemble')}
-        md += [f"## Quality: mean 5-fold test R^2 ({args.trees} trees, depth {args.depth}, relative gamma {args.gamma})\n",
-               to_md(tab.reset_index(), '.3f'), '',
-               'Share of (dataset, K) cells where ours >= the other method (mean over folds): '
-               + ', '.join(f"{m}: {v:.2f}" for m, v in wins.items()), '']
+        md += quality_tables(q, args)
     Path(f"{out}.md").write_text('\n'.join(md) + '\n')
 
 

@@ -372,11 +372,12 @@ class CBCDState:
     z: np.ndarray
 
 class ExtractionProblem:
-    "Problem (4) data: node table, centred target, absolute gamma, attribute a and the candidate mask (see `cbcd`)."
-    def __init__(self, table:NodeTable, y, gamma:float, a, include_root:bool=False):
+    """Problem (4) data: node table, centred target, absolute gamma, attribute a and the candidate mask (see `cbcd`):
+    nodes with a non-empty column, roots only if `include_root`, leaves only if `leaves_only` (a FIRE-like baseline)."""
+    def __init__(self, table:NodeTable, y, gamma:float, a, include_root:bool=False, leaves_only:bool=False):
         self.table, self.y, self.gamma, self.a = table, np.asarray(y, np.float64), float(gamma), np.asarray(a, np.float64)
         self.d = table.norms
-        self.cand = (self.d > 0) & (include_root | (table.parent >= 0))
+        self.cand = (self.d > 0) & (include_root | (table.parent >= 0)) & (table.is_leaf | (not leaves_only))
         m = table.m
         self._ws = [np.zeros(m) for _ in range(4)] + [np.zeros(m, np.bool_), np.zeros(m, np.int64)]
 
@@ -519,7 +520,8 @@ def _relative_gamma(table:NodeTable, gamma:float, cand) -> float:
 
 # %% ../nbs/40_extract.ipynb #f408dd5a
 def rule_path(ensemble, X, y, n_lambdas:int=50, budget='rules', gamma:float=10.0, lambda_min_ratio:float=1e-3,
-              max_budget:float|None=None, include_root:bool=False, feature_names=None) -> RulePath:
+              max_budget:float|None=None, include_root:bool=False, leaves_only:bool=False,
+              feature_names=None) -> RulePath:
     """CBCD regularisation path of Problem (4) over `n_lambdas` log-spaced lambda from lambda_max (the empty model)
     down to `lambda_min_ratio * lambda_max`, warm-started (stops early once the budget use passes `max_budget`).
 
@@ -539,7 +541,7 @@ def rule_path(ensemble, X, y, n_lambdas:int=50, budget='rules', gamma:float=10.0
     check_scalar(n_lambdas, 'n_lambdas', kind=numbers.Integral, low=1)
     a = tab.attribute(budget)
     ym = float(yy.mean())
-    prob = ExtractionProblem(tab, yy - ym, 1.0, a, include_root)
+    prob = ExtractionProblem(tab, yy - ym, 1.0, a, include_root, leaves_only)
     prob.gamma = _relative_gamma(tab, gamma, prob.cand)
     return _run_path(prob, n_lambdas, lambda_min_ratio, max_budget, y_mean=ym)
 
@@ -694,18 +696,19 @@ def _check_y_input(y, who:str):
 
 GAMMA_GRID = (1e-3, 1e-2, 1e-1, 1.0, 10.0)   # relative ridge strengths tried by gamma='cv'
 
-def _fold_error(tab_tr, y_tr, tab_va, y_va, a, gamma_rel:float, K, penalty, include_root:bool, n_lambdas:int) -> float:
+def _fold_error(tab_tr, y_tr, tab_va, y_va, a, gamma_rel:float, K, penalty, include_root:bool, leaves_only:bool,
+                n_lambdas:int) -> float:
     "Validation SSE of the model fitted on one training part: the path model within K (or at penalty * lambda_max)."
     ym = float(y_tr.mean())
-    prob = ExtractionProblem(tab_tr, y_tr - ym, 1.0, a, include_root)
+    prob = ExtractionProblem(tab_tr, y_tr - ym, 1.0, a, include_root, leaves_only)
     prob.gamma = _relative_gamma(tab_tr, gamma_rel, prob.cand)
     if penalty is not None: nodes = np.flatnonzero(cbcd(prob, penalty * prob.lambda_max()).z)
     else: nodes = _run_path(prob, n_lambdas, 1e-3, max_budget=K, y_mean=ym).select(K).nodes
     w = _ridge_on_support(tab_tr, prob.y, nodes, prob.gamma)[0]
     return float(np.sum((y_va - ym - tab_va.columns(nodes) @ w) ** 2))
 
-def _cv_gamma(ensemble, A, y, names, a, grid, K, penalty=None, include_root:bool=False, n_lambdas:int=50, cv:int=3,
-              monitor:SearchMonitor|None=None):
+def _cv_gamma(ensemble, A, y, names, a, grid, K, penalty=None, include_root:bool=False, leaves_only:bool=False,
+              n_lambdas:int=50, cv:int=3, monitor:SearchMonitor|None=None):
     """The relative gamma of `grid` with the smallest `cv`-fold validation error (ties: the strongest ridge), and the
     mean validation squared error of every candidate. The ensemble is kept; only the extraction is refitted per fold.
     Stops early (keeping the candidates scored so far) when `monitor` runs out of time."""
@@ -717,7 +720,7 @@ def _cv_gamma(ensemble, A, y, names, a, grid, K, penalty=None, include_root:bool
         tab_tr, tab_va = node_table(ensemble, A[tr], names), node_table(ensemble, A[va], names)
         for g in grid:
             if monitor is not None and monitor.expired(): break
-            sse[g] += _fold_error(tab_tr, y[tr], tab_va, y[va], a, g, K, penalty, include_root, n_lambdas); done[g] += 1
+            sse[g] += _fold_error(tab_tr, y[tr], tab_va, y[va], a, g, K, penalty, include_root, leaves_only, n_lambdas); done[g] += 1
     full = [g for g in grid if done[g] == max(done.values()) and done[g] > 0]
     if not full: return grid[-1], {}
     scores = {g: sse[g] / n for g in grid if done[g] == done[full[0]]}
@@ -746,7 +749,9 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
     `node_table`; `gamma` ['cv'] the ridge strength relative to the median squared node-column norm (larger = weaker
     shrinkage): a number, or 'cv' to choose it from `GAMMA_GRID` by `cv`-fold validation of the extraction (the
     ensemble is kept, only the path is refitted per fold; the error of each candidate is in `cv_results_`), or a
-    sequence of candidates to choose from the same way; `cv` [3] folds; `include_root` [False] allow root nodes (constant rules); `n_lambdas` [50] path length;
+    sequence of candidates to choose from the same way; `cv` [3] folds; `include_root` [False] allow root nodes
+    (constant rules); `leaves_only` [False] select leaves only (whole root-to-leaf rules, no depth pruning: a
+    FIRE-like baseline); `n_lambdas` [50] path length;
     `refit` [False] refit the final weights almost without ridge; `time_limit` seconds (the path stops early and
     the exact solver returns its incumbent and gap); `verbose` progress lines of the exact solver.
 
@@ -761,9 +766,11 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
 
     ```"""
     def __init__(self, ensemble=None, max_rules=None, penalty=None, budget='rules', solver='cbcd', gamma='cv',
-                 cv:int=3, include_root:bool=False, n_lambdas:int=50, refit:bool=False, time_limit=None, verbose:int=0):
+                 cv:int=3, include_root:bool=False, leaves_only:bool=False, n_lambdas:int=50, refit:bool=False,
+                 time_limit=None, verbose:int=0):
         self.ensemble, self.max_rules, self.penalty, self.budget, self.solver = ensemble, max_rules, penalty, budget, solver
         self.gamma, self.cv, self.include_root, self.n_lambdas, self.refit = gamma, cv, include_root, n_lambdas, refit
+        self.leaves_only = leaves_only
         self.time_limit, self.verbose = time_limit, verbose
 
     def _check_params(self):
@@ -809,8 +816,9 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
         self.y_mean_ = float(yy.mean())
         K = self.max_rules if self.max_rules is not None or self.penalty is not None else 10
         self.gamma_rel_, self.cv_results_ = _cv_gamma(ens, A, yy, self.feature_names_, a, self._gamma_grid(), K,
-                                                      self.penalty, self.include_root, self.n_lambdas, self.cv, mon)
-        prob = ExtractionProblem(tab, yy - self.y_mean_, 1.0, a, self.include_root)
+                                                      self.penalty, self.include_root, self.leaves_only, self.n_lambdas,
+                                                      self.cv, mon)
+        prob = ExtractionProblem(tab, yy - self.y_mean_, 1.0, a, self.include_root, self.leaves_only)
         prob.gamma = self.gamma_ = _relative_gamma(tab, self.gamma_rel_, prob.cand)
         self.table_, stats = tab, dict(n_nodes=tab.m, n_trees=tab.n_trees, gamma_rel=self.gamma_rel_, gamma_abs=self.gamma_)
         if self.penalty is not None:

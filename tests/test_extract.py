@@ -327,6 +327,35 @@ def test_validation_selection():
     assert loose.budget_used <= best.budget_used
 
 
+def test_gamma_cv_prefers_shrinkage_on_noise():
+    "On a pure-noise target the extraction's CV picks a strong ridge (small gamma), and generalises better than gamma=10."
+    rng = np.random.default_rng(0)
+    X = rng.uniform(size=(400, 5)); y = rng.normal(size=400); Xt = rng.uniform(size=(400, 5)); yt = rng.normal(size=400)
+    gb = GradientBoostingRegressor(n_estimators=50, max_depth=4, random_state=0).fit(X, y)
+    e_cv = RuleExtractor(gb, max_rules=20).fit(X, y)
+    e_10 = RuleExtractor(gb, max_rules=20, gamma=10.0).fit(X, y)
+    assert e_cv.gamma_rel_ <= 0.1 and e_cv.gamma_rel_ == min(e_cv.cv_results_, key=e_cv.cv_results_.get)
+    mse = lambda e: np.mean((yt - e.predict(Xt)) ** 2)
+    assert mse(e_cv) < mse(e_10)
+
+
+def test_gamma_cv_keeps_weak_ridge_without_noise():
+    "On a noise-free piecewise-constant target the CV does not pick the strongest ridge."
+    rng = np.random.default_rng(1)
+    X = rng.uniform(size=(400, 3)); y = 3.0 * (X[:, 0] > 0.5) + 2.0 * (X[:, 1] > 0.3) * (X[:, 2] <= 0.6)
+    gb = GradientBoostingRegressor(n_estimators=30, max_depth=3, random_state=0).fit(X, y)
+    e = RuleExtractor(gb, max_rules=10).fit(X, y)
+    assert e.gamma_rel_ > min(e.cv_results_)
+
+
+def test_leaves_only():
+    X, y = make_friedman1(300, random_state=1)
+    gb = GradientBoostingRegressor(n_estimators=20, max_depth=3, random_state=0).fit(X, y)
+    e = RuleExtractor(gb, max_rules=8, leaves_only=True, gamma=1.0).fit(X, y)
+    assert e.model_.n_rules <= 8 and e.table_.is_leaf[e.nodes_].all()
+    assert (e.table_.depth[e.nodes_] == 3).all()
+
+
 # ---------------------------------------------------------------- scikit-learn's estimator checks
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
