@@ -12,15 +12,16 @@ different work.
 Part 2, "risk-complexity" (regression data sets): the training risk / risk of the empty model is averaged over
 complexity c = 1..C (C = `--max-complexity`, 50 in the paper). At each c we take the largest model of complexity
 <= c. Complexity is counted the same way for every method, as rules + propositions of the equivalent additive rule
-ensemble:
+ensemble, and every model's intercept counts 1 (the paper's convention: the empty rule has complexity 1):
 * ours: sum over rules of (1 + |q|). The empty rule (an intercept) counts 1.
 * fastogb: the same, from its printed rules.
 * FIGS (`max_rules=k`, k = 1, 2, ...): each tree with L leaves is L - 1 rules plus an intercept share, and we count
-  sum over all leaves but one of (1 + depth of the leaf). The intercept is free.
+  sum over all leaves but one of (1 + depth of the leaf), plus 1 for the intercept.
 * BoostedRules (`n_estimators=k`, stumps): 2 per stump (one rule with one condition; the other leaf goes into the
-  intercept).
+  intercept), plus 1 for the intercept.
 * RuleFit (`max_rules=k`, random_state=0): terms with non-zero coefficient. A rule costs 1 + its conditions, a
-  linear term 2.
+  linear term 2; plus 1 for the intercept.
+(Until 2026-11-23 the imodels intercepts were counted 0 while ours counted 1, a small handicap to ours.)
 Each imodels size k is a separate fit, and the sizes stop once the complexity exceeds C. Their time column is the
 time of the fit that reaches the largest complexity <= C. Ours, three configurations:
 * `ogb_bnb`: OGB with branch-and-bound (`--search`, bound='admissible'), max_rule_length 3, 4 cuts per column;
@@ -143,12 +144,12 @@ def figs_complexity(m):
             walk(nd.left, depth + 1); walk(nd.right, depth + 1)
         walk(tree, 0)
         total += sum(1 + d for d in sorted(leaves)[1:])
-    return total
+    return 1 + total   # + the intercept
 
 
 def rulefit_complexity(m):
     r = m._get_rules(); r = r[r.coef != 0]
-    return int(sum(2 if t == 'linear' else 2 + str(s).count(' and ') for t, s in zip(r.type, r.rule)))
+    return 1 + int(sum(2 if t == 'linear' else 2 + str(s).count(' and ') for t, s in zip(r.type, r.rule)))   # + intercept
 
 
 def imodels_curve(kind, X, y, C, base):
@@ -159,7 +160,7 @@ def imodels_curve(kind, X, y, C, base):
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')
             if kind == 'figs': m = FIGSRegressor(max_rules=k).fit(X, y); cx = figs_complexity(m)
-            elif kind == 'boosted': m = BoostedRulesRegressor(n_estimators=k).fit(X, y); cx = 2 * k
+            elif kind == 'boosted': m = BoostedRulesRegressor(n_estimators=k).fit(X, y); cx = 2 * k + 1
             else: m = RuleFitRegressor(max_rules=k, random_state=0).fit(X, y); cx = rulefit_complexity(m)
         dt = time.perf_counter() - t
         if cx > C: break
