@@ -41,3 +41,42 @@ def test_threaded_results_equal_serial():
     for th in threads: th.start()
     for th in threads: th.join()
     assert got == serial
+
+
+# ---------------------------------------------------------------- every estimator, threads and processes
+def _estimators():
+    "(name, estimator, X, y): one small fit per estimator of the package."
+    from sklearn.ensemble import GradientBoostingRegressor
+    from glassworks.osrt import OSRTRegressor
+    from glassworks.hierscale import HierScaleRegressor
+    from glassworks.ogb import RuleBoostingRegressor, RuleBoostingClassifier
+    from glassworks.extract import RuleExtractor
+    rng = np.random.default_rng(0)
+    Xb = (rng.random((80, 6)) < 0.5).astype(np.uint8)
+    Xc = rng.normal(size=(80, 4)); yr = Xc[:, 0] * Xc[:, 1] + Xc[:, 2] + 0.1 * rng.normal(size=80)
+    yc = (Xb[:, 0] ^ Xb[:, 1]).astype(int)
+    return [('osdt_bnb', OSDTClassifier(0.02, search='bnb'), Xb, yc),
+            ('osdt_dp', OSDTClassifier(0.02, search='dp'), Xb, yc),
+            ('osrt', OSRTRegressor(0.02), Xb, Xb[:, 0] * 2.0 + Xb[:, 3]),
+            ('hierscale', HierScaleRegressor(n_lambda=10), Xc, yr),
+            ('ogb', RuleBoostingRegressor(n_rules=4), Xc, yr),
+            ('ogb_clf', RuleBoostingClassifier(n_rules=4), Xc, (yr > 0).astype(int)),
+            ('extract', RuleExtractor(GradientBoostingRegressor(n_estimators=10, max_depth=2, random_state=0),
+                                      max_rules=4), Xc, yr)]
+
+
+def _fit_predict(est, X, y):
+    from sklearn.base import clone
+    return clone(est).fit(X, y).predict(X)
+
+
+@pytest.mark.parametrize('backend', ['threading', 'loky'])
+def test_every_estimator_fits_concurrently(backend):
+    "Two copies of each estimator fitted at once (threads, then worker processes) predict what a serial fit predicts."
+    from joblib import Parallel, delayed
+    cases = _estimators()
+    serial = [_fit_predict(est, X, y) for _, est, X, y in cases]
+    got = Parallel(n_jobs=2, backend=backend)(delayed(_fit_predict)(est, X, y) for _, est, X, y in cases + cases)
+    for (name, *_), s, a, b in zip(cases, serial, got[:len(cases)], got[len(cases):]):
+        np.testing.assert_allclose(a, s, rtol=1e-9, atol=1e-12, err_msg=name)
+        np.testing.assert_allclose(b, s, rtol=1e-9, atol=1e-12, err_msg=name)
