@@ -15,8 +15,9 @@ from .base import SearchMonitor
 from .validation import check_option, InputError
 
 # %% auto #0
-__all__ = ['CLS', 'L2', 'L1', 'Problem', 'LB', 'UB', 'BASE', 'FEAT', 'NODES', 'ABORT', 'BUDGET', 'HITS', 'ENTRIES', 'BOUNDS',
-           'REL_TOL', 'weighted_median', 'TreeData', 'SearchResult', 'tree_objective', 'search_tree']
+__all__ = ['CLS', 'L2', 'L1', 'Problem', 'DEPTH2_MAX_BYTES', 'LB', 'UB', 'BASE', 'FEAT', 'NODES', 'ABORT', 'BUDGET', 'HITS',
+           'ENTRIES', 'BOUNDS', 'REL_TOL', 'weighted_median', 'TreeData', 'SearchResult', 'tree_objective',
+           'search_tree']
 
 # %% ../nbs/10_treedp.ipynb #46d5a782
 CLS, L2, L1 = 0, 1, 2
@@ -105,13 +106,24 @@ Problem = namedtuple('Problem', [
     'ys', 'ws', 'us',  # l1 only: samples sorted by target, their weights and units
     'tmp',         # (K,) scratch: class weights of a leaf
     'xbuf', 'wbuf',    # (U,) scratch: unit means and weights handed to k-means
+    'use_depth2',  # solve subproblems with at most two levels left from pair statistics (Proposition 9)
+    'onep', 'onei',    # CSR lists of each unit's features equal to 1 (onei[onep[u]:onep[u+1]], ascending)
+    'tot', 'single', 'pair',  # (C,), (M, C), (M, M, C) scratch: statistics of S, of x_j = 1, of x_i = x_j = 1
 ])
 
-def _problem(data:TreeData, lam_raw:float, tol:float, use_kmeans:bool) -> Problem:
+DEPTH2_MAX_BYTES = 2**28   # the depth-two solver's pair table (M * M * C floats) is used only up to this size
+
+def _problem(data:TreeData, lam_raw:float, tol:float, use_kmeans:bool, use_depth2:bool=True) -> Problem:
     "The kernels' view of `data` for one search, with fresh scratch buffers."
-    K, U = data.stats.shape[1], data.U
+    K, U, M = data.stats.shape[1], data.U, data.M
+    C = K + 1 if data.kind == CLS else 4                     # additive statistics of a cell, the unit count last
+    use_depth2 = bool(use_depth2) and data.kind != L1 and M * M * C * 8 <= DEPTH2_MAX_BYTES
+    r, c = np.nonzero(data.rows)                             # row-major: each unit's features ascend
+    onep = np.searchsorted(r, np.arange(U + 1)).astype(np.int64)
+    Mp = M if use_depth2 else 0
     return Problem(data.kind, data.stats, data.ueq, data.fbits, float(lam_raw), float(tol), bool(use_kmeans),
-                   data.ys, data.ws, data.us, np.zeros(K), np.zeros(U), np.zeros(U))
+                   data.ys, data.ws, data.us, np.zeros(K), np.zeros(U), np.zeros(U), use_depth2, onep,
+                   c.astype(np.int64), np.zeros(C), np.zeros((Mp, C)), np.zeros((Mp, Mp, C)))
 
 _ONE = np.uint64(1)
 
@@ -284,6 +296,9 @@ def _solve(P, table, KS, VS, cnt, bits, d, budget):
     if cnt[NODES] > cnt[BUDGET]:
         cnt[ABORT] = 1
         return s
+    if P.use_depth2 and (d == 1 or d == 2):                    # Proposition 9: solved in one pass, no children
+        _depth_two(P, table, KS, VS, cnt, bits, d, s)
+        return s
     M, W = P.fbits.shape[0], bits.shape[0]
     dc = d - 1 if d > 0 else -1
     kids = np.empty((2 * M, W), dtype=np.uint64)
@@ -309,6 +324,117 @@ def _solve(P, table, KS, VS, cnt, bits, d, budget):
             best = v[sL, UB] + v[sR, UB]; bestf = fj[i]
     _close(VS, s, ks, nc, best, bestf)
     return s
+
+# %% ../nbs/10_treedp.ipynb #7c6f777c
+@njit(cache=True)
+def _unit_statistics(P, u, c, out):
+    "Additive statistics of unit u: class weights (classification) or W, W a, W a^2 + EQ with a = mean - c (l2); then 1."
+    C = out.shape[0]
+    if P.kind == CLS:
+        for k in range(C - 1): out[k] = P.stats[u, k]
+    else:
+        W = P.stats[u, 0]; a = P.stats[u, 1] - c
+        out[0] = W; out[1] = W * a; out[2] = W * a * a + P.ueq[u]
+    out[C - 1] = 1.0
+
+@njit(cache=True)
+def _cell_loss(P, s):
+    "Leaf loss of a cell from its additive statistics `s` (Proposition 9)."
+    C = s.shape[0]
+    if P.kind == CLS:
+        tot = 0.0; mx = 0.0
+        for k in range(C - 1):
+            tot += s[k]; mx = max(mx, s[k])
+        return max(tot - mx, 0.0)
+    if s[0] <= 0.0: return 0.0
+    return max(s[2] - s[1] * s[1] / s[0], 0.0)
+
+@njit(cache=True)
+def _subproblem_mean(P, bits):
+    "Weighted mean target of the units in `bits` (the centre of the l2 statistics)."
+    W = 0.0; S1 = 0.0
+    for w in range(bits.shape[0]):
+        x = bits[w]
+        while x:
+            u, x = pop_member(w, x)
+            W += P.stats[u, 0]; S1 += P.stats[u, 0] * P.stats[u, 1]
+    return S1 / W if W > 0 else 0.0
+
+@njit(cache=True)
+def _pair_statistics(P, bits, c, su):
+    "Fill P.tot = s(S), P.single[i] = s(S, x_i = 1) and P.pair[i, j] = s(S, x_i = x_j = 1) for i < j."
+    tot, single, pair = P.tot, P.single, P.pair
+    tot[:] = 0.0; single[:] = 0.0; pair[:] = 0.0
+    C = tot.shape[0]
+    for w in range(bits.shape[0]):
+        x = bits[w]
+        while x:
+            u, x = pop_member(w, x)
+            _unit_statistics(P, u, c, su)
+            for k in range(C): tot[k] += su[k]
+            for a in range(P.onep[u], P.onep[u + 1]):
+                i = P.onei[a]
+                for k in range(C): single[i, k] += su[k]
+                for b in range(a + 1, P.onep[u + 1]):
+                    j = P.onei[b]
+                    for k in range(C): pair[i, j, k] += su[k]
+
+@njit(cache=True)
+def _side_statistics(P, i, right, side):
+    "s of one side of the root split on feature i: x_i = 1 (right) or x_i = 0."
+    for k in range(side.shape[0]): side[k] = P.single[i, k] if right else P.tot[k] - P.single[i, k]
+
+@njit(cache=True)
+def _best_side(P, i, right, may_split, side, cell0, cell1):
+    "Best subtree of depth <= 1 on one side of the root split on i: (objective, its split feature or -1 for a leaf)."
+    C = side.shape[0]
+    best = _cell_loss(P, side) + P.lam; bf = -1
+    if not may_split or side[C - 1] < 1.5: return best, bf
+    for j in range(P.single.shape[0]):
+        if j == i: continue
+        lo = min(i, j); hi = max(i, j)
+        for k in range(C):
+            both = P.pair[lo, hi, k]                            # x_i = 1 and x_j = 1
+            cell1[k] = both if right else P.single[j, k] - both   # x_j = 1 on this side
+            cell0[k] = side[k] - cell1[k]
+        if cell1[C - 1] < 0.5 or cell0[C - 1] < 0.5: continue    # j is constant on this side
+        val = _cell_loss(P, cell0) + _cell_loss(P, cell1) + 2.0 * P.lam
+        if val < best - P.tol:
+            best = val; bf = j
+    return best, bf
+
+@njit(cache=True)
+def _record_exact(P, table, KS, VS, cnt, bits, f, right, d, value, feat):
+    "Enter the child (bits, x_f = right) at depth d as solved: lb = ub = value, split feature feat."
+    kid = np.empty(bits.shape[0], dtype=np.uint64)
+    for k in range(bits.shape[0]): kid[k] = (bits[k] & P.fbits[f, k]) if right else (bits[k] & ~P.fbits[f, k])
+    s = _node(P, table, KS, VS, cnt, kid, d)
+    v = VS[0]; v[s, LB] = value; v[s, UB] = value; v[s, FEAT] = feat
+
+@njit(cache=True)
+def _depth_two(P, table, KS, VS, cnt, bits, d, s):
+    """Solve (bits, d) for d = 1 or 2 exactly from pair statistics (Proposition 9) and record it (and, for d = 2, the
+    two children of its best root split)."""
+    C = P.tot.shape[0]
+    su = np.empty(C); side = np.empty(C); cell0 = np.empty(C); cell1 = np.empty(C)
+    c = _subproblem_mean(P, bits) if P.kind == L2 else 0.0
+    _pair_statistics(P, bits, c, su)
+    v = VS[0]
+    best = v[s, BASE]; bf = -1; fl = -1; fr = -1; vl = 0.0; vr = 0.0
+    n_units = P.tot[C - 1]
+    for i in range(P.single.shape[0]):
+        if P.single[i, C - 1] < 0.5 or P.single[i, C - 1] > n_units - 0.5: continue   # x_i constant on S
+        _side_statistics(P, i, False, side)
+        left, jl = _best_side(P, i, False, d == 2, side, cell0, cell1)
+        _side_statistics(P, i, True, side)
+        right, jr = _best_side(P, i, True, d == 2, side, cell0, cell1)
+        if left + right < best - P.tol:
+            best = left + right; bf = i; fl = jl; fr = jr; vl = left; vr = right
+    if bf >= 0 and d == 2:
+        _record_exact(P, table, KS, VS, cnt, bits, bf, False, 1, vl, fl)
+        _record_exact(P, table, KS, VS, cnt, bits, bf, True, 1, vr, fr)
+    v = VS[0]; v[s, LB] = best; v[s, UB] = best; v[s, FEAT] = bf
+
 
 # %% ../nbs/10_treedp.ipynb #b368b85c
 def _leaf_for(data:TreeData, bits, lam):
@@ -398,7 +524,8 @@ def search_tree(data:TreeData, # the problem
                 bound:str='auto', # 'kmeans' (l2 regression), 'equiv' (equivalent points), 'auto'
                 incumbent:Tree|None=None, # a known tree (e.g. greedy): its objective prunes the search from the start
                 chunk:int=2000, # nodes in the first numba round (later rounds are sized to ~0.25 s)
-                memory_limit:float|None=8.0): # GB for the memo; the search stops (anytime result) when it is exceeded
+                memory_limit:float|None=8.0, # GB for the memo; the search stops (anytime result) when it is exceeded
+                depth_two:bool=True): # solve subproblems with <= 2 levels left from pair statistics (Proposition 9)
     """Optimal tree by bounded DP; stops early (with a valid lower bound) when the monitor's limits are hit.
 
     ```python
@@ -424,7 +551,7 @@ def search_tree(data:TreeData, # the problem
     if np.isfinite(inc_obj): mon.update(upper=inc_obj)
     use_km = data.kind == L2 and bound != 'equiv'
     U = data.U
-    P = _problem(data, lam_raw, tol, use_km)
+    P = _problem(data, lam_raw, tol, use_km, depth_two)
     table = Dict.empty(key_type=types.int64, value_type=types.int64)
     KS = List([np.zeros((1024, n_words(U) + 1), np.uint64)]); VS = List([np.zeros((1024, 4))])
     cnt = np.zeros(8, np.int64); root = full(U); d = -1 if max_depth is None else int(max_depth)

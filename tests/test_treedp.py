@@ -154,3 +154,19 @@ def test_concurrent_searches_in_threads():
         # (trees and node counts may differ among ties: rounds are sized from the measured node rate)
         assert r.complete == a.complete and abs(r.objective - a.objective) < 1e-12, (k, r, a)
         assert abs(r.lower_bound - a.lower_bound) < 1e-12, (k, r, a)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(instances('classification'), instances('regression'), st.integers(1, 4), st.booleans())
+def test_depth_two_solver_matches_oracle(inst_c, inst_r, depth, depth_two):
+    "Proposition 9: subproblems with <= 2 levels left solved from pair statistics, both losses, against the oracle."
+    X, y, w, lam, _, chunk = inst_c
+    res = search_tree(TreeData(X, y, w), lam, depth, chunk=chunk, depth_two=depth_two)
+    _check(res, brute_classification(X, y, lam, depth, w)[0])
+    assert res.tree.depth <= depth
+    X, y, w, lam, _, chunk = inst_r
+    if np.ptp(y) == 0: return
+    y = y + 1e5                                              # an offset: the centred statistics must not lose it
+    res = search_tree(TreeData(X, y, w, task='regression'), lam, depth, chunk=chunk, depth_two=depth_two)
+    _check(res, brute_regression(X, y, lam, depth, w)[0])
+    assert res.tree.depth <= depth
