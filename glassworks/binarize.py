@@ -360,7 +360,17 @@ def _transform(bz, X):
 
 # %% ../nbs/03_binarize.ipynb #a41f9ff5
 class Binarizer(TransformerMixin, BaseEstimator):
-    "Encode numeric and categorical columns as named binary (0/1) features for the optimal-tree solvers."
+    """Encode numeric and categorical columns as named binary (0/1) features for the optimal-tree solvers.
+
+    ```python
+    >>> df = pd.DataFrame({'age': [20, 30, 40, 50], 'city': ['a', 'b', 'a', 'c']})
+    >>> B = Binarizer(n_bins=2).fit(df)           # one cut at the median of `age`, one-hot `city`
+    >>> B.get_feature_names_out().tolist()
+    ['age <= 35', 'city == a', 'city == b', 'city == c']
+    >>> B.transform(df).to_numpy().tolist()
+    [[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 0], [0, 0, 0, 1]]
+
+    ```"""
     def __init__(self,
                  strategy:str='quantile', # 'quantile', 'midpoints', 'equal_width' or 'gbdt'
                  n_bins:int=4, # number of bins for 'quantile' and 'equal_width'

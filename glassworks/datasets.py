@@ -495,7 +495,18 @@ def _read(spec, path):
 
 # %% ../nbs/05_datasets.ipynb #8d6cb412
 def load(name:str, data_home=None, download:bool=True) -> Dataset:
-    "Load data set `name` (see `list_datasets()`) as a `Dataset`; unpack it as `X, y, description`."
+    """Load data set `name` (see `list_datasets()`) as a `Dataset`; unpack it as `X, y, description`.
+
+    ```python
+    >>> load('servo')                      # shipped with the package: works offline
+    Dataset('servo', task='regression', rows=167, features=15)
+    >>> X, y, description = load('servo')
+    >>> X.shape, y.name, X.columns[:3].tolist()
+    ((167, 15), 'class', ['motor_B', 'motor_C', 'motor_D'])
+    >>> set(np.unique(X.to_numpy()).tolist())   # the OSRT paper's binarised table: 0/1 features
+    {0, 1}
+
+    ```"""
     spec = _SPECS[resolve_name(name)]
     if spec.folder == 'sklearn':
         X, y = _load_sklearn(spec); path = None
