@@ -14,7 +14,8 @@ from .base import GlassworksRegressor
 # %% auto #0
 __all__ = ['pair_index', 'pair_from_index', 'project_l1_ball', 'prox_kernel', 'prox', 'penalty', 'prox_qp', 'all_pairs',
            'direct_qp', 'kkt_lp', 'restricted_solve', 'pair_dots', 'pair_columns', 'scan_pairs', 'lambda_max_exact',
-           'GradientScreen', 'HierScalePath', 'hierscale_path', 'HierScaleRegressor', 'plot_path', 'path_slider']
+           'GradientScreen', 'HierScalePath', 'hierscale_path', 'HierScaleRegressor', 'plot_hierscale_path',
+           'path_slider']
 
 # %% ../nbs/20_hierscale.ipynb #f2c5e277
 @njit(cache=True)
@@ -685,13 +686,109 @@ def _validate(X, y, feature_names=None):
 _SCALE_RATIO = 1e7   # column spread / target spread beyond which the absolute tolerances of the solver lose meaning
 
 def _check_scaling(X, y, names):
-    "Refuse columns whose spread is extreme relative to y's: the path would not be certified (issue 12)."
+    "Refuse columns whose spread is extreme relative to y's: the path would not be certified."
     r = X.std(0) / y.std()
     bad = np.flatnonzero((r > _SCALE_RATIO) | (r < 1 / _SCALE_RATIO))
     if len(bad):
         raise InputError(f"column(s) {[names[i] for i in bad[:5]]} have a spread {r[bad[0]]:.2g} times y's; at such scales the "
                          "solver cannot certify the path. Pass standardize=True (or rescale X, e.g. with StandardScaler).")
 
+
+# %% ../nbs/20_hierscale.ipynb #b5a1e002
+def _check_path_params(lambdas, n_lambda, lambda_min_ratio, alpha, tol, max_support, screen_factor, max_iter,
+                       max_checks, time_limit, max_solutions):
+    "Validate the settings of a path; return `lambdas` as a float array (None: the default geometric grid)."
+    check_scalar(time_limit, 'time_limit', low=0, include_low=False, allow_none=True)
+    check_scalar(max_iter, 'max_iter', numbers.Integral, low=1)
+    check_scalar(max_checks, 'max_checks', numbers.Integral, low=1)
+    check_scalar(max_solutions, 'max_solutions', numbers.Integral, low=1, allow_none=True)
+    check_scalar(alpha, 'alpha', low=0, include_low=False)
+    check_scalar(tol, 'tol', low=0, include_low=False)
+    check_scalar(lambda_min_ratio, 'lambda_min_ratio', low=0, high=1, include_low=False)
+    check_scalar(n_lambda, 'n_lambda', numbers.Integral, low=1)
+    check_scalar(max_support, 'max_support', numbers.Integral, low=1, allow_none=True)
+    check_scalar(screen_factor, 'screen_factor', low=0, high=1, include_low=False, include_high=False)
+    if lambdas is None: return None
+    lambdas = np.asarray(lambdas, dtype=float).ravel()
+    if len(lambdas) == 0 or not np.isfinite(lambdas).all() or (lambdas <= 0).any():
+        raise ParameterError("`lambdas` must be a non-empty list of finite values > 0 (lambda1; lambda2 = alpha*lambda1).")
+    if (np.diff(lambdas) > 0).any():
+        raise ParameterError("`lambdas` must be non-increasing (the path is warm-started from large to small lambda).")
+    return lambdas
+
+def _first_pass(X, XT, yc, alpha, screen_factor, store_cap, exact_lambda_max):
+    """One full pass over the pairs at r = yc: the screening state (pairs above kappa*alpha*max b, per-row maxima and
+    norms, i.e. the constant C of Lemma 3), b = |X'yc| and lambda_max. Returns (screen, b, lambda_max, lp_used)."""
+    b = np.abs(X.T @ yc)
+    screen = GradientScreen(X, XT, kappa=screen_factor, cap=store_cap)
+    I0, J0, g0 = screen.refresh(yc, alpha * float(b.max()), norms=True)
+    lmax, used_lp = lambda_max_exact(b, I0, J0, np.abs(g0), alpha) if exact_lambda_max else (float(b.max()), False)
+    return screen, b, lmax, used_lp
+
+def _initial_active_set(X, XT, mu, yc, b, screen):
+    "The active set the path starts from: the top-5 mains by |X'yc| and the top-5 pairs of the first pass (with parents)."
+    act = _ActiveSet(X, XT, mu, yc)
+    top = np.argsort(-np.abs(screen.g))[:5]
+    act.grow(np.argsort(-b)[:5], screen.I[top], screen.J[top])
+    return act
+
+def _master_step(act, screen, X, lam1, lam2, tol):
+    """The master iteration: one prox-gradient step over all p + p(p-1)/2 variables from the restricted solution, the
+    pair gradients coming from gradient screening (Lemmas 2-3). Returns (residual, KKT certificate, mains and pairs
+    (I, J) that became non-zero outside the active set, (vertices, edges) of the largest prox component)."""
+    p, L = X.shape[1], act.L
+    r = act.residual()
+    gmain = X.T @ r
+    SI, SJ, Sg = screen.candidates(r, lam2)
+    if len(SI) and len(act.keys):                     # active pairs are already in (theta_T, its gradient)
+        inT = np.isin(SI * p + SJ, np.fromiter(act.keys.keys(), np.int64, len(act.keys)))
+        SI, SJ, Sg = SI[~inT], SJ[~inT], Sg[~inT]
+    bfull = np.zeros(p); bfull[act.A] = act.beta
+    gt = act.Zt.T @ r
+    EI = np.concatenate([act.TI, SI]); EJ = np.concatenate([act.TJ, SJ])
+    tfull = np.concatenate([act.theta, np.zeros(len(SI))])
+    bt = bfull + gmain / L; tt = tfull + np.concatenate([gt, Sg]) / L
+    bp, tp = np.zeros(p), np.zeros(len(EI))
+    info = prox_kernel(bt, tt, EI, EJ, lam1 / L, lam2 / L, np.zeros(p), np.zeros(len(EI)), np.zeros(len(EI)), bp, tp)
+    kkt = L * max(np.abs(bp - bfull).max(initial=0), np.abs(tp - tfull).max(initial=0)) / lam1
+    thr = 0.1 * tol * lam1 / L
+    inA = np.zeros(p, bool); inA[act.A] = True
+    new_m = np.flatnonzero(~inA & (np.abs(bp) > thr))
+    newp = np.flatnonzero(np.abs(tp[len(act.TI):]) > thr)
+    return r, kkt, new_m, SI[newp], SJ[newp], (info[1], info[2])
+
+def _solve_at(act, screen, X, yy, lam1, lam2, tol, max_iter, max_checks, accelerate):
+    """Algorithm 2 at one lambda: restricted solve, master check, grow the active set; stop when a check adds nothing
+    (or after `max_checks`). Returns (residual, KKT certificate, checks, PGD iterations, largest component)."""
+    checks = iters = 0; comp = (0, 0)
+    while True:
+        a = len(act.A)
+        x = np.concatenate([act.beta, act.theta])
+        it, _, _ = restricted_solve(act.G, act.c, yy, a, act.li, act.lj, x, act.u, act.wa, act.wb, act.L,
+                                    lam1, lam2, tol, max_iter, accelerate)
+        iters += it; act.beta, act.theta = x[:a].copy(), x[a:].copy()
+        r, kkt, new_m, NI, NJ, big = _master_step(act, screen, X, lam1, lam2, tol); checks += 1
+        if big[1] > comp[1]: comp = big
+        if (len(new_m) == 0 and len(NI) == 0) or checks >= max_checks: return r, kkt, checks, iters, comp
+        act.grow(new_m, NI, NJ)
+
+def _solution(act, r, ybar, mu, lam1, lam2):
+    "The solution held by the active set: (intercept, all p mains, non-zero pairs (I, J, theta), objective F)."
+    beta = np.zeros(len(mu)); beta[act.A] = act.beta
+    nz = np.flatnonzero(act.theta)
+    inter = (act.TI[nz].copy(), act.TJ[nz].copy(), act.theta[nz].copy())
+    b0 = ybar - float(mu[act.A] @ act.beta) - float(act.tmu[nz] @ act.theta[nz])
+    F = 0.5 * float(r @ r) + penalty(beta, inter[2], np.stack([inter[0], inter[1]], 1), lam1, lam2)
+    return b0, beta, inter, F
+
+def _stop_reason(n_nonzero, max_support, seconds, time_limit, solved, max_solutions):
+    "Why the path stops after this solution (None: it goes on)."
+    if max_support is not None and n_nonzero >= max_support: return 'max_support'
+    if time_limit is not None and seconds > time_limit: return 'time_limit'
+    if max_solutions is not None and solved >= max_solutions: return 'max_solutions'
+    return None
+
+# %% ../nbs/20_hierscale.ipynb #b5a1e003
 def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=0.05, alpha:float=2.0,
                    tol:float=1e-6, max_support:int|None=None, standardize:bool=False, verbose:int=0,
                    exact_lambda_max:bool=True, accelerate:bool=True, screen_factor:float=0.5,
@@ -717,22 +814,8 @@ def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=
     t_start = time.perf_counter()
     X, y, names = _validate(X, y, feature_names)
     if not standardize: _check_scaling(X, y, names)
-    check_scalar(time_limit, 'time_limit', low=0, include_low=False, allow_none=True)
-    check_scalar(max_iter, 'max_iter', numbers.Integral, low=1)
-    check_scalar(max_checks, 'max_checks', numbers.Integral, low=1)
-    check_scalar(max_solutions, 'max_solutions', numbers.Integral, low=1, allow_none=True)
-    check_scalar(alpha, 'alpha', low=0, include_low=False)
-    check_scalar(tol, 'tol', low=0, include_low=False)
-    check_scalar(lambda_min_ratio, 'lambda_min_ratio', low=0, high=1, include_low=False)
-    check_scalar(n_lambda, 'n_lambda', numbers.Integral, low=1)
-    check_scalar(max_support, 'max_support', numbers.Integral, low=1, allow_none=True)
-    check_scalar(screen_factor, 'screen_factor', low=0, high=1, include_low=False, include_high=False)
-    if lambdas is not None:
-        lambdas = np.asarray(lambdas, dtype=float).ravel()
-        if len(lambdas) == 0 or not np.isfinite(lambdas).all() or (lambdas <= 0).any():
-            raise ParameterError("`lambdas` must be a non-empty list of finite values > 0 (lambda1; lambda2 = alpha*lambda1).")
-        if (np.diff(lambdas) > 0).any():
-            raise ParameterError("`lambdas` must be non-increasing (the path is warm-started from large to small lambda).")
+    lambdas = _check_path_params(lambdas, n_lambda, lambda_min_ratio, alpha, tol, max_support, screen_factor, max_iter,
+                                 max_checks, time_limit, max_solutions)
     n, p = X.shape
     x_offset = x_scale = None
     if standardize:
@@ -741,75 +824,30 @@ def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=
     X = np.ascontiguousarray(X); XT = np.ascontiguousarray(X.T)
     ybar = float(y.mean()); yc = y - ybar; yy = float(yc @ yc)
     mu = X.mean(0)
-    # one full pass at r = yc: |X~'yc| above kappa*alpha*max b, per-row maxima and norms (the constant C of Lemma 3)
-    b = np.abs(X.T @ yc)
-    screen = GradientScreen(X, XT, kappa=screen_factor, cap=store_cap)
-    I0, J0, g0 = screen.refresh(yc, alpha * float(b.max()), norms=True)
-    lmax, used_lp = lambda_max_exact(b, I0, J0, np.abs(g0), alpha) if exact_lambda_max else (float(b.max()), False)
+    screen, b, lmax, used_lp = _first_pass(X, XT, yc, alpha, screen_factor, store_cap, exact_lambda_max)
     grid = lmax * np.geomspace(1.0, lambda_min_ratio, n_lambda) if lambdas is None else lambdas
-    act = _ActiveSet(X, XT, mu, yc)
-    top = np.argsort(-np.abs(screen.g))[:5]
-    act.grow(np.argsort(-b)[:5], screen.I[top], screen.J[top])
+    act = _initial_active_set(X, XT, mu, yc, b, screen)
     sols = dict(lambda1=[], lambda2=[], intercept=[], coef_main=[], interactions=[], objective=[], kkt=[])
-    per = []
-    stopped = None
+    per, stopped = [], None
     for k, lam1 in enumerate(grid):
         t0 = time.perf_counter(); lam2 = alpha * lam1
-        checks = iters = 0; comp = (0, 0)
         n_full0, n_rows0, n_dots0 = screen.n_full, screen.n_partial_rows, screen.n_dots
-        while True:
-            a = len(act.A)
-            x = np.concatenate([act.beta, act.theta])
-            it, gm, F = restricted_solve(act.G, act.c, yy, a, act.li, act.lj, x, act.u, act.wa, act.wb, act.L,
-                                         lam1, lam2, tol, max_iter, accelerate)
-            iters += it; act.beta, act.theta = x[:a].copy(), x[a:].copy()
-            # master iteration: one prox-gradient step over all variables, with gradient screening
-            r = act.residual(); checks += 1
-            gmain = X.T @ r
-            SI, SJ, Sg = screen.candidates(r, lam2)
-            if len(SI) and len(act.keys):
-                inT = np.isin(SI * p + SJ, np.fromiter(act.keys.keys(), np.int64, len(act.keys)))
-                SI, SJ, Sg = SI[~inT], SJ[~inT], Sg[~inT]
-            L = act.L
-            bfull = np.zeros(p); bfull[act.A] = act.beta
-            gt = act.Zt.T @ r
-            EI = np.concatenate([act.TI, SI]); EJ = np.concatenate([act.TJ, SJ])
-            tfull = np.concatenate([act.theta, np.zeros(len(SI))])
-            bt = bfull + gmain / L; tt = tfull + np.concatenate([gt, Sg]) / L
-            bp, tp = np.zeros(p), np.zeros(len(EI))
-            info = prox_kernel(bt, tt, EI, EJ, lam1 / L, lam2 / L, np.zeros(p), np.zeros(len(EI)), np.zeros(len(EI)),
-                               bp, tp)
-            if info[2] > comp[1]: comp = (info[1], info[2])
-            kkt = L * max(np.abs(bp - bfull).max(initial=0), np.abs(tp - tfull).max(initial=0)) / lam1
-            thr = 0.1 * tol * lam1 / L
-            inA = np.zeros(p, bool); inA[act.A] = True
-            new_m = np.flatnonzero(~inA & (np.abs(bp) > thr))
-            newp = np.flatnonzero(np.abs(tp[len(act.TI):]) > thr)
-            if (len(new_m) == 0 and len(newp) == 0) or checks >= max_checks: break
-            act.grow(new_m, SI[newp], SJ[newp])
-        # record the solution
-        nzb = np.zeros(p); nzb[act.A] = act.beta
-        nz = np.flatnonzero(act.theta)
-        inter = (act.TI[nz].copy(), act.TJ[nz].copy(), act.theta[nz].copy())
-        b0 = ybar - float(mu[act.A] @ act.beta) - float(act.tmu[nz] @ act.theta[nz])
-        F = 0.5 * float(r @ r) + penalty(nzb, inter[2], np.stack([inter[0], inter[1]], 1), lam1, lam2)
-        for key, v in (('lambda1', lam1), ('lambda2', lam2), ('intercept', b0), ('coef_main', nzb), ('interactions', inter),
+        r, kkt, checks, iters, comp = _solve_at(act, screen, X, yy, lam1, lam2, tol, max_iter, max_checks, accelerate)
+        b0, beta, inter, F = _solution(act, r, ybar, mu, lam1, lam2)
+        for key, v in (('lambda1', lam1), ('lambda2', lam2), ('intercept', b0), ('coef_main', beta), ('interactions', inter),
                        ('objective', F), ('kkt', kkt)): sols[key].append(v)
-        sh = int(sum(nzb[i] == 0 or nzb[j] == 0 for i, j in zip(inter[0], inter[1])))
+        sh = int(sum(beta[i] == 0 or beta[j] == 0 for i, j in zip(inter[0], inter[1])))
         per.append(dict(time=time.perf_counter() - t0, checks=checks, iterations=iters, active=act.size,
                         full_passes=screen.n_full - n_full0, rows_rescanned=screen.n_partial_rows - n_rows0,
-                        pair_dots=screen.n_dots - n_dots0, largest_component=comp, L=L, sh_violations=sh,
-                        n_main=int(np.count_nonzero(nzb)), n_inter=len(nz)))
+                        pair_dots=screen.n_dots - n_dots0, largest_component=comp, L=act.L, sh_violations=sh,
+                        n_main=int(np.count_nonzero(beta)), n_inter=len(inter[2])))
         if verbose:
             print(f"[hierscale] {k + 1:3d}/{len(grid)} lambda1={lam1:.4g}  mains {per[-1]['n_main']:4d}  "
                   f"inter {per[-1]['n_inter']:4d}  F={F:.6g}  KKT {kkt:.1e}  checks {checks}  "
                   f"full passes {per[-1]['full_passes']}  {per[-1]['time']:.2f}s", flush=True)
-        if max_support is not None and per[-1]['n_main'] + per[-1]['n_inter'] >= max_support:
-            stopped = 'max_support'; break
-        if time_limit is not None and time.perf_counter() - t_start > time_limit:
-            stopped = 'time_limit'; break
-        if max_solutions is not None and k + 1 >= max_solutions:
-            stopped = 'max_solutions'; break
+        stopped = _stop_reason(per[-1]['n_main'] + per[-1]['n_inter'], max_support, time.perf_counter() - t_start,
+                               time_limit, k + 1, max_solutions)
+        if stopped is not None: break
     out = HierScalePath(**{k: (np.array(v) if k not in ('interactions',) else v) for k, v in sols.items()},
                         alpha=float(alpha), lambda_max=lmax, lambda_max_lp=used_lp, grid=np.asarray(grid),
                         n_features=p, feature_names=names, x_offset=x_offset, x_scale=x_scale, n_samples=n)
@@ -924,8 +962,17 @@ class HierScaleRegressor(GlassworksRegressor):
         except Exception: return super().__repr__()
 
 # %% ../nbs/20_hierscale.ipynb #ff6bdb90
-def plot_path(model, axes=None):
-    "Coefficient paths (mains, interactions), support size and validation error against lambda1."
+def plot_hierscale_path(model, axes=None):
+    """Coefficient paths (mains, interactions), support size and validation error against lambda1, of a fitted
+    `HierScaleRegressor` or a `HierScalePath`; returns the three axes.
+
+    ```python
+    >>> rng = np.random.default_rng(0); X = rng.normal(size=(100, 4)); y = X[:, 0] * X[:, 1] + X[:, 0] + X[:, 1]
+    >>> axes = plot_hierscale_path(hierscale_path(X, y, n_lambda=5))
+    >>> [a.get_title() for a in axes]
+    ['main effects', 'interactions', 'support and validation error']
+
+    ```"""
     import matplotlib.pyplot as plt
     path = model.path_ if hasattr(model, 'path_') else model
     if axes is None: axes = plt.subplots(1, 3, figsize=(13, 3.4))[1]
