@@ -16,11 +16,11 @@ __all__ = ['greedy_regression_tree', 'OSRTRegressor']
 
 # %% ../nbs/13_osrt.ipynb #b97c4091
 def greedy_regression_tree(X, # binary features (n, M), validated
-                y, w, # targets and positive weights
-                lam_raw:float, # price of a leaf in raw squared-error units (lambda * SST)
-                max_depth:int|None=None, # at most this many splits on a path
-                metric:str='l2', # leaf values: means ('l2') or weighted medians ('l1')
-                feature_names=None):
+                           y, w, # targets and positive weights
+                           lam_raw:float, # price of a leaf in raw squared-error units (lambda * SST)
+                           max_depth:int|None=None, # at most this many splits on a path
+                           metric:str='l2', # leaf values: means ('l2') or weighted medians ('l1')
+                           feature_names=None): # names for printing (default x0, x1, ...)
     """Top-down greedy regression tree: best squared-error split while it gains more than `lam_raw` (a warm start).
 
     ```python
