@@ -319,7 +319,13 @@ _ALIASES = {'compas': 'compas-binary', 'fico': 'fico_binary', 'monk1': 'monk1-tr
 
 # %% ../nbs/05_datasets.ipynb #9f2ee092
 def resolve_name(name:str) -> str:
-    "The canonical (file-stem) name for `name` or one of its aliases."
+    """The canonical (file-stem) name for `name` or one of its aliases.
+
+    ```python
+    >>> resolve_name('compas'), resolve_name('MONK1'), resolve_name('servo.csv')
+    ('compas-binary', 'monk1-train', 'servo')
+
+    ```"""
     if not isinstance(name, str): raise TypeError(f"a dataset name must be a string, got {type(name).__name__}.")
     key = name.strip()
     if key.endswith('.csv'): key = key[:-4]
@@ -333,7 +339,17 @@ def resolve_name(name:str) -> str:
     return key
 
 def list_datasets() -> pd.DataFrame:
-    "Catalogue of every loadable data set: name, task, rows, features, folder, source, aliases, summary."
+    """Catalogue of every loadable data set: name, task, rows, features, folder, source, aliases, summary.
+
+    ```python
+    >>> cat = list_datasets()
+    >>> len(cat), cat.columns.tolist()[:4]
+    (33, ['name', 'task', 'rows', 'features'])
+    >>> servo = cat.set_index('name').loc['servo']
+    >>> servo['task'], int(servo['rows']), int(servo['features'])
+    ('regression', 167, 15)
+
+    ```"""
     rows = []
     for s in _SPECS_LIST:
         src = 'scikit-learn (embedded)' if s.folder == 'sklearn' else f"github.com/{_SOURCES[s.folder][0]}"
@@ -343,13 +359,37 @@ def list_datasets() -> pd.DataFrame:
 
 # %% ../nbs/05_datasets.ipynb #0a8c10e8
 class DatasetNotFoundError(FileNotFoundError):
-    "No local copy of a data set was found and it could not be downloaded."
+    """No local copy of a data set was found and it could not be downloaded.
+
+    ```python
+    >>> issubclass(DatasetNotFoundError, FileNotFoundError)     # `except FileNotFoundError` catches it too
+    True
+
+    ```"""
 
 class ChecksumError(OSError):
-    "A downloaded file does not have the recorded SHA-256 digest."
+    """A downloaded file does not have the recorded SHA-256 digest.
+
+    ```python
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     src = Path(d, 'src.csv'); _ = src.write_text('abc')
+    ...     try: download_file(src.as_uri(), Path(d, 'copy.csv'), sha256='0' * 64)
+    ...     except ChecksumError as e: print(type(e).__name__, Path(d, 'copy.csv').exists())
+    ChecksumError False
+
+    ```"""
 
 def cache_dir() -> Path:
-    "The user cache folder: `$GLASSWORKS_CACHE`, else platformdirs' user cache, else `~/.cache/glassworks`."
+    """The user cache folder: `$GLASSWORKS_CACHE`, else platformdirs' user cache, else `~/.cache/glassworks`.
+
+    ```python
+    >>> old = os.environ.get('GLASSWORKS_CACHE'); os.environ['GLASSWORKS_CACHE'] = os.path.join('some', 'folder')
+    >>> cache_dir() == Path('some', 'folder')
+    True
+    >>> if old is None: del os.environ['GLASSWORKS_CACHE']
+    ... else: os.environ['GLASSWORKS_CACHE'] = old
+
+    ```"""
     env = os.environ.get('GLASSWORKS_CACHE')
     if env: return Path(env).expanduser()
     try:
@@ -359,7 +399,14 @@ def cache_dir() -> Path:
         return Path.home() / '.cache' / 'glassworks'
 
 def sha256_of(path) -> str:
-    "Hex SHA-256 digest of a file."
+    """Hex SHA-256 digest of a file.
+
+    ```python
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = Path(d, 'x.txt'); _ = p.write_text('abc'); print(sha256_of(p))
+    ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
+
+    ```"""
     h = hashlib.sha256()
     with open(path, 'rb') as f:
         for chunk in iter(lambda: f.read(1 << 20), b''): h.update(chunk)
@@ -367,7 +414,16 @@ def sha256_of(path) -> str:
 
 # %% ../nbs/05_datasets.ipynb #a086cf0c
 def download_file(url:str, dest, sha256:str|None=None, timeout:float=60.0) -> Path:
-    "Fetch `url` to `dest` atomically (temp file + rename), refusing it if its SHA-256 is not `sha256`."
+    """Fetch `url` to `dest` atomically (temp file + rename), refusing it if its SHA-256 is not `sha256`.
+
+    ```python
+    >>> with tempfile.TemporaryDirectory() as d:                  # urllib opens file:// addresses too
+    ...     src = Path(d, 'src.csv'); _ = src.write_text('abc')
+    ...     got = download_file(src.as_uri(), Path(d, 'cache', 'copy.csv'), sha256=sha256_of(src))
+    ...     print(got.read_text(), sorted(p.name for p in Path(d, 'cache').iterdir()))
+    abc ['copy.csv']
+
+    ```"""
     dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix='.part')
@@ -401,7 +457,13 @@ def _download_url(spec):
     return f"{mirror.rstrip('/')}/{spec.folder}/{spec.file}" if mirror else spec.url
 
 def fetch(name:str, data_home=None, download:bool=True, timeout:float=60.0) -> Path:
-    "Path of a local copy of data set `name`: `data_home`, `$GLASSWORKS_DATA`, the cache, the shipped copy, then a download."
+    """Path of a local copy of data set `name`: `data_home`, `$GLASSWORKS_DATA`, the cache, the shipped copy, then a download.
+
+    ```python
+    >>> fetch('servo').name in ('servo.csv', 'servo.csv.gz')    # a local copy, or the one shipped with the package
+    True
+
+    ```"""
     spec = _SPECS[resolve_name(name)]
     if spec.folder == 'sklearn': raise ValueError(f"{spec.name!r} is embedded in scikit-learn and has no file.")
     searched = _candidates(spec, data_home)
@@ -424,7 +486,15 @@ def fetch(name:str, data_home=None, download:bool=True, timeout:float=60.0) -> P
 # %% ../nbs/05_datasets.ipynb #792ff7f0
 @dataclass(eq=False)
 class Dataset:
-    "A loaded data set; unpacks as `X, y, description = load(name)`."
+    """A loaded data set; unpacks as `X, y, description = load(name)`.
+
+    ```python
+    >>> ds = load('servo')
+    >>> X, y, description = ds
+    >>> ds.task, X.shape, description.splitlines()[1]
+    ('regression', (167, 15), "Shape: 167 rows, 15 features; task: regression; target: 'class'.")
+
+    ```"""
     name: str
     task: str          # 'classification' | 'regression' | 'counts'
     X: pd.DataFrame
@@ -511,7 +581,14 @@ def load(name:str, data_home=None, download:bool=True) -> Dataset:
 # %% ../nbs/05_datasets.ipynb #535a2a88
 @dataclass
 class HierarchicalTruth:
-    "The coefficients behind `make_hierarchical`: mains `beta` (length p), `interactions` as (i, j, theta) with i < j."
+    """The coefficients behind `make_hierarchical`: mains `beta` (length p), `interactions` as (i, j, theta) with i < j.
+
+    ```python
+    >>> t = HierarchicalTruth(beta=np.array([1., 1., 0.]), interactions=[(0, 1, 2.0)], sigma=0.5)
+    >>> t.is_strongly_hierarchical(), t.n_nonzero, t.signal(np.array([[1., 2., 3.]])).tolist()
+    (True, 3, [7.0])
+
+    ```"""
     beta: np.ndarray
     interactions: list
     sigma: float
@@ -556,7 +633,16 @@ def make_hierarchical(n:int=1000, # number of samples
                       snr:float=10.0, # population Var(signal) / sigma^2
                       random_state=None, # seed or numpy Generator
                      ):
-    "hierScale synthetic data: returns `X` (n x p), `y` and the `HierarchicalTruth`."
+    """hierScale synthetic data: returns `X` (n x p), `y` and the `HierarchicalTruth`.
+
+    ```python
+    >>> X, y, truth = make_hierarchical(200, 10, 3, 'I', random_state=0)
+    >>> X.shape, truth.main_support.tolist(), [(i, j) for i, j, _ in truth.interactions]
+    ((200, 10), [0, 4, 7], [(0, 4), (0, 7), (4, 7)])
+    >>> truth.is_strongly_hierarchical(), truth.n_nonzero, round(truth.sigma ** 2, 6)   # sigma^2 = 6 non-zeros / SNR 10
+    (True, 6, 0.6)
+
+    ```"""
     n = check_scalar(n, 'n', numbers.Integral, low=1)
     p = check_scalar(p, 'p', numbers.Integral, low=1)
     k = check_scalar(k, 'k', numbers.Integral, low=1, high=p)
@@ -588,7 +674,14 @@ def make_friedman(n:int=100, # number of samples
                   random_state=None, # seed
                   n_features:int=10, # problem 1 only: total number of features (>= 5)
                  ):
-    "Friedman regression problem `problem` as `(X, y)`: a DataFrame with columns x0, x1, ... and a Series."
+    """Friedman regression problem `problem` as `(X, y)`: a DataFrame with columns x0, x1, ... and a Series.
+
+    ```python
+    >>> X, y = make_friedman(50, problem=1, random_state=0)
+    >>> X.shape, X.columns[:3].tolist(), y.name
+    ((50, 10), ['x0', 'x1', 'x2'], 'y')
+
+    ```"""
     from sklearn.datasets import make_friedman1, make_friedman2, make_friedman3
     n = check_scalar(n, 'n', numbers.Integral, low=1)
     problem = check_option(problem, 'problem', (1, 2, 3))
