@@ -20,11 +20,24 @@ __all__ = ['pair_index', 'pair_from_index', 'project_l1_ball', 'prox_kernel', 'p
 # %% ../nbs/20_hierscale.ipynb #f2c5e277
 @njit(cache=True)
 def pair_index(i, j, p):
-    "Flat position of the pair (i, j), i < j, in the row-major list of the p(p-1)/2 pairs."
+    """Flat position of the pair (i, j), i < j, in the row-major list of the p(p-1)/2 pairs.
+
+    ```python
+    >>> pair_index(0, 1, 4), pair_index(2, 3, 4)        # (0,1) (0,2) (0,3) (1,2) (1,3) (2,3)
+    (0, 5)
+
+    ```"""
     return i * p - i * (i + 1) // 2 + (j - i - 1)
 
 def pair_from_index(k, p:int):
-    "Inverse of `pair_index` (vectorised): flat positions -> arrays (i, j)."
+    """Inverse of `pair_index` (vectorised): flat positions -> arrays (i, j).
+
+    ```python
+    >>> I, J = pair_from_index(np.arange(6), 4)
+    >>> list(zip(I.tolist(), J.tolist()))
+    [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+
+    ```"""
     k = np.asarray(k, dtype=np.int64)
     starts = np.arange(p, dtype=np.int64) * p - np.arange(p, dtype=np.int64) * (np.arange(p, dtype=np.int64) + 1) // 2
     i = np.searchsorted(starts, k, side='right') - 1
@@ -40,7 +53,13 @@ def _soft(v, g):
 
 @njit(cache=True)
 def project_l1_ball(v, m):
-    "Project v[:m] onto the unit l1 ball, in place (sort-based)."
+    """Project v[:m] onto the unit l1 ball, in place (sort-based).
+
+    ```python
+    >>> v = np.array([3., -1., 0.]); project_l1_ball(v, 3); v.tolist()     # soft-threshold at 2
+    [1.0, 0.0, 0.0]
+
+    ```"""
     s = 0.0
     for k in range(m): s += abs(v[k])
     if s <= 1.0: return
@@ -125,7 +144,17 @@ def _bca_component(c, coff, cverts, eoff, cedges, adj_off, adj_e, adj_s, bt, tt,
 def prox_kernel(bt, tt, ei, ej, s1, s2, u, wa, wb, beta, theta, tol=1e-15, max_pass=100000):
     """Exact prox of Omega/L at (bt, tt) for the pairs (ei[e], ej[e]) over vertices 0..len(bt)-1, with s1 = lambda1/L and
     s2 = lambda2/L: screening (Thm 1), components (Thm 2, union-find), dual BCA per component (warm-started duals u, wa, wb,
-    updated in place). Writes beta, theta. Returns (n_components, largest component vertices, largest edges, max passes)."""
+    updated in place). Writes beta, theta. Returns (n_components, largest component vertices, largest edges, max passes).
+
+    ```python
+    >>> beta, theta = np.zeros(2), np.zeros(1)
+    >>> prox_kernel(np.array([3., 2.]), np.array([2.5]), np.array([0]), np.array([1]), 1.0, 1.0,
+    ...             np.zeros(2), np.zeros(1), np.zeros(1), beta, theta)
+    (1, 2, 1, 1)
+    >>> beta.tolist(), theta.tolist()
+    ([2.0, 1.25], [1.25])
+
+    ```"""
     p, E = bt.shape[0], tt.shape[0]
     load = np.zeros(p)
     for e in range(E):
@@ -219,7 +248,14 @@ def prox_kernel(bt, tt, ei, ej, s1, s2, u, wa, wb, beta, theta, tol=1e-15, max_p
     return nc, bigv, bige, mp
 
 def prox(beta_tilde, theta_tilde, pairs, L:float, lambda1:float, lambda2:float, tol:float=1e-15, duals=None):
-    "Exact prox of the hierScale penalty: argmin L/2||(b,t)-(bt,tt)||^2 + Omega(b,t); `pairs` is an (E, 2) int array."
+    """Exact prox of the hierScale penalty: argmin L/2||(b,t)-(bt,tt)||^2 + Omega(b,t); `pairs` is an (E, 2) int array.
+
+    ```python
+    >>> b, t, info = prox([3., 2.], [2.5], all_pairs(2), L=1.0, lambda1=1.0, lambda2=1.0)
+    >>> b.tolist(), t.tolist(), info['components']
+    ([2.0, 1.25], [1.25], 1)
+
+    ```"""
     bt = np.ascontiguousarray(beta_tilde, dtype=np.float64); tt = np.ascontiguousarray(theta_tilde, dtype=np.float64)
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     p, E = len(bt), len(tt)
@@ -231,7 +267,13 @@ def prox(beta_tilde, theta_tilde, pairs, L:float, lambda1:float, lambda2:float, 
                              duals=(u, wa, wb))
 
 def penalty(beta, theta, pairs, lambda1:float, lambda2:float) -> float:
-    "Omega(beta, theta) = lambda1 sum_i max(|beta_i|, ||theta_{G_i}||_inf) + lambda2 ||theta||_1."
+    """Omega(beta, theta) = lambda1 sum_i max(|beta_i|, ||theta_{G_i}||_inf) + lambda2 ||theta||_1.
+
+    ```python
+    >>> penalty([1., 0.], [0.5], [[0, 1]], lambda1=1.0, lambda2=2.0)      # 1*(max(1, .5) + max(0, .5)) + 2*.5
+    2.5
+
+    ```"""
     g = np.abs(np.asarray(beta, float)).copy()
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2); at = np.abs(np.asarray(theta, float))
     if len(at):
@@ -287,7 +329,14 @@ def _epigraph_rows(p, pairs, offset_b, offset_t, offset_tau, offset_s, nv):
     return np.array(rows)
 
 def prox_qp(beta_tilde, theta_tilde, pairs, L:float, lambda1:float, lambda2:float):
-    "The prox as a convex QP in epigraph form, solved by HiGHS and polished (test oracle; small problems only)."
+    """The prox as a convex QP in epigraph form, solved by HiGHS and polished (test oracle; small problems only).
+
+    ```python
+    >>> b, t = prox_qp([3., 2.], [2.5], all_pairs(2), L=1.0, lambda1=1.0, lambda2=1.0)
+    >>> np.round(b, 9).tolist(), np.round(t, 9).tolist()       # the same point as `prox`
+    ([2.0, 1.25], [1.25])
+
+    ```"""
     bt = np.asarray(beta_tilde, float); tt = np.asarray(theta_tilde, float)
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2); p, E = len(bt), len(tt); nv = 2 * p + 2 * E
     A = _epigraph_rows(p, pairs, 0, p, p + E, 2 * p + E, nv)
@@ -299,13 +348,29 @@ def prox_qp(beta_tilde, theta_tilde, pairs, L:float, lambda1:float, lambda2:floa
     return z[:p], z[p:p + E]
 
 def all_pairs(p:int):
-    "The p(p-1)/2 pairs (i, j), i < j, in row-major order."
+    """The p(p-1)/2 pairs (i, j), i < j, in row-major order.
+
+    ```python
+    >>> all_pairs(4).tolist()
+    [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]
+
+    ```"""
     I, J = np.triu_indices(p, 1)
     return np.stack([I, J], 1).astype(np.int64)
 
 def direct_qp(X, y, lambda1:float, lambda2:float, box:float=None):
     """Solve the hierScale problem directly as one QP on the explicit interaction matrix (small p only): variables
-    (b0, beta, theta, t, s) with t_i >= |beta_i|, |theta_G_i| and s >= |theta|. Returns (b0, beta, theta over all_pairs, F)."""
+    (b0, beta, theta, t, s) with t_i >= |beta_i|, |theta_G_i| and s >= |theta|. Returns (b0, beta, theta over all_pairs, F).
+
+    ```python
+    >>> rng = np.random.default_rng(0); X = rng.normal(size=(40, 3))
+    >>> y = X[:, 0] + X[:, 1] + X[:, 0] * X[:, 1] + 0.1 * rng.normal(size=40)
+    >>> F = direct_qp(X, y, 5.0, 10.0)[3]
+    >>> s = hierscale_path(X, y, lambdas=[5.0]).solution(0)          # lambda2 = 2 * lambda1 by default
+    >>> abs(s['objective'] - F) <= 1e-6 * F
+    True
+
+    ```"""
     X = np.asarray(X, float); y = np.asarray(y, float); n, p = X.shape
     pairs = all_pairs(p); E = len(pairs)
     D = np.hstack([np.ones((n, 1)), X, X[:, pairs[:, 0]] * X[:, pairs[:, 1]]])
@@ -322,7 +387,17 @@ def direct_qp(X, y, lambda1:float, lambda2:float, box:float=None):
 
 def kkt_lp(X, y, intercept, beta, interactions, lambda1:float, lambda2:float, tie:float=1e-6):
     """Independent optimality certificate (small p): the smallest eta such that subgradients of Omega at the given point
-    match the gradient up to eta in every coordinate (an LP, HiGHS), returned as eta / lambda1, plus |sum r| / lambda1."""
+    match the gradient up to eta in every coordinate (an LP, HiGHS), returned as eta / lambda1, plus |sum r| / lambda1.
+
+    ```python
+    >>> rng = np.random.default_rng(0); X = rng.normal(size=(40, 3))
+    >>> y = X[:, 0] + X[:, 1] + X[:, 0] * X[:, 1] + 0.1 * rng.normal(size=40)
+    >>> s = hierscale_path(X, y, lambdas=[5.0]).solution(0)
+    >>> eta, mean_r = kkt_lp(X, y, s['intercept'], s['coef_main'], s['interactions'], 5.0, 10.0)
+    >>> eta < 1e-5, mean_r < 1e-9
+    (True, True)
+
+    ```"""
     import highspy
     X = np.asarray(X, float); n, p = X.shape; pairs = all_pairs(p); E = len(pairs)
     theta = np.zeros(E)
@@ -383,7 +458,16 @@ def _restricted_objective(G, c, yy, x, a, ei, ej, lam1, lam2, gx):
 def restricted_solve(G, c, yy, a, ei, ej, x, u, wa, wb, L, lam1, lam2, tol, max_iter, accelerate):
     """Proximal gradient (FISTA with function-value restart if `accelerate`) on the active set: variables x = (beta_A, theta_T),
     Gram G = Z'Z and c = Z'yc of the centred active columns Z. Stops when the gradient mapping L*max|x+ - y| <= tol*lambda1.
-    Updates x and the prox duals in place; returns (iterations, gradient-mapping value, objective)."""
+    Updates x and the prox duals in place; returns (iterations, gradient-mapping value, objective).
+
+    ```python
+    >>> x = np.zeros(1); e = np.zeros(0, np.int64)                 # one main effect: Z'Z = 4, Z'y = 6, y'y = 10
+    >>> it, gm, F = restricted_solve(np.array([[4.]]), np.array([6.]), 10.0, 1, e, e, x, np.zeros(1), np.zeros(0),
+    ...                              np.zeros(0), 4.0, 2.0, 4.0, 1e-9, 100, True)
+    >>> x.tolist(), F                                              # soft-threshold: (6 - 2) / 4
+    ([1.0], 3.0)
+
+    ```"""
     m = x.shape[0]
     s1, s2 = lam1 / L, lam2 / L
     xk = x.copy(); yk = x.copy(); xn = np.empty(m); step = np.empty(m)
@@ -420,7 +504,14 @@ def restricted_solve(G, c, yy, a, ei, ej, x, u, wa, wb, L, lam1, lam2, tol, max_
 # %% ../nbs/20_hierscale.ipynb #4d593e09
 @njit(cache=True, parallel=True)
 def pair_dots(XT, r, I, J):
-    "X~_{ij}' r for the listed pairs (raw products; r centred), XT = X' (p x n, rows contiguous)."
+    """X~_{ij}' r for the listed pairs (raw products; r centred), XT = X' (p x n, rows contiguous).
+
+    ```python
+    >>> XT = np.array([[1., 2.], [3., 4.], [5., 6.]])            # p = 3 features, n = 2 samples
+    >>> pair_dots(XT, np.array([1., -1.]), np.array([0, 1]), np.array([1, 2])).tolist()    # 1*3 - 2*4, 3*5 - 4*6
+    [-5.0, -9.0]
+
+    ```"""
     out = np.empty(I.shape[0]); n = XT.shape[1]
     for k in prange(I.shape[0]):
         a = XT[I[k]]; b = XT[J[k]]
@@ -431,7 +522,14 @@ def pair_dots(XT, r, I, J):
 
 @njit(cache=True, parallel=True)
 def pair_columns(XT, I, J, mean_out):
-    "Centred interaction columns for a (small) list of pairs: n x len(I), plus their means."
+    """Centred interaction columns for a (small) list of pairs: n x len(I), plus their means.
+
+    ```python
+    >>> XT = np.array([[1., 2.], [3., 4.], [5., 6.]]); mean = np.empty(1)
+    >>> pair_columns(XT, np.array([0]), np.array([1]), mean).tolist(), mean.tolist()     # products 3, 8
+    ([[-2.5], [2.5]], [5.5])
+
+    ```"""
     n = XT.shape[1]; m = I.shape[0]
     Z = np.empty((n, m))
     for k in prange(m):
@@ -474,7 +572,16 @@ def scan_pairs(X, r, thresh:float, rows=None, cap:int|None=None, norms:bool=Fals
     """All pairs i<j (i in `rows`) with |X~_ij' r| > thresh, by blocked GEMMs (X_I*r)'X_{i0:} -- never storing the p^2/2 values.
     Returns (I, J, g, rowmax, thresh_used, rownorm): rowmax[i] = max |g| over the pairs of row i NOT returned; if more than
     `cap` pairs pass, only the largest are kept and the threshold is raised (the dropped ones enter rowmax).
-    With `norms`, rownorm[i] = max_j ||X_i*X_j||_2 as well."""
+    With `norms`, rownorm[i] = max_j ||X_i*X_j||_2 as well.
+
+    ```python
+    >>> rng = np.random.default_rng(0); X = rng.normal(size=(30, 6)); r = rng.normal(size=30); r -= r.mean()
+    >>> I, J, g, rowmax, thresh, _ = scan_pairs(X, r, 5.0)
+    >>> P = all_pairs(6); full = (X[:, P[:, 0]] * X[:, P[:, 1]]).T @ r        # all 15 pair gradients, for comparison
+    >>> sorted(zip(I.tolist(), J.tolist())) == [tuple(e) for e in P[np.abs(full) > 5.0].tolist()]
+    True
+
+    ```"""
     n, p = X.shape
     rows = np.arange(p - 1) if rows is None else np.asarray(rows, dtype=np.int64)
     if block is None: block = int(max(16, min(512, 2.5e7 // max(p, 1))))
@@ -512,7 +619,15 @@ def scan_pairs(X, r, thresh:float, rows=None, cap:int|None=None, norms:bool=Fals
 # %% ../nbs/20_hierscale.ipynb #9edb13d8
 def lambda_max_exact(b, I, J, c, alpha:float):
     """Smallest lambda1 at which (beta, theta) = 0 is optimal, with lambda2 = alpha*lambda1. `b` = |X_i' yc| (all i);
-    (I, J, c) must list every pair with c_ij = |X~_ij' yc| > alpha*max(b). Returns (lambda_max, lp_used)."""
+    (I, J, c) must list every pair with c_ij = |X~_ij' yc| > alpha*max(b). Returns (lambda_max, lp_used).
+
+    ```python
+    >>> lambda_max_exact(np.array([3., 1.]), np.array([0]), np.array([1]), np.array([2.]), alpha=1.0)   # no pair above: max b
+    (3.0, False)
+    >>> lambda_max_exact(np.array([1., 1.]), np.array([0]), np.array([1]), np.array([10.]), alpha=1.0)  # (10+1+1)/(1+2)
+    (4.0, True)
+
+    ```"""
     b = np.asarray(b, float); c = np.asarray(c, float)
     lo = float(b.max())
     sel = c > alpha * lo
@@ -540,7 +655,18 @@ def lambda_max_exact(b, I, J, c, alpha:float):
 class GradientScreen:
     """Lemma 3 with a projected reference residual: at a refresh (residual r0) keep the pairs with |X~'r0| > kappa*lambda2
     (sorted), and per row i the largest |X~_ij'r0| NOT kept (`rowmax`) and the largest norm ||X~_ij|| (`rownorm`). For a new
-    residual r, with gamma = <r0, r>/||r0||^2 and eps = ||r - gamma r0||:  |X~_ij'r| <= |gamma||X~_ij'r0| + ||X~_ij|| eps."""
+    residual r, with gamma = <r0, r>/||r0||^2 and eps = ||r - gamma r0||:  |X~_ij'r| <= |gamma||X~_ij'r0| + ||X~_ij|| eps.
+
+    ```python
+    >>> rng = np.random.default_rng(0); X = rng.normal(size=(30, 6)); r0 = rng.normal(size=30); r0 -= r0.mean()
+    >>> S = GradientScreen(X, np.ascontiguousarray(X.T)); _ = S.refresh(r0, 4.0, norms=True)
+    >>> r = r0 + 0.1 * rng.normal(size=30); r -= r.mean()
+    >>> I, J, g = S.candidates(r, 4.0)                           # exactly the pairs with |X~'r| > 4
+    >>> P = all_pairs(6); full = (X[:, P[:, 0]] * X[:, P[:, 1]]).T @ r
+    >>> sorted(zip(I.tolist(), J.tolist())) == [tuple(e) for e in P[np.abs(full) > 4.0].tolist()]
+    True
+
+    ```"""
     def __init__(self, X, XT, kappa=0.5, cap=2_000_000, refresh_frac=0.25):
         self.X, self.XT, self.kappa, self.cap, self.refresh_frac = X, XT, kappa, cap, refresh_frac
         p = X.shape[1]
@@ -645,7 +771,18 @@ class _ActiveSet:
 
 # %% ../nbs/20_hierscale.ipynb #00be08a0
 class HierScalePath:
-    "Solutions of the hierScale path: per lambda1 the intercept, mains, interactions (i, j, theta) and objective."
+    """Solutions of the hierScale path: per lambda1 the intercept, mains, interactions (i, j, theta) and objective.
+
+    ```python
+    >>> rng = np.random.default_rng(0); X = rng.normal(size=(40, 3))
+    >>> y = X[:, 0] + X[:, 1] + X[:, 0] * X[:, 1] + 0.1 * rng.normal(size=40)
+    >>> path = hierscale_path(X, y, lambdas=[20.0, 5.0])
+    >>> len(path), path.support_size().tolist(), [(i, j) for i, j, _ in path.solution(1)['interactions']]
+    (2, [2, 3], [(0, 1)])
+    >>> path.predict(X[:2], k=1).shape
+    (2,)
+
+    ```"""
     def __init__(self, **kw): self.__dict__.update(kw)
     def __len__(self): return len(self.lambda1)
     def __repr__(self):
@@ -997,7 +1134,19 @@ def plot_hierscale_path(model, axes=None):
     return axes
 
 def path_slider(model):
-    "An ipywidgets slider walking the path and printing the selected model; prints the chosen model without Jupyter."
+    """An ipywidgets slider walking the path and printing the selected model; prints the chosen model without Jupyter.
+
+    ```python
+    >>> rng = np.random.default_rng(0); X = rng.normal(size=(40, 3))
+    >>> y = X[:, 0] + X[:, 1] + X[:, 0] * X[:, 1] + 0.1 * rng.normal(size=40)
+    >>> path_slider(HierScaleRegressor(n_lambda=5, random_state=0).fit(X, y))     # outside Jupyter: prints the model
+    hierScale model (lambda1=..., lambda2=...; 2 main effects, 1 interactions; strong hierarchy respected)
+      intercept ...
+      x0 ...
+        x x1 ...
+      x1 ...
+
+    ```"""
     check_is_fitted(model, 'path_')
     try:
         import ipywidgets as widgets
