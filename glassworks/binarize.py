@@ -20,7 +20,13 @@ __all__ = ['format_number', 'snap_cuts', 'quantile_cuts', 'midpoint_cuts', 'equa
 
 # %% ../nbs/03_binarize.ipynb #df9c6187
 def format_number(t:float, digits:int=4) -> str:
-    "Print `t` with at most `digits` significant digits: positional for moderate magnitudes, scientific otherwise."
+    """Print `t` with at most `digits` significant digits: positional for moderate magnitudes, scientific otherwise.
+
+    ```python
+    >>> format_number(0.123456), format_number(-0.0), format_number(1e-7), format_number(2.5e10)
+    ('0.1235', '0', '1e-07', '2.5e+10')
+
+    ```"""
     t = float(t) + 0.0  # turn -0.0 into 0.0
     if t == 0: return '0'
     if 1e-4 <= abs(t) < 1e9:
@@ -29,7 +35,14 @@ def format_number(t:float, digits:int=4) -> str:
 
 # %% ../nbs/03_binarize.ipynb #0b221082
 def snap_cuts(cuts, values, min_digits:int=4):
-    "Replace strictly increasing `cuts` by short decimals splitting the sorted distinct `values` the same way; return `(floats, strings)`."
+    """Replace strictly increasing `cuts` by short decimals splitting the sorted distinct `values` the same way; return `(floats, strings)`.
+
+    ```python
+    >>> cuts, text = snap_cuts([1.4142135, 2.7182818], np.array([1., 2., 3., 10.]))
+    >>> cuts.tolist(), text
+    ([1.414, 2.718], ['1.414', '2.718'])
+
+    ```"""
     cuts = np.asarray(cuts, dtype=np.float64)
     values = np.asarray(values, dtype=np.float64)
     out, txt = [], []
@@ -60,19 +73,38 @@ def _cap(cuts, max_thresholds):
     return cuts[np.unique(np.round(np.linspace(0, len(cuts) - 1, max_thresholds)).astype(int))]
 
 def quantile_cuts(values, x, n_bins:int=4, max_thresholds=None):
-    "Cuts at the `n_bins - 1` inner quantiles of the sample `x` (one per training gap)."
+    """Cuts at the `n_bins - 1` inner quantiles of the sample `x` (one per training gap).
+
+    ```python
+    >>> x = np.array([1., 1., 2., 3., 3., 10.])
+    >>> quantile_cuts(np.unique(x), x, n_bins=4).tolist()
+    [1.25, 2.5, 3.0]
+
+    ```"""
     qs = np.quantile(x, np.arange(1, n_bins) / n_bins)
     return _cap(_one_per_gap(qs, values), max_thresholds)
 
 def midpoint_cuts(values, max_thresholds=None):
-    "A cut halfway between every two adjacent distinct `values`, optionally thinned to `max_thresholds`."
+    """A cut halfway between every two adjacent distinct `values`, optionally thinned to `max_thresholds`.
+
+    ```python
+    >>> midpoint_cuts(np.array([1., 2., 3., 10.])).tolist()
+    [1.5, 2.5, 6.5]
+
+    ```"""
     a, b = values[:-1], values[1:]
     mid = a + (b - a) / 2
     mid = np.where((mid >= a) & (mid < b), mid, a)   # guard against rounding when a, b are adjacent floats
     return _cap(mid, max_thresholds)
 
 def equal_width_edges(values, n_bins:int=4):
-    "The `n_bins - 1` inner edges of equal-width bins over `[min, max]` of the training values."
+    """The `n_bins - 1` inner edges of equal-width bins over `[min, max]` of the training values.
+
+    ```python
+    >>> equal_width_edges(np.array([1., 2., 3., 10.])).tolist()
+    [3.25, 5.5, 7.75]
+
+    ```"""
     lo, hi = values[0], values[-1]
     return np.unique(lo + (hi - lo) * np.arange(1, n_bins) / n_bins)
 
@@ -83,7 +115,15 @@ def _gbdt_model(task, n_estimators, max_depth, seed):
     return cls(n_estimators=n_estimators, max_depth=max_depth, random_state=seed)
 
 def gbdt_split_thresholds(model, n_features:int):
-    "Every threshold used by the trees of a fitted scikit-learn gradient-boosting `model`, per feature."
+    """Every threshold used by the trees of a fitted scikit-learn gradient-boosting `model`, per feature.
+
+    ```python
+    >>> X = np.c_[np.arange(20.), np.arange(20.) % 3]; y = (X[:, 0] > 9.5) * 1.0
+    >>> m = _gbdt_model('regression', 3, 1, 0).fit(X, y)
+    >>> [t.tolist() for t in gbdt_split_thresholds(m, 2)]     # the step of y at 9.5; column 1 is never used
+    [[9.5], []]
+
+    ```"""
     found = [set() for _ in range(n_features)]
     for tree in np.ravel(model.estimators_):
         t = tree.tree_
@@ -92,7 +132,16 @@ def gbdt_split_thresholds(model, n_features:int):
     return [np.array(sorted(s)) for s in found]
 
 def gbdt_prune(B, y, task, n_estimators, max_depth, seed):
-    "Indices of the columns of binary `B` kept by backward elimination; also the full and final training scores."
+    """Indices of the columns of binary `B` kept by backward elimination; also the full and final training scores.
+
+    ```python
+    >>> x = np.arange(20.); y = (x > 9.5) * 1.0
+    >>> B = np.c_[x > 9.5, x % 3 > 0.5, x > 4.5].astype(float)
+    >>> keep, full, final = gbdt_prune(B, y, 'regression', 10, 1, 0)
+    >>> keep, final == full                                   # only the column that is y survives
+    ([0], True)
+
+    ```"""
     model = _gbdt_model(task, n_estimators, max_depth, seed).fit(B, y)
     full = score = model.score(B, y)
     keep = list(range(B.shape[1]))
@@ -360,7 +409,17 @@ def _transform(bz, X):
 
 # %% ../nbs/03_binarize.ipynb #a41f9ff5
 class Binarizer(TransformerMixin, BaseEstimator):
-    "Encode numeric and categorical columns as named binary (0/1) features for the optimal-tree solvers."
+    """Encode numeric and categorical columns as named binary (0/1) features for the optimal-tree solvers.
+
+    ```python
+    >>> df = pd.DataFrame({'age': [20, 30, 40, 50], 'city': ['a', 'b', 'a', 'c']})
+    >>> B = Binarizer(n_bins=2).fit(df)           # one cut at the median of `age`, one-hot `city`
+    >>> B.get_feature_names_out().tolist()
+    ['age <= 35', 'city == a', 'city == b', 'city == c']
+    >>> B.transform(df).to_numpy().tolist()
+    [[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 0], [0, 0, 0, 1]]
+
+    ```"""
     def __init__(self,
                  strategy:str='quantile', # 'quantile', 'midpoints', 'equal_width' or 'gbdt'
                  n_bins:int=4, # number of bins for 'quantile' and 'equal_width'

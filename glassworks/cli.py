@@ -317,8 +317,8 @@ def _write_drawing(est, env:dict, out:Path, say):
         import matplotlib; matplotlib.use('Agg')
         import matplotlib.pyplot as plt
         if method == 'hierscale':
-            from glassworks.hierscale import plot_path
-            plot_path(est); name = 'path.png'
+            from glassworks.hierscale import plot_hierscale_path
+            plot_hierscale_path(est); name = 'path.png'
         else:
             est.plot_risk_complexity(); name = 'risk_complexity.png'
         plt.gcf().savefig(out / name, dpi=100, bbox_inches='tight'); plt.close('all')

@@ -57,7 +57,6 @@ class _Spec:
     about: str = ''              # what it is, provenance and licence of the underlying data
     repo_path: str | None = None # path inside the source repository (None: prefix + file name)
     sha256: str | None = None
-    verified: str = ''           # how the repository path was confirmed
     drop: tuple = ()             # columns removed before X is formed
     labels: dict | None = None   # raw target value -> 0/1
     label_note: str = ''
@@ -76,11 +75,6 @@ class _Spec:
         return _RAW.format(repo=repo, ref=ref, path=self.repo_path or prefix + self.file)
 
 # %% ../nbs/05_datasets.ipynb #d68a7142
-_OSDT_CHECK = "path listed in the repository index (data/preprocessed/)"
-_OSRT_CHECK = ("path taken from the repository's script/processors/mapping.py "
-               "(experiments/datasets/<name>/<name>.csv); the CSV files themselves are not in the search index")
-_FCOGB_CODE = "path taken from the repository's experiments/combined.py"
-
 _SPECS_LIST = [
     # ---- classification/: OSDT, binarized, ';' separated, label last ----
     _Spec('compas-binary', 'classification', 'classification', 6907, 12, 'recidivate-within-two-years:1',
@@ -89,91 +83,91 @@ _SPECS_LIST = [
                 "two years? Features are sex, age, juvenile and prior-offence thresholds. The underlying data were "
                 "published by ProPublica (github.com/propublica/compas-analysis); the data set is known to carry "
                 "racial bias and is used here only as an optimisation benchmark.",
-          sha256='aba9b6d366f6a0fd2d22fa7c4d34e448b05d724f09d1ff093f4ff82e70636e82', verified=_OSDT_CHECK, binary=True),
+          sha256='aba9b6d366f6a0fd2d22fa7c4d34e448b05d724f09d1ff093f4ff82e70636e82', binary=True),
     _Spec('fico_binary', 'classification', 'classification', 10459, 17, 'RiskPerform',
           summary="FICO HELOC credit risk, 17 binary features (OSDT)",
           about="FICO Home Equity Line of Credit data from the FICO Explainable Machine Learning Challenge: will an "
                 "applicant repay? Features are thresholds on (scaled) risk estimates, trade and delinquency counts. "
                 "The raw data are distributed by FICO under its own terms of use; check them before redistributing.",
-          sha256='ad98be676f54f707a0503e02f72164474403bff00d930ef0bf55a4fbf0ca4b5a', verified=_OSDT_CHECK, binary=True),
+          sha256='ad98be676f54f707a0503e02f72164474403bff00d930ef0bf55a4fbf0ca4b5a', binary=True),
     _Spec('monk1-train', 'classification', 'classification', 124, 11, 'class_1',
           summary="MONK's problem 1 training set, one-hot (OSDT)",
           about="MONK's problem 1 (Thrun et al. 1991, UCI Machine Learning Repository, CC BY 4.0): the target is "
                 "(a1 == a2) or (a5 == 1); the six attributes are one-hot encoded with one level dropped each.",
           sha256='e58339c207e33fe9402b0ea8c7de6bdfd792e64471e55bdd06ee60d7d1cd1a4a',
-          verified=_OSDT_CHECK + "; its size (3164 bytes) matches the reference copy", binary=True),
+          binary=True),
     _Spec('monk2-train', 'classification', 'classification', 169, 11, 'class_1',
           summary="MONK's problem 2 training set, one-hot (OSDT)",
           about="MONK's problem 2 (UCI, CC BY 4.0): the target is 'exactly two of the six attributes take their "
                 "first value'; one-hot encoded as for monk1.",
-          sha256='27b55000007df41224a07b85185d322224024f1544b730d1dccf3c4303a50f1f', verified=_OSDT_CHECK, binary=True),
+          sha256='27b55000007df41224a07b85185d322224024f1544b730d1dccf3c4303a50f1f', binary=True),
     _Spec('monk3-train', 'classification', 'classification', 122, 11, 'class_1',
           summary="MONK's problem 3 training set, one-hot, 5% label noise (OSDT)",
           about="MONK's problem 3 (UCI, CC BY 4.0): (a5 == 3 and a4 == 1) or (a5 != 4 and a2 != 3), with 5% "
                 "label noise in the training set; one-hot encoded as for monk1.",
-          sha256='47b757d20f7cf50eec52b8b30b74a6fd5b2a2dfa525236fd15bf5f182a60f041', verified=_OSDT_CHECK, binary=True),
+          sha256='47b757d20f7cf50eec52b8b30b74a6fd5b2a2dfa525236fd15bf5f182a60f041', binary=True),
     _Spec('tic-tac-toe', 'classification', 'classification', 958, 18, 'target',
           summary="Tic-tac-toe endgames, BINARIZED: 18 one-hot features (OSDT); raw version is 'tic_tac_toe'",
           about="Tic-tac-toe endgame data (Aha 1991, UCI, CC BY 4.0): does 'x' win? Each of the nine squares is "
                 "one-hot encoded as two indicators (FeatK_o, FeatK_x; blank is the dropped level). The raw "
                 "x/o/b table is available as `tic_tac_toe`.",
-          sha256='a0bcf0ca0c4ca095d06e2675dbad26bb84c63a1b0d58d12a5fd490f0aca9876b', verified=_OSDT_CHECK, binary=True),
+          sha256='a0bcf0ca0c4ca095d06e2675dbad26bb84c63a1b0d58d12a5fd490f0aca9876b', binary=True),
     # ---- regression/: OSRT, binarized features, ',' separated, target last ----
     _Spec('airfoil', 'regression', 'regression', 1503, 17,
           summary="NASA airfoil self-noise, 17 binary features (OSRT)",
           about="NASA airfoil self-noise (Brooks, Pope & Marcolini; UCI, CC BY 4.0): scaled sound pressure level "
                 "in dB from frequency, angle of attack, chord length, velocity and displacement thickness.",
           repo_path='experiments/datasets/airfoil/airfoil.csv',
-          sha256='68b29e31fd06531f0195bfd78297ddd2a50f118e8b6778fdbe76f25dc1de6138', verified=_OSRT_CHECK, binary=True),
+          sha256='68b29e31fd06531f0195bfd78297ddd2a50f118e8b6778fdbe76f25dc1de6138', binary=True),
     _Spec('airquality', 'regression', 'regression', 111, 16,
           summary="New York air quality 1973 (ozone), 16 binary features (OSRT)",
           about="Daily ozone in New York, May-September 1973 (R's `datasets::airquality`, from Chambers et al. "
                 "1983; public domain), complete cases only, with solar radiation, wind, temperature, month and day.",
           repo_path='experiments/datasets/airquality/airquality.csv',
-          sha256='7bdbed04f76a881e41bd383adfb50052bed3643b1a875808b63be7b4fb4dfcdb', verified=_OSRT_CHECK, binary=True),
+          sha256='7bdbed04f76a881e41bd383adfb50052bed3643b1a875808b63be7b4fb4dfcdb', binary=True),
     _Spec('enb-heat', 'regression', 'regression', 768, 27,
           summary="Energy efficiency (heating load), 27 binary features (OSRT)",
           about="Energy efficiency of simulated buildings (Tsanas & Xifara 2012; UCI, CC BY 4.0): heating load Y1 "
                 "from eight shape and glazing parameters.",
           repo_path='experiments/datasets/enb-heat/enb-heat.csv',
-          sha256='e6da917b59e92b5359507e139be0791e25ef72fbc4b9b3bcb048fd3d02fce167', verified=_OSRT_CHECK, binary=True),
+          sha256='e6da917b59e92b5359507e139be0791e25ef72fbc4b9b3bcb048fd3d02fce167', binary=True),
     _Spec('real-estate', 'regression', 'regression', 414, 18,
           summary="Real estate valuation (Taipei), 18 binary features (OSRT)",
           about="Real estate valuation, Sindian district of New Taipei (Yeh & Hsu 2018; UCI, CC BY 4.0): house "
                 "price per unit area from transaction date, age, distance to transit, shops and location.",
           repo_path='experiments/datasets/real-estate/real-estate.csv',
-          sha256='4cca9a43f07488beb3858559d833308b0ea04ff4f7c5ddf080373d81b7c5316b', verified=_OSRT_CHECK, binary=True),
+          sha256='4cca9a43f07488beb3858559d833308b0ea04ff4f7c5ddf080373d81b7c5316b', binary=True),
     _Spec('seoul-bike', 'regression', 'regression', 8760, 32,
           summary="Seoul bike sharing demand (hourly), 32 binary features (OSRT)",
           about="Seoul bike sharing demand (Sathishkumar & Cho 2020; UCI, CC BY 4.0): hourly rented bike count "
                 "for 2018 from season, holiday, hour and weather. Some column names carry "
                 "a mis-encoded degree sign ('Â°C') exactly as in the source file.",
           repo_path='experiments/datasets/seoul-bike/seoul-bike.csv',
-          sha256='388270b9ae5ceae8ef2a637b937dbf2947a67779db99c9e8f56058e78126d94c', verified=_OSRT_CHECK, binary=True),
+          sha256='388270b9ae5ceae8ef2a637b937dbf2947a67779db99c9e8f56058e78126d94c', binary=True),
     _Spec('servo', 'regression', 'regression', 167, 15,
           summary="Servo mechanism rise time, 15 binary features (OSRT)",
           about="Servo data (Quinlan; UCI, CC BY 4.0): rise time of a servomechanism from motor, screw and two "
                 "gain settings.",
           repo_path='experiments/datasets/servo/servo.csv',
-          sha256='4772536d15f494eac77b14d6bd7a51f07819b35572fd243b4049201896144862', verified=_OSRT_CHECK, binary=True),
+          sha256='4772536d15f494eac77b14d6bd7a51f07819b35572fd243b4049201896144862', binary=True),
     _Spec('sync', 'regression', 'regression', 557, 12,
           summary="Synchronous machine excitation current, 12 binary features (OSRT)",
           about="Synchronous machine data (Kahraman et al.; UCI, CC BY 4.0): excitation current If from load "
                 "current, power factor, error and change of excitation.",
           repo_path='experiments/datasets/sync/sync.csv',
-          sha256='74f66a68501ee483e82963a822e80db373d01df9abadaab5ef131a765d25c987', verified=_OSRT_CHECK, binary=True),
+          sha256='74f66a68501ee483e82963a822e80db373d01df9abadaab5ef131a765d25c987', binary=True),
     _Spec('yacht', 'regression', 'regression', 308, 35,
           summary="Yacht hydrodynamics (residuary resistance), 35 binary features (OSRT)",
           about="Yacht hydrodynamics (Gerritsma et al., Delft; UCI, CC BY 4.0): residuary resistance from hull "
                 "geometry and Froude number.",
           repo_path='experiments/datasets/yacht/yacht.csv',
-          sha256='ea6fbe9cda97b82362f08dbaf9a599f89b0256e62c0e78f8d71b71484dc5cf7c', verified=_OSRT_CHECK, binary=True),
+          sha256='ea6fbe9cda97b82362f08dbaf9a599f89b0256e62c0e78f8d71b71484dc5cf7c', binary=True),
     # ---- raw/: FCOGB, original tables ----
     _Spec('titanic', 'raw', 'classification', 891, 7, 'Survived',
           summary="Titanic passengers (Kaggle train split), raw; Age/Embarked have NaN",
           about="Titanic passenger list, Kaggle 'Titanic: Machine Learning from Disaster' training split (use is "
                 "subject to Kaggle's competition rules): did the passenger survive (1) or not (0)?",
-          repo_path='datasets/titanic/train.csv', verified=_FCOGB_CODE,
+          repo_path='datasets/titanic/train.csv',
           sha256='7d118fef8b6ccf7f81111877bc388536f7b1e498a655e3d649d19aaa010e9f6f',
           drop=('PassengerId', 'Name', 'Ticket', 'Cabin'),
           notes="Age is missing for 177 passengers and Embarked for 2: they are kept as NaN (imputation is left "
@@ -182,7 +176,7 @@ _SPECS_LIST = [
           summary="Tic-tac-toe endgames, RAW: 9 categorical squares x/o/b; binarized version is 'tic-tac-toe'",
           about="Tic-tac-toe endgame data (Aha 1991, UCI, CC BY 4.0) in its original form: nine squares V1..V9 "
                 "each 'x', 'o' or 'b' (blank); the target says whether 'x' has a winning line.",
-          repo_path='datasets/tic_tac_toe/tic_tac_toe.csv', verified=_FCOGB_CODE,
+          repo_path='datasets/tic_tac_toe/tic_tac_toe.csv',
           sha256='77477d9d619dcd8df920bf2b3276d2f3d229311991b7466b78803d1c45a098b6',
           labels={'positive': 1, 'negative': 0}, label_note="'positive' -> 1, 'negative' -> 0"),
     _Spec('banknote', 'raw', 'classification', 1372, 4, 'class',
@@ -190,16 +184,15 @@ _SPECS_LIST = [
           about="Banknote authentication (Lohweg; UCI, CC BY 4.0): variance, skewness, curtosis and entropy of a "
                 "wavelet-transformed image of a banknote; the 0/1 class is kept as published (1 is usually "
                 "described as a forged note).",
-          repo_path='datasets/banknotes/banknote.csv', verified=_FCOGB_CODE,
+          repo_path='datasets/banknotes/banknote.csv',
           sha256='0787e50299c198e919276660edf98dd5dcb94951ad81435b3ab61afb666936c9',
-          notes="The README table lists 1371 rows; the file has 1372 data rows (the UCI count), which is what "
+          notes="The FCOGB README table lists 1371 rows; the file has 1372 data rows (the UCI count), which is what "
                 "the loader returns."),
     _Spec('ibm_hr', 'raw', 'classification', 1470, 33, 'Attrition',
           summary="IBM HR employee attrition (fictional), raw mixed types",
           about="IBM HR Analytics Employee Attrition & Performance: a fictional data set created by IBM data "
                 "scientists and distributed on Kaggle; did the employee leave?",
           repo_path='datasets/IBM_HR/WA_Fn-UseC_-HR-Employee-Attrition.csv',
-          verified=_FCOGB_CODE + " (file attributes of that path are also in the index)",
           sha256='a5c31e38bd7fafc9bc333884eb181b06b41b8e5e488e8f7ccb27199fb3be7659',
           drop=('EmployeeNumber',), labels={'Yes': 1, 'No': 0}, label_note="'Yes' -> 1, 'No' -> 0",
           notes="The byte-order mark at the start of the header is removed (so the first column is 'Age'). "
@@ -209,14 +202,14 @@ _SPECS_LIST = [
           summary="Voice gender recognition, 20 acoustic features",
           about="Gender recognition by voice (Kory Becker, Kaggle): 20 acoustic properties of recorded voice "
                 "samples, balanced male/female.",
-          repo_path='datasets/GenderRecognition/voice.csv', verified=_FCOGB_CODE,
+          repo_path='datasets/GenderRecognition/voice.csv',
           sha256='96303b30acb620724daea3f71cdf27d0ab5818342ab9825add0a7a4e0a898a22',
           labels={'male': 1, 'female': 0}, label_note="'male' -> 1, 'female' -> 0"),
     _Spec('magic04', 'raw', 'classification', 19020, 10, 'class',
           summary="MAGIC gamma telescope, 10 numeric features",
           about="MAGIC gamma telescope (Bock et al.; UCI, CC BY 4.0): simulated Cherenkov-telescope image "
                 "parameters; gamma (signal) versus hadron (background).",
-          repo_path='datasets/magic/magic04.csv', verified="path listed in the repository index and used in its code",
+          repo_path='datasets/magic/magic04.csv',
           sha256='387a65be996ccb59d8692a646864af29dea6969039e2d7aba891caa8c773708f',
           labels={1: 1, -1: 0},
           label_note="the file codes the class as +1 (gamma, 12332 rows, the UCI 'g' count) and -1 (hadron, "
@@ -225,7 +218,7 @@ _SPECS_LIST = [
           summary="Adult census income (>50K), raw mixed types, rows with missing values removed",
           about="Adult / Census Income (Kohavi & Becker 1996; UCI, CC BY 4.0): does a person earn more than "
                 "50K USD a year? This copy has the 30162 training rows without missing values.",
-          repo_path='datasets/adult/adult.csv', verified="path listed in the repository index and used in its code",
+          repo_path='datasets/adult/adult.csv',
           sha256='2f045d0df158603171d25a1af818a1586ce07529e57b6be0de469342ddca4203',
           labels={1: 1, -1: 0},
           label_note="the file codes income >50K as +1 and <=50K as -1; mapped +1 -> 1, -1 -> 0",
@@ -235,7 +228,7 @@ _SPECS_LIST = [
           summary="Telco customer churn (IBM sample), raw; TotalCharges has NaN",
           about="Telco customer churn: an IBM sample data set distributed on Kaggle; did the customer leave "
                 "within the last month?",
-          repo_path='datasets/telco_churn/WA_Fn-UseC_-Telco-Customer-Churn.csv', verified=_FCOGB_CODE,
+          repo_path='datasets/telco_churn/WA_Fn-UseC_-Telco-Customer-Churn.csv',
           sha256='88be4b93fbe0cc83421af1c503794c97c342eca914c1576db7c276e61d61358a',
           drop=('customerID',), labels={'Yes': 1, 'No': 0}, label_note="'Yes' -> 1, 'No' -> 0",
           to_numeric=('TotalCharges',),
@@ -246,14 +239,13 @@ _SPECS_LIST = [
           about="Medical cost personal data (from Lantz, 'Machine Learning with R'; distributed on Kaggle): "
                 "individual medical charges billed by health insurance from age, sex, BMI, children, smoker "
                 "and region.",
-          repo_path='datasets/insurance/insurance.csv', verified=_FCOGB_CODE,
+          repo_path='datasets/insurance/insurance.csv',
           sha256='388eff679557d08ac19f463d025de5e0b4adc482537c8456d19934d78621fd47'),
     _Spec('wages', 'raw', 'regression', 1379, 5, 'earn',
           summary="Earnings vs height, sex, race, education, age",
           about="Earnings survey data (the heights-and-earnings example of Gelman & Hill's regression textbook): "
                 "yearly earnings from height, sex, race, years of education and age.",
           repo_path='datasets/wages_demographics/wages.csv',
-          verified=_FCOGB_CODE + " (file attributes of that path are also in the index)",
           sha256='3368fc49d9d7dda36d7eed377cc0089d37916bd952ab1f4941aee0f1780bec80',
           notes="A few earnings are zero or slightly negative, as published."),
     _Spec('used_cars', 'raw', 'regression', 1770, 7, 'avgPrice',
@@ -261,7 +253,6 @@ _SPECS_LIST = [
           about="Used cars from German eBay listings (Kaggle), aggregated by mileage, year and engine power: "
                 "each row is one group with its listing count and price statistics.",
           repo_path='datasets/used_cars/cnt_km_year_powerPS_minPrice_maxPrice_avgPrice_sdPrice.csv',
-          verified=_FCOGB_CODE,
           sha256='9087560d2ffed6610fce4202f269e9dc8abefd7d639b530cf6715a52960a0090',
           notes="All published columns are kept. minPrice, maxPrice and sdPrice are statistics of the same "
                 "price group as the target and leak it; the orthogonal boosting paper used only count, km, year "
@@ -272,18 +263,18 @@ _SPECS_LIST = [
                 "neighbourhood attributes. Ethical note: the feature B is a transformed share of Black residents "
                 "and encodes a racist assumption; scikit-learn removed this data set for that reason. It is kept "
                 "here only because the rule-ensemble papers benchmark on it.",
-          repo_path='datasets/boston/boston_house_prices.csv', verified=_FCOGB_CODE,
+          repo_path='datasets/boston/boston_house_prices.csv',
           sha256='79ac716620024011b03c0c44d2bf99069b8173649181926d9109c25475a3804c'),
     _Spec('happiness_2015', 'raw', 'regression', 158, 8, 'Happiness Score',
           summary="World Happiness Report 2015, country scores",
           about="World Happiness Report 2015 (Sustainable Development Solutions Network; Kaggle 'World "
                 "Happiness Report', CC0): a country's happiness score from region and six explanatory factors.",
           repo_path='datasets/world_happiness_indicator/2015.csv',
-          verified="UNVERIFIED: the repository code only uses world_happiness_indicator/2019.csv; the 2015 path is a "
-                   "guess, so a download may fail (404) or be refused by the digest check",
           sha256='d79be64d11b4e36159242055e028e29ee6b4c3da6838e62d7a925bdde26eab5d',
           drop=('Country', 'Happiness Rank', 'Standard Error'),
-          notes="Country, Happiness Rank and Standard Error are dropped. Caveat: the score equals the sum of the six "
+          notes="The repository's code reads the 2019 file of the same folder; the address of the 2015 file is "
+                "inferred from it, so if the download fails, put a copy of the table in $GLASSWORKS_DATA/raw/. "
+                "Country, Happiness Rank and Standard Error are dropped. Caveat: the score equals the sum of the six "
                 "factor columns plus 'Dystopia Residual' (to 5e-4), so drop 'Dystopia Residual' as well for a "
                 "non-trivial task. Region is kept as a string."),
     _Spec('ships', 'raw', 'counts', 34, 4, 'damage',
@@ -292,7 +283,6 @@ _SPECS_LIST = [
                 "number of damage incidents by ship type, construction period, operation period and aggregate "
                 "months of service (an exposure: use log(months) as an offset in a Poisson model).",
           repo_path='datasets/count_data2/ships.csv',
-          verified=_FCOGB_CODE + "; a copy at sirus_experiments/datasets/count_data2/ships.csv has the same size (613 bytes)",
           sha256='75d6e08072718358ce588d19895ca71d3ac4408c4eb7974828787ea389099298',
           drop=('id',), notes="The id column is dropped."),
     _Spec('smoking', 'raw', 'counts', 36, 3, 'dead',
@@ -300,7 +290,6 @@ _SPECS_LIST = [
           about="Coronary deaths of British male doctors by age group and smoking status (Doll & Hill's cohort, "
                 "as tabulated in GLM textbooks); pop is the person-years at risk (use log(pop) as an offset).",
           repo_path='datasets/count_data2/smoking.csv',
-          verified=_FCOGB_CODE + " (file attributes of that path are also in the index)",
           sha256='40f0d862b1bbfe50aa9635a138064825628d9e136ad307263c11b6775a4e4692',
           drop=('id', 'dead_per_100'), notes="The id column and the derived rate dead_per_100 are dropped."),
     # ---- embedded scikit-learn data ----
@@ -330,7 +319,13 @@ _ALIASES = {'compas': 'compas-binary', 'fico': 'fico_binary', 'monk1': 'monk1-tr
 
 # %% ../nbs/05_datasets.ipynb #9f2ee092
 def resolve_name(name:str) -> str:
-    "The canonical (file-stem) name for `name` or one of its aliases."
+    """The canonical (file-stem) name for `name` or one of its aliases.
+
+    ```python
+    >>> resolve_name('compas'), resolve_name('MONK1'), resolve_name('servo.csv')
+    ('compas-binary', 'monk1-train', 'servo')
+
+    ```"""
     if not isinstance(name, str): raise TypeError(f"a dataset name must be a string, got {type(name).__name__}.")
     key = name.strip()
     if key.endswith('.csv'): key = key[:-4]
@@ -344,7 +339,17 @@ def resolve_name(name:str) -> str:
     return key
 
 def list_datasets() -> pd.DataFrame:
-    "Catalogue of every loadable data set: name, task, rows, features, folder, source, aliases, summary."
+    """Catalogue of every loadable data set: name, task, rows, features, folder, source, aliases, summary.
+
+    ```python
+    >>> cat = list_datasets()
+    >>> len(cat), cat.columns.tolist()[:4]
+    (33, ['name', 'task', 'rows', 'features'])
+    >>> servo = cat.set_index('name').loc['servo']
+    >>> servo['task'], int(servo['rows']), int(servo['features'])
+    ('regression', 167, 15)
+
+    ```"""
     rows = []
     for s in _SPECS_LIST:
         src = 'scikit-learn (embedded)' if s.folder == 'sklearn' else f"github.com/{_SOURCES[s.folder][0]}"
@@ -354,13 +359,37 @@ def list_datasets() -> pd.DataFrame:
 
 # %% ../nbs/05_datasets.ipynb #0a8c10e8
 class DatasetNotFoundError(FileNotFoundError):
-    "No local copy of a data set was found and it could not be downloaded."
+    """No local copy of a data set was found and it could not be downloaded.
+
+    ```python
+    >>> issubclass(DatasetNotFoundError, FileNotFoundError)     # `except FileNotFoundError` catches it too
+    True
+
+    ```"""
 
 class ChecksumError(OSError):
-    "A downloaded file does not have the recorded SHA-256 digest."
+    """A downloaded file does not have the recorded SHA-256 digest.
+
+    ```python
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     src = Path(d, 'src.csv'); _ = src.write_text('abc')
+    ...     try: download_file(src.as_uri(), Path(d, 'copy.csv'), sha256='0' * 64)
+    ...     except ChecksumError as e: print(type(e).__name__, Path(d, 'copy.csv').exists())
+    ChecksumError False
+
+    ```"""
 
 def cache_dir() -> Path:
-    "The user cache folder: `$GLASSWORKS_CACHE`, else platformdirs' user cache, else `~/.cache/glassworks`."
+    """The user cache folder: `$GLASSWORKS_CACHE`, else platformdirs' user cache, else `~/.cache/glassworks`.
+
+    ```python
+    >>> old = os.environ.get('GLASSWORKS_CACHE'); os.environ['GLASSWORKS_CACHE'] = os.path.join('some', 'folder')
+    >>> cache_dir() == Path('some', 'folder')
+    True
+    >>> if old is None: del os.environ['GLASSWORKS_CACHE']
+    ... else: os.environ['GLASSWORKS_CACHE'] = old
+
+    ```"""
     env = os.environ.get('GLASSWORKS_CACHE')
     if env: return Path(env).expanduser()
     try:
@@ -370,7 +399,14 @@ def cache_dir() -> Path:
         return Path.home() / '.cache' / 'glassworks'
 
 def sha256_of(path) -> str:
-    "Hex SHA-256 digest of a file."
+    """Hex SHA-256 digest of a file.
+
+    ```python
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = Path(d, 'x.txt'); _ = p.write_text('abc'); print(sha256_of(p))
+    ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
+
+    ```"""
     h = hashlib.sha256()
     with open(path, 'rb') as f:
         for chunk in iter(lambda: f.read(1 << 20), b''): h.update(chunk)
@@ -378,7 +414,16 @@ def sha256_of(path) -> str:
 
 # %% ../nbs/05_datasets.ipynb #a086cf0c
 def download_file(url:str, dest, sha256:str|None=None, timeout:float=60.0) -> Path:
-    "Fetch `url` to `dest` atomically (temp file + rename), refusing it if its SHA-256 is not `sha256`."
+    """Fetch `url` to `dest` atomically (temp file + rename), refusing it if its SHA-256 is not `sha256`.
+
+    ```python
+    >>> with tempfile.TemporaryDirectory() as d:                  # urllib opens file:// addresses too
+    ...     src = Path(d, 'src.csv'); _ = src.write_text('abc')
+    ...     got = download_file(src.as_uri(), Path(d, 'cache', 'copy.csv'), sha256=sha256_of(src))
+    ...     print(got.read_text(), sorted(p.name for p in Path(d, 'cache').iterdir()))
+    abc ['copy.csv']
+
+    ```"""
     dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix='.part')
@@ -412,7 +457,13 @@ def _download_url(spec):
     return f"{mirror.rstrip('/')}/{spec.folder}/{spec.file}" if mirror else spec.url
 
 def fetch(name:str, data_home=None, download:bool=True, timeout:float=60.0) -> Path:
-    "Path of a local copy of data set `name`: `data_home`, `$GLASSWORKS_DATA`, the cache, the shipped copy, then a download."
+    """Path of a local copy of data set `name`: `data_home`, `$GLASSWORKS_DATA`, the cache, the shipped copy, then a download.
+
+    ```python
+    >>> fetch('servo').name in ('servo.csv', 'servo.csv.gz')    # a local copy, or the one shipped with the package
+    True
+
+    ```"""
     spec = _SPECS[resolve_name(name)]
     if spec.folder == 'sklearn': raise ValueError(f"{spec.name!r} is embedded in scikit-learn and has no file.")
     searched = _candidates(spec, data_home)
@@ -435,7 +486,15 @@ def fetch(name:str, data_home=None, download:bool=True, timeout:float=60.0) -> P
 # %% ../nbs/05_datasets.ipynb #792ff7f0
 @dataclass(eq=False)
 class Dataset:
-    "A loaded data set; unpacks as `X, y, description = load(name)`."
+    """A loaded data set; unpacks as `X, y, description = load(name)`.
+
+    ```python
+    >>> ds = load('servo')
+    >>> X, y, description = ds
+    >>> ds.task, X.shape, description.splitlines()[1]
+    ('regression', (167, 15), "Shape: 167 rows, 15 features; task: regression; target: 'class'.")
+
+    ```"""
     name: str
     task: str          # 'classification' | 'regression' | 'counts'
     X: pd.DataFrame
@@ -457,7 +516,7 @@ def _describe(spec, X, y, path=None):
         parts.append("Source: scikit-learn's bundled copy (sklearn.datasets); no download needed.")
     else:
         repo, _, _, prov = _SOURCES[spec.folder]
-        parts.append(f"Source: {spec.url} ({prov}). Repository path check: {spec.verified}.")
+        parts.append(f"Source: {spec.url} ({prov}).")
         read = (f"Read with separator {spec.sep!r}, header row, target in the last column; no other cleaning."
                 if spec.folder != 'raw' else
                 f"Read with separator ',', header row; target column {spec.target!r}.")
@@ -495,7 +554,18 @@ def _read(spec, path):
 
 # %% ../nbs/05_datasets.ipynb #8d6cb412
 def load(name:str, data_home=None, download:bool=True) -> Dataset:
-    "Load data set `name` (see `list_datasets()`) as a `Dataset`; unpack it as `X, y, description`."
+    """Load data set `name` (see `list_datasets()`) as a `Dataset`; unpack it as `X, y, description`.
+
+    ```python
+    >>> load('servo')                      # shipped with the package: works offline
+    Dataset('servo', task='regression', rows=167, features=15)
+    >>> X, y, description = load('servo')
+    >>> X.shape, y.name, X.columns[:3].tolist()
+    ((167, 15), 'class', ['motor_B', 'motor_C', 'motor_D'])
+    >>> set(np.unique(X.to_numpy()).tolist())   # the OSRT paper's binarised table: 0/1 features
+    {0, 1}
+
+    ```"""
     spec = _SPECS[resolve_name(name)]
     if spec.folder == 'sklearn':
         X, y = _load_sklearn(spec); path = None
@@ -511,7 +581,14 @@ def load(name:str, data_home=None, download:bool=True) -> Dataset:
 # %% ../nbs/05_datasets.ipynb #535a2a88
 @dataclass
 class HierarchicalTruth:
-    "The coefficients behind `make_hierarchical`: mains `beta` (length p), `interactions` as (i, j, theta) with i < j."
+    """The coefficients behind `make_hierarchical`: mains `beta` (length p), `interactions` as (i, j, theta) with i < j.
+
+    ```python
+    >>> t = HierarchicalTruth(beta=np.array([1., 1., 0.]), interactions=[(0, 1, 2.0)], sigma=0.5)
+    >>> t.is_strongly_hierarchical(), t.n_nonzero, t.signal(np.array([[1., 2., 3.]])).tolist()
+    (True, 3, [7.0])
+
+    ```"""
     beta: np.ndarray
     interactions: list
     sigma: float
@@ -556,7 +633,16 @@ def make_hierarchical(n:int=1000, # number of samples
                       snr:float=10.0, # population Var(signal) / sigma^2
                       random_state=None, # seed or numpy Generator
                      ):
-    "hierScale synthetic data: returns `X` (n x p), `y` and the `HierarchicalTruth`."
+    """hierScale synthetic data: returns `X` (n x p), `y` and the `HierarchicalTruth`.
+
+    ```python
+    >>> X, y, truth = make_hierarchical(200, 10, 3, 'I', random_state=0)
+    >>> X.shape, truth.main_support.tolist(), [(i, j) for i, j, _ in truth.interactions]
+    ((200, 10), [0, 4, 7], [(0, 4), (0, 7), (4, 7)])
+    >>> truth.is_strongly_hierarchical(), truth.n_nonzero, round(truth.sigma ** 2, 6)   # sigma^2 = 6 non-zeros / SNR 10
+    (True, 6, 0.6)
+
+    ```"""
     n = check_scalar(n, 'n', numbers.Integral, low=1)
     p = check_scalar(p, 'p', numbers.Integral, low=1)
     k = check_scalar(k, 'k', numbers.Integral, low=1, high=p)
@@ -588,7 +674,14 @@ def make_friedman(n:int=100, # number of samples
                   random_state=None, # seed
                   n_features:int=10, # problem 1 only: total number of features (>= 5)
                  ):
-    "Friedman regression problem `problem` as `(X, y)`: a DataFrame with columns x0, x1, ... and a Series."
+    """Friedman regression problem `problem` as `(X, y)`: a DataFrame with columns x0, x1, ... and a Series.
+
+    ```python
+    >>> X, y = make_friedman(50, problem=1, random_state=0)
+    >>> X.shape, X.columns[:3].tolist(), y.name
+    ((50, 10), ['x0', 'x1', 'x2'], 'y')
+
+    ```"""
     from sklearn.datasets import make_friedman1, make_friedman2, make_friedman3
     n = check_scalar(n, 'n', numbers.Integral, low=1)
     problem = check_option(problem, 'problem', (1, 2, 3))

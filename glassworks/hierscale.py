@@ -14,16 +14,30 @@ from .base import GlassworksRegressor
 # %% auto #0
 __all__ = ['pair_index', 'pair_from_index', 'project_l1_ball', 'prox_kernel', 'prox', 'penalty', 'prox_qp', 'all_pairs',
            'direct_qp', 'kkt_lp', 'restricted_solve', 'pair_dots', 'pair_columns', 'scan_pairs', 'lambda_max_exact',
-           'GradientScreen', 'HierScalePath', 'hierscale_path', 'HierScaleRegressor', 'plot_path', 'path_slider']
+           'GradientScreen', 'HierScalePath', 'hierscale_path', 'HierScaleRegressor', 'plot_hierscale_path',
+           'path_slider']
 
 # %% ../nbs/20_hierscale.ipynb #f2c5e277
 @njit(cache=True)
 def pair_index(i, j, p):
-    "Flat position of the pair (i, j), i < j, in the row-major list of the p(p-1)/2 pairs."
+    """Flat position of the pair (i, j), i < j, in the row-major list of the p(p-1)/2 pairs.
+
+    ```python
+    >>> pair_index(0, 1, 4), pair_index(2, 3, 4)        # (0,1) (0,2) (0,3) (1,2) (1,3) (2,3)
+    (0, 5)
+
+    ```"""
     return i * p - i * (i + 1) // 2 + (j - i - 1)
 
 def pair_from_index(k, p:int):
-    "Inverse of `pair_index` (vectorised): flat positions -> arrays (i, j)."
+    """Inverse of `pair_index` (vectorised): flat positions -> arrays (i, j).
+
+    ```python
+    >>> I, J = pair_from_index(np.arange(6), 4)
+    >>> list(zip(I.tolist(), J.tolist()))
+    [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+
+    ```"""
     k = np.asarray(k, dtype=np.int64)
     starts = np.arange(p, dtype=np.int64) * p - np.arange(p, dtype=np.int64) * (np.arange(p, dtype=np.int64) + 1) // 2
     i = np.searchsorted(starts, k, side='right') - 1
@@ -39,7 +53,13 @@ def _soft(v, g):
 
 @njit(cache=True)
 def project_l1_ball(v, m):
-    "Project v[:m] onto the unit l1 ball, in place (sort-based)."
+    """Project v[:m] onto the unit l1 ball, in place (sort-based).
+
+    ```python
+    >>> v = np.array([3., -1., 0.]); project_l1_ball(v, 3); v.tolist()     # soft-threshold at 2
+    [1.0, 0.0, 0.0]
+
+    ```"""
     s = 0.0
     for k in range(m): s += abs(v[k])
     if s <= 1.0: return
@@ -124,7 +144,17 @@ def _bca_component(c, coff, cverts, eoff, cedges, adj_off, adj_e, adj_s, bt, tt,
 def prox_kernel(bt, tt, ei, ej, s1, s2, u, wa, wb, beta, theta, tol=1e-15, max_pass=100000):
     """Exact prox of Omega/L at (bt, tt) for the pairs (ei[e], ej[e]) over vertices 0..len(bt)-1, with s1 = lambda1/L and
     s2 = lambda2/L: screening (Thm 1), components (Thm 2, union-find), dual BCA per component (warm-started duals u, wa, wb,
-    updated in place). Writes beta, theta. Returns (n_components, largest component vertices, largest edges, max passes)."""
+    updated in place). Writes beta, theta. Returns (n_components, largest component vertices, largest edges, max passes).
+
+    ```python
+    >>> beta, theta = np.zeros(2), np.zeros(1)
+    >>> prox_kernel(np.array([3., 2.]), np.array([2.5]), np.array([0]), np.array([1]), 1.0, 1.0,
+    ...             np.zeros(2), np.zeros(1), np.zeros(1), beta, theta)
+    (1, 2, 1, 1)
+    >>> beta.tolist(), theta.tolist()
+    ([2.0, 1.25], [1.25])
+
+    ```"""
     p, E = bt.shape[0], tt.shape[0]
     load = np.zeros(p)
     for e in range(E):
@@ -218,7 +248,14 @@ def prox_kernel(bt, tt, ei, ej, s1, s2, u, wa, wb, beta, theta, tol=1e-15, max_p
     return nc, bigv, bige, mp
 
 def prox(beta_tilde, theta_tilde, pairs, L:float, lambda1:float, lambda2:float, tol:float=1e-15, duals=None):
-    "Exact prox of the hierScale penalty: argmin L/2||(b,t)-(bt,tt)||^2 + Omega(b,t); `pairs` is an (E, 2) int array."
+    """Exact prox of the hierScale penalty: argmin L/2||(b,t)-(bt,tt)||^2 + Omega(b,t); `pairs` is an (E, 2) int array.
+
+    ```python
+    >>> b, t, info = prox([3., 2.], [2.5], all_pairs(2), L=1.0, lambda1=1.0, lambda2=1.0)
+    >>> b.tolist(), t.tolist(), info['components']
+    ([2.0, 1.25], [1.25], 1)
+
+    ```"""
     bt = np.ascontiguousarray(beta_tilde, dtype=np.float64); tt = np.ascontiguousarray(theta_tilde, dtype=np.float64)
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     p, E = len(bt), len(tt)
@@ -230,7 +267,13 @@ def prox(beta_tilde, theta_tilde, pairs, L:float, lambda1:float, lambda2:float, 
                              duals=(u, wa, wb))
 
 def penalty(beta, theta, pairs, lambda1:float, lambda2:float) -> float:
-    "Omega(beta, theta) = lambda1 sum_i max(|beta_i|, ||theta_{G_i}||_inf) + lambda2 ||theta||_1."
+    """Omega(beta, theta) = lambda1 sum_i max(|beta_i|, ||theta_{G_i}||_inf) + lambda2 ||theta||_1.
+
+    ```python
+    >>> penalty([1., 0.], [0.5], [[0, 1]], lambda1=1.0, lambda2=2.0)      # 1*(max(1, .5) + max(0, .5)) + 2*.5
+    2.5
+
+    ```"""
     g = np.abs(np.asarray(beta, float)).copy()
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2); at = np.abs(np.asarray(theta, float))
     if len(at):
@@ -286,7 +329,14 @@ def _epigraph_rows(p, pairs, offset_b, offset_t, offset_tau, offset_s, nv):
     return np.array(rows)
 
 def prox_qp(beta_tilde, theta_tilde, pairs, L:float, lambda1:float, lambda2:float):
-    "The prox as a convex QP in epigraph form, solved by HiGHS and polished (test oracle; small problems only)."
+    """The prox as a convex QP in epigraph form, solved by HiGHS and polished (test oracle; small problems only).
+
+    ```python
+    >>> b, t = prox_qp([3., 2.], [2.5], all_pairs(2), L=1.0, lambda1=1.0, lambda2=1.0)
+    >>> np.round(b, 9).tolist(), np.round(t, 9).tolist()       # the same point as `prox`
+    ([2.0, 1.25], [1.25])
+
+    ```"""
     bt = np.asarray(beta_tilde, float); tt = np.asarray(theta_tilde, float)
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2); p, E = len(bt), len(tt); nv = 2 * p + 2 * E
     A = _epigraph_rows(p, pairs, 0, p, p + E, 2 * p + E, nv)
@@ -298,13 +348,29 @@ def prox_qp(beta_tilde, theta_tilde, pairs, L:float, lambda1:float, lambda2:floa
     return z[:p], z[p:p + E]
 
 def all_pairs(p:int):
-    "The p(p-1)/2 pairs (i, j), i < j, in row-major order."
+    """The p(p-1)/2 pairs (i, j), i < j, in row-major order.
+
+    ```python
+    >>> all_pairs(4).tolist()
+    [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]
+
+    ```"""
     I, J = np.triu_indices(p, 1)
     return np.stack([I, J], 1).astype(np.int64)
 
 def direct_qp(X, y, lambda1:float, lambda2:float, box:float=None):
     """Solve the hierScale problem directly as one QP on the explicit interaction matrix (small p only): variables
-    (b0, beta, theta, t, s) with t_i >= |beta_i|, |theta_G_i| and s >= |theta|. Returns (b0, beta, theta over all_pairs, F)."""
+    (b0, beta, theta, t, s) with t_i >= |beta_i|, |theta_G_i| and s >= |theta|. Returns (b0, beta, theta over all_pairs, F).
+
+    ```python
+    >>> rng = np.random.default_rng(0); X = rng.normal(size=(40, 3))
+    >>> y = X[:, 0] + X[:, 1] + X[:, 0] * X[:, 1] + 0.1 * rng.normal(size=40)
+    >>> F = direct_qp(X, y, 5.0, 10.0)[3]
+    >>> s = hierscale_path(X, y, lambdas=[5.0]).solution(0)          # lambda2 = 2 * lambda1 by default
+    >>> abs(s['objective'] - F) <= 1e-6 * F
+    True
+
+    ```"""
     X = np.asarray(X, float); y = np.asarray(y, float); n, p = X.shape
     pairs = all_pairs(p); E = len(pairs)
     D = np.hstack([np.ones((n, 1)), X, X[:, pairs[:, 0]] * X[:, pairs[:, 1]]])
@@ -321,7 +387,17 @@ def direct_qp(X, y, lambda1:float, lambda2:float, box:float=None):
 
 def kkt_lp(X, y, intercept, beta, interactions, lambda1:float, lambda2:float, tie:float=1e-6):
     """Independent optimality certificate (small p): the smallest eta such that subgradients of Omega at the given point
-    match the gradient up to eta in every coordinate (an LP, HiGHS), returned as eta / lambda1, plus |sum r| / lambda1."""
+    match the gradient up to eta in every coordinate (an LP, HiGHS), returned as eta / lambda1, plus |sum r| / lambda1.
+
+    ```python
+    >>> rng = np.random.default_rng(0); X = rng.normal(size=(40, 3))
+    >>> y = X[:, 0] + X[:, 1] + X[:, 0] * X[:, 1] + 0.1 * rng.normal(size=40)
+    >>> s = hierscale_path(X, y, lambdas=[5.0]).solution(0)
+    >>> eta, mean_r = kkt_lp(X, y, s['intercept'], s['coef_main'], s['interactions'], 5.0, 10.0)
+    >>> eta < 1e-5, mean_r < 1e-9
+    (True, True)
+
+    ```"""
     import highspy
     X = np.asarray(X, float); n, p = X.shape; pairs = all_pairs(p); E = len(pairs)
     theta = np.zeros(E)
@@ -382,7 +458,16 @@ def _restricted_objective(G, c, yy, x, a, ei, ej, lam1, lam2, gx):
 def restricted_solve(G, c, yy, a, ei, ej, x, u, wa, wb, L, lam1, lam2, tol, max_iter, accelerate):
     """Proximal gradient (FISTA with function-value restart if `accelerate`) on the active set: variables x = (beta_A, theta_T),
     Gram G = Z'Z and c = Z'yc of the centred active columns Z. Stops when the gradient mapping L*max|x+ - y| <= tol*lambda1.
-    Updates x and the prox duals in place; returns (iterations, gradient-mapping value, objective)."""
+    Updates x and the prox duals in place; returns (iterations, gradient-mapping value, objective).
+
+    ```python
+    >>> x = np.zeros(1); e = np.zeros(0, np.int64)                 # one main effect: Z'Z = 4, Z'y = 6, y'y = 10
+    >>> it, gm, F = restricted_solve(np.array([[4.]]), np.array([6.]), 10.0, 1, e, e, x, np.zeros(1), np.zeros(0),
+    ...                              np.zeros(0), 4.0, 2.0, 4.0, 1e-9, 100, True)
+    >>> x.tolist(), F                                              # soft-threshold: (6 - 2) / 4
+    ([1.0], 3.0)
+
+    ```"""
     m = x.shape[0]
     s1, s2 = lam1 / L, lam2 / L
     xk = x.copy(); yk = x.copy(); xn = np.empty(m); step = np.empty(m)
@@ -419,7 +504,14 @@ def restricted_solve(G, c, yy, a, ei, ej, x, u, wa, wb, L, lam1, lam2, tol, max_
 # %% ../nbs/20_hierscale.ipynb #4d593e09
 @njit(cache=True, parallel=True)
 def pair_dots(XT, r, I, J):
-    "X~_{ij}' r for the listed pairs (raw products; r centred), XT = X' (p x n, rows contiguous)."
+    """X~_{ij}' r for the listed pairs (raw products; r centred), XT = X' (p x n, rows contiguous).
+
+    ```python
+    >>> XT = np.array([[1., 2.], [3., 4.], [5., 6.]])            # p = 3 features, n = 2 samples
+    >>> pair_dots(XT, np.array([1., -1.]), np.array([0, 1]), np.array([1, 2])).tolist()    # 1*3 - 2*4, 3*5 - 4*6
+    [-5.0, -9.0]
+
+    ```"""
     out = np.empty(I.shape[0]); n = XT.shape[1]
     for k in prange(I.shape[0]):
         a = XT[I[k]]; b = XT[J[k]]
@@ -430,7 +522,14 @@ def pair_dots(XT, r, I, J):
 
 @njit(cache=True, parallel=True)
 def pair_columns(XT, I, J, mean_out):
-    "Centred interaction columns for a (small) list of pairs: n x len(I), plus their means."
+    """Centred interaction columns for a (small) list of pairs: n x len(I), plus their means.
+
+    ```python
+    >>> XT = np.array([[1., 2.], [3., 4.], [5., 6.]]); mean = np.empty(1)
+    >>> pair_columns(XT, np.array([0]), np.array([1]), mean).tolist(), mean.tolist()     # products 3, 8
+    ([[-2.5], [2.5]], [5.5])
+
+    ```"""
     n = XT.shape[1]; m = I.shape[0]
     Z = np.empty((n, m))
     for k in prange(m):
@@ -473,7 +572,16 @@ def scan_pairs(X, r, thresh:float, rows=None, cap:int|None=None, norms:bool=Fals
     """All pairs i<j (i in `rows`) with |X~_ij' r| > thresh, by blocked GEMMs (X_I*r)'X_{i0:} -- never storing the p^2/2 values.
     Returns (I, J, g, rowmax, thresh_used, rownorm): rowmax[i] = max |g| over the pairs of row i NOT returned; if more than
     `cap` pairs pass, only the largest are kept and the threshold is raised (the dropped ones enter rowmax).
-    With `norms`, rownorm[i] = max_j ||X_i*X_j||_2 as well."""
+    With `norms`, rownorm[i] = max_j ||X_i*X_j||_2 as well.
+
+    ```python
+    >>> rng = np.random.default_rng(0); X = rng.normal(size=(30, 6)); r = rng.normal(size=30); r -= r.mean()
+    >>> I, J, g, rowmax, thresh, _ = scan_pairs(X, r, 5.0)
+    >>> P = all_pairs(6); full = (X[:, P[:, 0]] * X[:, P[:, 1]]).T @ r        # all 15 pair gradients, for comparison
+    >>> sorted(zip(I.tolist(), J.tolist())) == [tuple(e) for e in P[np.abs(full) > 5.0].tolist()]
+    True
+
+    ```"""
     n, p = X.shape
     rows = np.arange(p - 1) if rows is None else np.asarray(rows, dtype=np.int64)
     if block is None: block = int(max(16, min(512, 2.5e7 // max(p, 1))))
@@ -511,7 +619,15 @@ def scan_pairs(X, r, thresh:float, rows=None, cap:int|None=None, norms:bool=Fals
 # %% ../nbs/20_hierscale.ipynb #9edb13d8
 def lambda_max_exact(b, I, J, c, alpha:float):
     """Smallest lambda1 at which (beta, theta) = 0 is optimal, with lambda2 = alpha*lambda1. `b` = |X_i' yc| (all i);
-    (I, J, c) must list every pair with c_ij = |X~_ij' yc| > alpha*max(b). Returns (lambda_max, lp_used)."""
+    (I, J, c) must list every pair with c_ij = |X~_ij' yc| > alpha*max(b). Returns (lambda_max, lp_used).
+
+    ```python
+    >>> lambda_max_exact(np.array([3., 1.]), np.array([0]), np.array([1]), np.array([2.]), alpha=1.0)   # no pair above: max b
+    (3.0, False)
+    >>> lambda_max_exact(np.array([1., 1.]), np.array([0]), np.array([1]), np.array([10.]), alpha=1.0)  # (10+1+1)/(1+2)
+    (4.0, True)
+
+    ```"""
     b = np.asarray(b, float); c = np.asarray(c, float)
     lo = float(b.max())
     sel = c > alpha * lo
@@ -539,7 +655,18 @@ def lambda_max_exact(b, I, J, c, alpha:float):
 class GradientScreen:
     """Lemma 3 with a projected reference residual: at a refresh (residual r0) keep the pairs with |X~'r0| > kappa*lambda2
     (sorted), and per row i the largest |X~_ij'r0| NOT kept (`rowmax`) and the largest norm ||X~_ij|| (`rownorm`). For a new
-    residual r, with gamma = <r0, r>/||r0||^2 and eps = ||r - gamma r0||:  |X~_ij'r| <= |gamma||X~_ij'r0| + ||X~_ij|| eps."""
+    residual r, with gamma = <r0, r>/||r0||^2 and eps = ||r - gamma r0||:  |X~_ij'r| <= |gamma||X~_ij'r0| + ||X~_ij|| eps.
+
+    ```python
+    >>> rng = np.random.default_rng(0); X = rng.normal(size=(30, 6)); r0 = rng.normal(size=30); r0 -= r0.mean()
+    >>> S = GradientScreen(X, np.ascontiguousarray(X.T)); _ = S.refresh(r0, 4.0, norms=True)
+    >>> r = r0 + 0.1 * rng.normal(size=30); r -= r.mean()
+    >>> I, J, g = S.candidates(r, 4.0)                           # exactly the pairs with |X~'r| > 4
+    >>> P = all_pairs(6); full = (X[:, P[:, 0]] * X[:, P[:, 1]]).T @ r
+    >>> sorted(zip(I.tolist(), J.tolist())) == [tuple(e) for e in P[np.abs(full) > 4.0].tolist()]
+    True
+
+    ```"""
     def __init__(self, X, XT, kappa=0.5, cap=2_000_000, refresh_frac=0.25):
         self.X, self.XT, self.kappa, self.cap, self.refresh_frac = X, XT, kappa, cap, refresh_frac
         p = X.shape[1]
@@ -644,7 +771,18 @@ class _ActiveSet:
 
 # %% ../nbs/20_hierscale.ipynb #00be08a0
 class HierScalePath:
-    "Solutions of the hierScale path: per lambda1 the intercept, mains, interactions (i, j, theta) and objective."
+    """Solutions of the hierScale path: per lambda1 the intercept, mains, interactions (i, j, theta) and objective.
+
+    ```python
+    >>> rng = np.random.default_rng(0); X = rng.normal(size=(40, 3))
+    >>> y = X[:, 0] + X[:, 1] + X[:, 0] * X[:, 1] + 0.1 * rng.normal(size=40)
+    >>> path = hierscale_path(X, y, lambdas=[20.0, 5.0])
+    >>> len(path), path.support_size().tolist(), [(i, j) for i, j, _ in path.solution(1)['interactions']]
+    (2, [2, 3], [(0, 1)])
+    >>> path.predict(X[:2], k=1).shape
+    (2,)
+
+    ```"""
     def __init__(self, **kw): self.__dict__.update(kw)
     def __len__(self): return len(self.lambda1)
     def __repr__(self):
@@ -685,24 +823,18 @@ def _validate(X, y, feature_names=None):
 _SCALE_RATIO = 1e7   # column spread / target spread beyond which the absolute tolerances of the solver lose meaning
 
 def _check_scaling(X, y, names):
-    "Refuse columns whose spread is extreme relative to y's: the path would not be certified (issue 12)."
+    "Refuse columns whose spread is extreme relative to y's: the path would not be certified."
     r = X.std(0) / y.std()
     bad = np.flatnonzero((r > _SCALE_RATIO) | (r < 1 / _SCALE_RATIO))
     if len(bad):
         raise InputError(f"column(s) {[names[i] for i in bad[:5]]} have a spread {r[bad[0]]:.2g} times y's; at such scales the "
                          "solver cannot certify the path. Pass standardize=True (or rescale X, e.g. with StandardScaler).")
 
-def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=0.05, alpha:float=2.0,
-                   tol:float=1e-6, max_support:int|None=None, standardize:bool=False, verbose:int=0,
-                   exact_lambda_max:bool=True, accelerate:bool=True, screen_factor:float=0.5,
-                   store_cap:int=2_000_000, max_iter:int=20000, max_checks:int=200, time_limit:float|None=None,
-                   max_solutions:int|None=None, feature_names=None) -> HierScalePath:
-    """hierScale path: min 1/2||y - b0 - X beta - X~ theta||^2 + lambda1 sum_i max(|beta_i|, ||theta_Gi||_inf) + lambda2||theta||_1
-    over a decreasing lambda1 grid (lambda2 = alpha*lambda1), by the active-set proximal gradient method with exact prox
-    (screening + components + dual BCA), master prox-gradient checks and gradient screening."""
-    t_start = time.perf_counter()
-    X, y, names = _validate(X, y, feature_names)
-    if not standardize: _check_scaling(X, y, names)
+
+# %% ../nbs/20_hierscale.ipynb #b5a1e002
+def _check_path_params(lambdas, n_lambda, lambda_min_ratio, alpha, tol, max_support, screen_factor, max_iter,
+                       max_checks, time_limit, max_solutions):
+    "Validate the settings of a path; return `lambdas` as a float array (None: the default geometric grid)."
     check_scalar(time_limit, 'time_limit', low=0, include_low=False, allow_none=True)
     check_scalar(max_iter, 'max_iter', numbers.Integral, low=1)
     check_scalar(max_checks, 'max_checks', numbers.Integral, low=1)
@@ -713,12 +845,114 @@ def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=
     check_scalar(n_lambda, 'n_lambda', numbers.Integral, low=1)
     check_scalar(max_support, 'max_support', numbers.Integral, low=1, allow_none=True)
     check_scalar(screen_factor, 'screen_factor', low=0, high=1, include_low=False, include_high=False)
-    if lambdas is not None:
-        lambdas = np.asarray(lambdas, dtype=float).ravel()
-        if len(lambdas) == 0 or not np.isfinite(lambdas).all() or (lambdas <= 0).any():
-            raise ParameterError("`lambdas` must be a non-empty list of finite values > 0 (lambda1; lambda2 = alpha*lambda1).")
-        if (np.diff(lambdas) > 0).any():
-            raise ParameterError("`lambdas` must be non-increasing (the path is warm-started from large to small lambda).")
+    if lambdas is None: return None
+    lambdas = np.asarray(lambdas, dtype=float).ravel()
+    if len(lambdas) == 0 or not np.isfinite(lambdas).all() or (lambdas <= 0).any():
+        raise ParameterError("`lambdas` must be a non-empty list of finite values > 0 (lambda1; lambda2 = alpha*lambda1).")
+    if (np.diff(lambdas) > 0).any():
+        raise ParameterError("`lambdas` must be non-increasing (the path is warm-started from large to small lambda).")
+    return lambdas
+
+def _first_pass(X, XT, yc, alpha, screen_factor, store_cap, exact_lambda_max):
+    """One full pass over the pairs at r = yc: the screening state (pairs above kappa*alpha*max b, per-row maxima and
+    norms, i.e. the constant C of Lemma 3), b = |X'yc| and lambda_max. Returns (screen, b, lambda_max, lp_used)."""
+    b = np.abs(X.T @ yc)
+    screen = GradientScreen(X, XT, kappa=screen_factor, cap=store_cap)
+    I0, J0, g0 = screen.refresh(yc, alpha * float(b.max()), norms=True)
+    lmax, used_lp = lambda_max_exact(b, I0, J0, np.abs(g0), alpha) if exact_lambda_max else (float(b.max()), False)
+    return screen, b, lmax, used_lp
+
+def _initial_active_set(X, XT, mu, yc, b, screen):
+    "The active set the path starts from: the top-5 mains by |X'yc| and the top-5 pairs of the first pass (with parents)."
+    act = _ActiveSet(X, XT, mu, yc)
+    top = np.argsort(-np.abs(screen.g))[:5]
+    act.grow(np.argsort(-b)[:5], screen.I[top], screen.J[top])
+    return act
+
+def _master_step(act, screen, X, lam1, lam2, tol):
+    """The master iteration: one prox-gradient step over all p + p(p-1)/2 variables from the restricted solution, the
+    pair gradients coming from gradient screening (Lemmas 2-3). Returns (residual, KKT certificate, mains and pairs
+    (I, J) that became non-zero outside the active set, (vertices, edges) of the largest prox component)."""
+    p, L = X.shape[1], act.L
+    r = act.residual()
+    gmain = X.T @ r
+    SI, SJ, Sg = screen.candidates(r, lam2)
+    if len(SI) and len(act.keys):                     # active pairs are already in (theta_T, its gradient)
+        inT = np.isin(SI * p + SJ, np.fromiter(act.keys.keys(), np.int64, len(act.keys)))
+        SI, SJ, Sg = SI[~inT], SJ[~inT], Sg[~inT]
+    bfull = np.zeros(p); bfull[act.A] = act.beta
+    gt = act.Zt.T @ r
+    EI = np.concatenate([act.TI, SI]); EJ = np.concatenate([act.TJ, SJ])
+    tfull = np.concatenate([act.theta, np.zeros(len(SI))])
+    bt = bfull + gmain / L; tt = tfull + np.concatenate([gt, Sg]) / L
+    bp, tp = np.zeros(p), np.zeros(len(EI))
+    info = prox_kernel(bt, tt, EI, EJ, lam1 / L, lam2 / L, np.zeros(p), np.zeros(len(EI)), np.zeros(len(EI)), bp, tp)
+    kkt = L * max(np.abs(bp - bfull).max(initial=0), np.abs(tp - tfull).max(initial=0)) / lam1
+    thr = 0.1 * tol * lam1 / L
+    inA = np.zeros(p, bool); inA[act.A] = True
+    new_m = np.flatnonzero(~inA & (np.abs(bp) > thr))
+    newp = np.flatnonzero(np.abs(tp[len(act.TI):]) > thr)
+    return r, kkt, new_m, SI[newp], SJ[newp], (info[1], info[2])
+
+def _solve_at(act, screen, X, yy, lam1, lam2, tol, max_iter, max_checks, accelerate):
+    """Algorithm 2 at one lambda: restricted solve, master check, grow the active set; stop when a check adds nothing
+    (or after `max_checks`). Returns (residual, KKT certificate, checks, PGD iterations, largest component)."""
+    checks = iters = 0; comp = (0, 0)
+    while True:
+        a = len(act.A)
+        x = np.concatenate([act.beta, act.theta])
+        it, _, _ = restricted_solve(act.G, act.c, yy, a, act.li, act.lj, x, act.u, act.wa, act.wb, act.L,
+                                    lam1, lam2, tol, max_iter, accelerate)
+        iters += it; act.beta, act.theta = x[:a].copy(), x[a:].copy()
+        r, kkt, new_m, NI, NJ, big = _master_step(act, screen, X, lam1, lam2, tol); checks += 1
+        if big[1] > comp[1]: comp = big
+        if (len(new_m) == 0 and len(NI) == 0) or checks >= max_checks: return r, kkt, checks, iters, comp
+        act.grow(new_m, NI, NJ)
+
+def _solution(act, r, ybar, mu, lam1, lam2):
+    "The solution held by the active set: (intercept, all p mains, non-zero pairs (I, J, theta), objective F)."
+    beta = np.zeros(len(mu)); beta[act.A] = act.beta
+    nz = np.flatnonzero(act.theta)
+    inter = (act.TI[nz].copy(), act.TJ[nz].copy(), act.theta[nz].copy())
+    b0 = ybar - float(mu[act.A] @ act.beta) - float(act.tmu[nz] @ act.theta[nz])
+    F = 0.5 * float(r @ r) + penalty(beta, inter[2], np.stack([inter[0], inter[1]], 1), lam1, lam2)
+    return b0, beta, inter, F
+
+def _stop_reason(n_nonzero, max_support, seconds, time_limit, solved, max_solutions):
+    "Why the path stops after this solution (None: it goes on)."
+    if max_support is not None and n_nonzero >= max_support: return 'max_support'
+    if time_limit is not None and seconds > time_limit: return 'time_limit'
+    if max_solutions is not None and solved >= max_solutions: return 'max_solutions'
+    return None
+
+# %% ../nbs/20_hierscale.ipynb #b5a1e003
+def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=0.05, alpha:float=2.0,
+                   tol:float=1e-6, max_support:int|None=None, standardize:bool=False, verbose:int=0,
+                   exact_lambda_max:bool=True, accelerate:bool=True, screen_factor:float=0.5,
+                   store_cap:int=2_000_000, max_iter:int=20000, max_checks:int=200, time_limit:float|None=None,
+                   max_solutions:int|None=None, feature_names=None) -> HierScalePath:
+    """hierScale path: min 1/2||y - b0 - X beta - X~ theta||^2 + lambda1 sum_i max(|beta_i|, ||theta_Gi||_inf) + lambda2||theta||_1
+    over a decreasing lambda1 grid (lambda2 = alpha*lambda1), by the active-set proximal gradient method with exact prox
+    (screening + components + dual BCA), master prox-gradient checks and gradient screening.
+
+    ```python
+    >>> rng = np.random.default_rng(0); X = rng.normal(size=(200, 6))
+    >>> y = 2 * X[:, 0] - X[:, 1] + 1.5 * X[:, 0] * X[:, 1] + 0.1 * rng.normal(size=200)
+    >>> path = hierscale_path(X, y, n_lambda=20)
+    >>> len(path), path.support_size()[[0, -1]].tolist()     # from all-zero at lambda_max to 3 non-zeros
+    (20, [0, 3])
+    >>> s = path.solution(19)
+    >>> np.flatnonzero(s['coef_main']).tolist(), [(i, j) for i, j, _ in s['interactions']]
+    ([0, 1], [(0, 1)])
+    >>> path.stats_['sh_violations'], path.stats_['max_kkt'] < 1e-5      # strong hierarchy; KKT certificate
+    (0, True)
+
+    ```"""
+    t_start = time.perf_counter()
+    X, y, names = _validate(X, y, feature_names)
+    if not standardize: _check_scaling(X, y, names)
+    lambdas = _check_path_params(lambdas, n_lambda, lambda_min_ratio, alpha, tol, max_support, screen_factor, max_iter,
+                                 max_checks, time_limit, max_solutions)
     n, p = X.shape
     x_offset = x_scale = None
     if standardize:
@@ -727,75 +961,30 @@ def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=
     X = np.ascontiguousarray(X); XT = np.ascontiguousarray(X.T)
     ybar = float(y.mean()); yc = y - ybar; yy = float(yc @ yc)
     mu = X.mean(0)
-    # one full pass at r = yc: |X~'yc| above kappa*alpha*max b, per-row maxima and norms (the constant C of Lemma 3)
-    b = np.abs(X.T @ yc)
-    screen = GradientScreen(X, XT, kappa=screen_factor, cap=store_cap)
-    I0, J0, g0 = screen.refresh(yc, alpha * float(b.max()), norms=True)
-    lmax, used_lp = lambda_max_exact(b, I0, J0, np.abs(g0), alpha) if exact_lambda_max else (float(b.max()), False)
+    screen, b, lmax, used_lp = _first_pass(X, XT, yc, alpha, screen_factor, store_cap, exact_lambda_max)
     grid = lmax * np.geomspace(1.0, lambda_min_ratio, n_lambda) if lambdas is None else lambdas
-    act = _ActiveSet(X, XT, mu, yc)
-    top = np.argsort(-np.abs(screen.g))[:5]
-    act.grow(np.argsort(-b)[:5], screen.I[top], screen.J[top])
+    act = _initial_active_set(X, XT, mu, yc, b, screen)
     sols = dict(lambda1=[], lambda2=[], intercept=[], coef_main=[], interactions=[], objective=[], kkt=[])
-    per = []
-    stopped = None
+    per, stopped = [], None
     for k, lam1 in enumerate(grid):
         t0 = time.perf_counter(); lam2 = alpha * lam1
-        checks = iters = 0; comp = (0, 0)
         n_full0, n_rows0, n_dots0 = screen.n_full, screen.n_partial_rows, screen.n_dots
-        while True:
-            a = len(act.A)
-            x = np.concatenate([act.beta, act.theta])
-            it, gm, F = restricted_solve(act.G, act.c, yy, a, act.li, act.lj, x, act.u, act.wa, act.wb, act.L,
-                                         lam1, lam2, tol, max_iter, accelerate)
-            iters += it; act.beta, act.theta = x[:a].copy(), x[a:].copy()
-            # master iteration: one prox-gradient step over all variables, with gradient screening
-            r = act.residual(); checks += 1
-            gmain = X.T @ r
-            SI, SJ, Sg = screen.candidates(r, lam2)
-            if len(SI) and len(act.keys):
-                inT = np.isin(SI * p + SJ, np.fromiter(act.keys.keys(), np.int64, len(act.keys)))
-                SI, SJ, Sg = SI[~inT], SJ[~inT], Sg[~inT]
-            L = act.L
-            bfull = np.zeros(p); bfull[act.A] = act.beta
-            gt = act.Zt.T @ r
-            EI = np.concatenate([act.TI, SI]); EJ = np.concatenate([act.TJ, SJ])
-            tfull = np.concatenate([act.theta, np.zeros(len(SI))])
-            bt = bfull + gmain / L; tt = tfull + np.concatenate([gt, Sg]) / L
-            bp, tp = np.zeros(p), np.zeros(len(EI))
-            info = prox_kernel(bt, tt, EI, EJ, lam1 / L, lam2 / L, np.zeros(p), np.zeros(len(EI)), np.zeros(len(EI)),
-                               bp, tp)
-            if info[2] > comp[1]: comp = (info[1], info[2])
-            kkt = L * max(np.abs(bp - bfull).max(initial=0), np.abs(tp - tfull).max(initial=0)) / lam1
-            thr = 0.1 * tol * lam1 / L
-            inA = np.zeros(p, bool); inA[act.A] = True
-            new_m = np.flatnonzero(~inA & (np.abs(bp) > thr))
-            newp = np.flatnonzero(np.abs(tp[len(act.TI):]) > thr)
-            if (len(new_m) == 0 and len(newp) == 0) or checks >= max_checks: break
-            act.grow(new_m, SI[newp], SJ[newp])
-        # record the solution
-        nzb = np.zeros(p); nzb[act.A] = act.beta
-        nz = np.flatnonzero(act.theta)
-        inter = (act.TI[nz].copy(), act.TJ[nz].copy(), act.theta[nz].copy())
-        b0 = ybar - float(mu[act.A] @ act.beta) - float(act.tmu[nz] @ act.theta[nz])
-        F = 0.5 * float(r @ r) + penalty(nzb, inter[2], np.stack([inter[0], inter[1]], 1), lam1, lam2)
-        for key, v in (('lambda1', lam1), ('lambda2', lam2), ('intercept', b0), ('coef_main', nzb), ('interactions', inter),
+        r, kkt, checks, iters, comp = _solve_at(act, screen, X, yy, lam1, lam2, tol, max_iter, max_checks, accelerate)
+        b0, beta, inter, F = _solution(act, r, ybar, mu, lam1, lam2)
+        for key, v in (('lambda1', lam1), ('lambda2', lam2), ('intercept', b0), ('coef_main', beta), ('interactions', inter),
                        ('objective', F), ('kkt', kkt)): sols[key].append(v)
-        sh = int(sum(nzb[i] == 0 or nzb[j] == 0 for i, j in zip(inter[0], inter[1])))
+        sh = int(sum(beta[i] == 0 or beta[j] == 0 for i, j in zip(inter[0], inter[1])))
         per.append(dict(time=time.perf_counter() - t0, checks=checks, iterations=iters, active=act.size,
                         full_passes=screen.n_full - n_full0, rows_rescanned=screen.n_partial_rows - n_rows0,
-                        pair_dots=screen.n_dots - n_dots0, largest_component=comp, L=L, sh_violations=sh,
-                        n_main=int(np.count_nonzero(nzb)), n_inter=len(nz)))
+                        pair_dots=screen.n_dots - n_dots0, largest_component=comp, L=act.L, sh_violations=sh,
+                        n_main=int(np.count_nonzero(beta)), n_inter=len(inter[2])))
         if verbose:
             print(f"[hierscale] {k + 1:3d}/{len(grid)} lambda1={lam1:.4g}  mains {per[-1]['n_main']:4d}  "
                   f"inter {per[-1]['n_inter']:4d}  F={F:.6g}  KKT {kkt:.1e}  checks {checks}  "
                   f"full passes {per[-1]['full_passes']}  {per[-1]['time']:.2f}s", flush=True)
-        if max_support is not None and per[-1]['n_main'] + per[-1]['n_inter'] >= max_support:
-            stopped = 'max_support'; break
-        if time_limit is not None and time.perf_counter() - t_start > time_limit:
-            stopped = 'time_limit'; break
-        if max_solutions is not None and k + 1 >= max_solutions:
-            stopped = 'max_solutions'; break
+        stopped = _stop_reason(per[-1]['n_main'] + per[-1]['n_inter'], max_support, time.perf_counter() - t_start,
+                               time_limit, k + 1, max_solutions)
+        if stopped is not None: break
     out = HierScalePath(**{k: (np.array(v) if k not in ('interactions',) else v) for k, v in sols.items()},
                         alpha=float(alpha), lambda_max=lmax, lambda_max_lp=used_lp, grid=np.asarray(grid),
                         n_features=p, feature_names=names, x_offset=x_offset, x_scale=x_scale, n_samples=n)
@@ -810,7 +999,18 @@ def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=
 # %% ../nbs/20_hierscale.ipynb #c616f3c1
 class HierScaleRegressor(GlassworksRegressor):
     """hierScale sparse interaction model under strong hierarchy (scikit-learn API): fits the path and picks lambda1 on a
-    validation split (`cv=None`) or by K-fold CV (`cv=K`), then refits the path on all the data."""
+    validation split (`cv=None`) or by K-fold CV (`cv=K`), then refits the path on all the data.
+
+    ```python
+    >>> rng = np.random.default_rng(0); X = rng.normal(size=(200, 6))
+    >>> y = 2 * X[:, 0] - X[:, 1] + 1.5 * X[:, 0] * X[:, 1] + 0.1 * rng.normal(size=200)
+    >>> est = HierScaleRegressor(n_lambda=20, random_state=0).fit(X, y)
+    >>> est.hierarchy_respected(), round(float(est.score(X, y)), 2)
+    (True, 0.98)
+    >>> np.flatnonzero(est.coef_main_).tolist(), [(a, b) for a, b, _ in est.coef_inter_]
+    ([0, 1], [('x0', 'x1')])
+
+    ```"""
     def __init__(self, alpha:float=2.0, n_lambda:int=100, lambda_min_ratio:float=0.05, lambdas=None, cv:int|None=None,
                  validation_fraction:float=0.25, tol:float=1e-6, max_support:int|None=None, standardize:bool=False,
                  random_state=None, verbose:int=0):
@@ -899,8 +1099,17 @@ class HierScaleRegressor(GlassworksRegressor):
         except Exception: return super().__repr__()
 
 # %% ../nbs/20_hierscale.ipynb #ff6bdb90
-def plot_path(model, axes=None):
-    "Coefficient paths (mains, interactions), support size and validation error against lambda1."
+def plot_hierscale_path(model, axes=None):
+    """Coefficient paths (mains, interactions), support size and validation error against lambda1, of a fitted
+    `HierScaleRegressor` or a `HierScalePath`; returns the three axes.
+
+    ```python
+    >>> rng = np.random.default_rng(0); X = rng.normal(size=(100, 4)); y = X[:, 0] * X[:, 1] + X[:, 0] + X[:, 1]
+    >>> axes = plot_hierscale_path(hierscale_path(X, y, n_lambda=5))
+    >>> [a.get_title() for a in axes]
+    ['main effects', 'interactions', 'support and validation error']
+
+    ```"""
     import matplotlib.pyplot as plt
     path = model.path_ if hasattr(model, 'path_') else model
     if axes is None: axes = plt.subplots(1, 3, figsize=(13, 3.4))[1]
@@ -925,7 +1134,19 @@ def plot_path(model, axes=None):
     return axes
 
 def path_slider(model):
-    "An ipywidgets slider walking the path and printing the selected model; prints the chosen model without Jupyter."
+    """An ipywidgets slider walking the path and printing the selected model; prints the chosen model without Jupyter.
+
+    ```python
+    >>> rng = np.random.default_rng(0); X = rng.normal(size=(40, 3))
+    >>> y = X[:, 0] + X[:, 1] + X[:, 0] * X[:, 1] + 0.1 * rng.normal(size=40)
+    >>> path_slider(HierScaleRegressor(n_lambda=5, random_state=0).fit(X, y))     # outside Jupyter: prints the model
+    hierScale model (lambda1=..., lambda2=...; 2 main effects, 1 interactions; strong hierarchy respected)
+      intercept ...
+      x0 ...
+        x x1 ...
+      x1 ...
+
+    ```"""
     check_is_fitted(model, 'path_')
     try:
         import ipywidgets as widgets

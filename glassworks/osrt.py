@@ -8,27 +8,35 @@ import numbers, warnings
 import numpy as np
 from .base import GlassworksRegressor, ExactSolverMixin, SearchMonitor
 from .validation import check_scalar, check_option, ParameterError, InputError
-from .treedp import TreeData, search_tree
+from .treedp import TreeData, search_tree, weighted_median
 from .models import Tree, Leaf, Split
 
 # %% auto #0
-__all__ = ['greedy_tree', 'OSRTRegressor']
+__all__ = ['greedy_regression_tree', 'OSRTRegressor']
 
 # %% ../nbs/13_osrt.ipynb #b97c4091
-def _wmedian(y, w):
-    o = np.argsort(y, kind='mergesort'); c = np.cumsum(w[o])
-    return float(y[o][np.searchsorted(c, 0.5 * c[-1])])
+def greedy_regression_tree(X, # binary features (n, M), validated
+                           y, w, # targets and positive weights
+                           lam_raw:float, # price of a leaf in raw squared-error units (lambda * SST)
+                           max_depth:int|None=None, # at most this many splits on a path
+                           metric:str='l2', # leaf values: means ('l2') or weighted medians ('l1')
+                           feature_names=None): # names for printing (default x0, x1, ...)
+    """Top-down greedy regression tree: best squared-error split while it gains more than `lam_raw` (a warm start).
 
-def greedy_tree(X, # binary features (n, M), validated
-                y, w, # targets and positive weights
-                lam_raw:float, # price of a leaf in raw squared-error units (lambda * SST)
-                max_depth:int|None=None, # at most this many splits on a path
-                metric:str='l2', # leaf values: means ('l2') or weighted medians ('l1')
-                feature_names=None):
-    "Top-down greedy tree: best squared-error split while it gains more than `lam_raw` (a warm start)."
+    ```python
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5); y = np.array([1., 1., 3., 5.] * 5)
+    >>> print(greedy_regression_tree(X, y, np.ones(20), lam_raw=0.5))
+    if x0:
+        if x1: predict 5  (n=5)
+        else: predict 3  (n=5)
+    else: predict 1  (n=10)
+    >>> greedy_regression_tree(X, y, np.ones(20), lam_raw=0.5, max_depth=1).n_leaves
+    2
+
+    ```"""
     def grow(idx, d):
         ww, yy = w[idx], y[idx]
-        val = float(np.sum(ww * yy) / ww.sum()) if metric == 'l2' else _wmedian(yy, ww)
+        val = float(np.sum(ww * yy) / ww.sum()) if metric == 'l2' else float(weighted_median(yy, ww))
         if (d is not None and d == 0) or len(idx) < 2: return Leaf(val, n_samples=len(idx))
         A = X[idx]; yc = yy - yy.mean()
         W1, S1 = ww @ A, (ww * yc) @ A; W0, S0 = ww.sum() - W1, (ww * yc).sum() - S1
@@ -53,7 +61,22 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
     """Certified-optimal sparse regression tree on binary features: minimises SSE/SST + regularization * leaves.
 
     Depth: `max_depth=d` allows at most d splits on any root-to-leaf path (a single leaf has depth 0; None: no
-    limit). The reference `osrt` package counts the root as 1: its `depth_budget = d + 1` is our `max_depth = d`."""
+    limit). The reference `osrt` package counts the root as 1: its `depth_budget = d + 1` is our `max_depth = d`.
+
+    ```python
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5); y = np.array([1., 1., 3., 5.] * 5)
+    >>> m = OSRTRegressor(regularization=0.01).fit(X, y)
+    >>> m.optimal_, m.n_leaves_, round(m.objective_, 6)     # a perfect fit with 3 leaves: 0 + 3 * 0.01
+    (True, 3, 0.03)
+    >>> print(m.tree_)
+    if x0:
+        if x1: predict 5  (n=5)
+        else: predict 3  (n=5)
+    else: predict 1  (n=10)
+    >>> m.predict(X[:4]).tolist()
+    [1.0, 1.0, 3.0, 5.0]
+
+    ```"""
     _binary_features = True
     _chunk = 2000          # nodes in the engine's first round (later rounds are sized from the node rate)
 
@@ -94,16 +117,15 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
         limited = self.time_limit is not None or self.node_limit is not None
         # under a limit, a greedy tree seeds the search: it is the answer if nothing better is found in time,
         # and its objective prunes the search from the first node on
-        g = (greedy_tree(A[keep], yy[keep], w[keep], lam * data.norm, self.max_depth, self.metric, self.feature_names_)
-             if limited else None)
+        g = (greedy_regression_tree(A[keep], yy[keep], w[keep], lam * data.norm, self.max_depth, self.metric,
+                                    self.feature_names_) if limited else None)
         res = search_tree(data, lam, self.max_depth, monitor=mon, bound=self.bound, incumbent=g,
                           chunk=64 if self.time_limit is not None else self._chunk)
         tree, obj = res.tree, float(res.objective)
-        mon.update(upper=obj, lower=res.lower_bound)
+        # the result is the returned tree: its objective (recomputed from its leaves, not the engine's running
+        # incumbent) and the certified bound; `_set_result` copies them into objective_, lower_bound_, gap_, optimal_
+        mon.upper, mon.lower = obj, min(float(res.lower_bound), obj)
         self._set_result(mon, stats=dict(res.stats, rows=int(keep.sum()), greedy_start=limited), complete=res.complete)
-        self.objective_ = obj                                                 # exact, from the returned tree
-        self.lower_bound_ = min(float(res.lower_bound), obj)
-        self.gap_ = max(0.0, self.objective_ - self.lower_bound_)
         self.tree_, self.n_leaves_, self.depth_ = tree, tree.n_leaves, tree.depth
         self.loss_ = self.objective_ - lam * self.n_leaves_
         r = yy - self.tree_.predict(A); ybar = np.sum(w * yy) / w.sum()

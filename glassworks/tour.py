@@ -87,7 +87,7 @@ def _stop_osrt(out:Path, draw:bool, say):
 @tour_stop('hierscale', 'Sparse interactions under strong hierarchy (hierScale) on generated data')
 def _stop_hierscale(out:Path, draw:bool, say):
     from glassworks.datasets import make_hierarchical
-    from glassworks.hierscale import HierScaleRegressor, plot_path
+    from glassworks.hierscale import HierScaleRegressor, plot_hierscale_path
     X, y, truth = make_hierarchical(n=300, p=30, k=4, setting='I', snr=10, random_state=0)
     m = HierScaleRegressor(random_state=0).fit(X, y)
     say(f"true main effects {sorted(np.flatnonzero(truth.beta).tolist())}, "
@@ -97,7 +97,7 @@ def _stop_hierscale(out:Path, draw:bool, say):
     if draw:
         import matplotlib; matplotlib.use('Agg', force=False)
         import matplotlib.pyplot as plt
-        axes = plot_path(m); fig = axes[0].figure; fig.tight_layout()
+        axes = plot_hierscale_path(m); fig = axes[0].figure; fig.tight_layout()
         fig.savefig(out / 'hierscale_path.png', dpi=110); plt.close(fig)
         say("  drew hierscale_path.png")
 

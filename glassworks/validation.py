@@ -13,15 +13,45 @@ __all__ = ['InputError', 'ParameterError', 'check_scalar', 'check_option', 'chec
 
 # %% ../nbs/00_validation.ipynb #ad525b0c
 class InputError(ValueError):
-    "Bad data given to a glassworks estimator or function (shape, NaN/inf, non-binary, ...)."
+    """Bad data given to a glassworks estimator or function (shape, NaN/inf, non-binary, ...).
+
+    ```python
+    >>> issubclass(InputError, ValueError)      # `except ValueError` in user code still catches it
+    True
+    >>> check_X([[1.0, np.nan]])
+    Traceback (most recent call last):
+    ...
+    glassworks.validation.InputError: X contains NaN values in column(s) 'x1' (1 rows). Impute or drop them first.
+
+    ```"""
 
 class ParameterError(ValueError):
-    "A hyperparameter outside its allowed range or set of options."
+    """A hyperparameter outside its allowed range or set of options.
+
+    ```python
+    >>> issubclass(ParameterError, ValueError)
+    True
+    >>> check_option('mse', 'metric', ('l2', 'l1'))
+    Traceback (most recent call last):
+    ...
+    glassworks.validation.ParameterError: `metric` must be one of ["'l1'", "'l2'"], got 'mse'.
+
+    ```"""
 
 # %% ../nbs/00_validation.ipynb #5ff1be0f
 def check_scalar(value, name:str, kind=numbers.Real, low=None, high=None,
                  include_low:bool=True, include_high:bool=True, allow_none:bool=False):
-    "Check that hyperparameter `name` is a `kind` scalar in the interval given by `low`/`high`; return it."
+    """Check that hyperparameter `name` is a `kind` scalar in the interval given by `low`/`high`; return it.
+
+    ```python
+    >>> check_scalar(3, 'max_depth', numbers.Integral, low=0)
+    3
+    >>> check_scalar(0, 'regularization', low=0, include_low=False)
+    Traceback (most recent call last):
+    ...
+    glassworks.validation.ParameterError: `regularization` must be > 0, got 0.
+
+    ```"""
     if value is None:
         if allow_none: return None
         raise ParameterError(f"`{name}` must be given, got None.")
@@ -43,7 +73,13 @@ def check_scalar(value, name:str, kind=numbers.Real, low=None, high=None,
 
 # %% ../nbs/00_validation.ipynb #f9a4471e
 def check_option(value, name:str, options):
-    "Check that hyperparameter `name` is one of `options`; return it."
+    """Check that hyperparameter `name` is one of `options`; return it.
+
+    ```python
+    >>> check_option('l1', 'metric', ('l2', 'l1'))
+    'l1'
+
+    ```"""
     if value not in options:
         raise ParameterError(f"`{name}` must be one of {sorted(map(repr, options))}, got {value!r}.")
     return value
@@ -85,7 +121,18 @@ def _report_nonfinite(X, names, what='X'):
 # %% ../nbs/00_validation.ipynb #0998a865
 def check_X(X, feature_names=None, binary:bool=False, dtype=np.float64, min_samples:int=1,
             min_features:int=1, what:str='X'):
-    "Validate a feature matrix; return `(array, feature_names)`."
+    """Validate a feature matrix; return `(array, feature_names)`.
+
+    ```python
+    >>> A, names = check_X([[1, 2], [3, 4]])
+    >>> A.dtype, A.tolist(), names
+    (dtype('float64'), [[1.0, 2.0], [3.0, 4.0]], ['x0', 'x1'])
+    >>> check_X([[0, 1], [1, 2]], feature_names=['a', 'b'], binary=True)[1]
+    Traceback (most recent call last):
+    ...
+    glassworks.validation.InputError: X must hold binary (0/1) features, but column(s) 'b' (e.g. 2) do not. Binarize them first with glassworks.binarize.Binarizer.
+
+    ```"""
     if X is None: raise InputError(f"{what} is None.")
     if hasattr(X, 'toarray') and not _is_dataframe(X):   # scipy sparse: refused, as scikit-learn does for dense-only models
         raise InputError(f"Sparse data was passed for {what}, but dense data is required (the glassworks solvers work on "
@@ -118,7 +165,16 @@ def check_X(X, feature_names=None, binary:bool=False, dtype=np.float64, min_samp
 
 # %% ../nbs/00_validation.ipynb #b09e2cd7
 def check_binary(X:np.ndarray, names, what='X'):
-    "Raise `InputError` naming the columns of `X` that hold values other than 0 and 1."
+    """Raise `InputError` naming the columns of `X` that hold values other than 0 and 1.
+
+    ```python
+    >>> check_binary(np.array([[0, 1], [1, 1]]), ['a', 'b'])     # 0/1 only: no error, returns None
+    >>> check_binary(np.array([[0, 0.5], [1, 1]]), ['a', 'b'])
+    Traceback (most recent call last):
+    ...
+    glassworks.validation.InputError: X must hold binary (0/1) features, but column(s) 'b' (e.g. 0.5) do not. Binarize them first with glassworks.binarize.Binarizer.
+
+    ```"""
     bad = np.flatnonzero(((X != 0) & (X != 1)).any(axis=0))
     if len(bad):
         show = ', '.join(f"{names[j]!r} (e.g. {X[(X[:, j] != 0) & (X[:, j] != 1), j][0]:g})" for j in bad[:5])
@@ -141,7 +197,16 @@ def _column(y, what):
 
 # %% ../nbs/00_validation.ipynb #843918eb
 def check_y(y, task:str='classification', n_samples:int|None=None, min_classes:int=1, allow_constant:bool=True):
-    "Validate a target. Classification returns `(codes, classes)`; regression returns a float64 array."
+    """Validate a target. Classification returns `(codes, classes)`; regression returns a float64 array.
+
+    ```python
+    >>> codes, classes = check_y(['no', 'yes', 'no'])
+    >>> codes.tolist(), classes.tolist()
+    ([0, 1, 0], ['no', 'yes'])
+    >>> check_y([1, 2.5], task='regression').tolist()
+    [1.0, 2.5]
+
+    ```"""
     check_option(task, 'task', ('classification', 'regression'))
     arr = _column(y, 'y')
     if n_samples is not None and len(arr) != n_samples:
@@ -174,7 +239,17 @@ def check_y(y, task:str='classification', n_samples:int|None=None, min_classes:i
 
 # %% ../nbs/00_validation.ipynb #6499b0bf
 def check_sample_weight(sample_weight, n_samples:int):
-    "Validate sample weights (default: all ones); they must be finite, non-negative and not all zero."
+    """Validate sample weights (default: all ones); they must be finite, non-negative and not all zero.
+
+    ```python
+    >>> check_sample_weight(None, 3).tolist(), check_sample_weight([1, 2, 0], 3).tolist()
+    ([1.0, 1.0, 1.0], [1.0, 2.0, 0.0])
+    >>> check_sample_weight([1, -1, 0], 3)
+    Traceback (most recent call last):
+    ...
+    glassworks.validation.InputError: sample_weight must be non-negative; 1 negative value(s).
+
+    ```"""
     if sample_weight is None: return np.ones(n_samples)
     w = _column(sample_weight, 'sample_weight').astype(np.float64)
     if len(w) != n_samples:
@@ -187,7 +262,18 @@ def check_sample_weight(sample_weight, n_samples:int):
 # %% ../nbs/00_validation.ipynb #45aa5634
 def check_X_y(X, y, task:str='classification', feature_names=None, binary:bool=False, min_classes:int=1,
               allow_constant:bool=True, min_samples:int=1, min_features:int=1):
-    "Validate `X` and `y` together; returns `(X, y, feature_names)` plus `classes` for classification."
+    """Validate `X` and `y` together; returns `(X, y, feature_names)` plus `classes` for classification.
+
+    ```python
+    >>> A, codes, names, classes = check_X_y([[0, 1], [1, 0]], ['a', 'b'])
+    >>> A.shape, codes.tolist(), names, classes.tolist()
+    ((2, 2), [0, 1], ['x0', 'x1'], ['a', 'b'])
+    >>> check_X_y([[0, 1], [1, 0]], [1.5, 2.5, 3.5], task='regression')
+    Traceback (most recent call last):
+    ...
+    glassworks.validation.InputError: X and y have inconsistent numbers of samples: 2 and 3.
+
+    ```"""
     A, names = check_X(X, feature_names=feature_names, binary=binary, min_samples=min_samples,
                        min_features=min_features)
     out = check_y(y, task=task, n_samples=A.shape[0], min_classes=min_classes, allow_constant=allow_constant)
@@ -196,7 +282,18 @@ def check_X_y(X, y, task:str='classification', feature_names=None, binary:bool=F
 
 # %% ../nbs/00_validation.ipynb #e38673bd
 def check_predict_X(X, feature_names_in, binary:bool=False, estimator:str|None=None):
-    "Validate `X` at predict time against the names seen in `fit`; return an array in the fitted column order."
+    """Validate `X` at predict time against the names seen in `fit`; return an array in the fitted column order.
+
+    ```python
+    >>> import pandas as pd
+    >>> check_predict_X(pd.DataFrame({'b': [1], 'a': [0]}), ['a', 'b']).tolist()    # columns put back in fit order
+    [[0.0, 1.0]]
+    >>> check_predict_X([[1, 2, 3]], ['a', 'b'])
+    Traceback (most recent call last):
+    ...
+    glassworks.validation.InputError: X has 3 features, but the model was fitted with 2.
+
+    ```"""
     p = len(feature_names_in)
     if _is_dataframe(X):
         cols = [str(c) for c in X.columns]

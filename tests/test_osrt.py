@@ -1,4 +1,4 @@
-"""OSRTRegressor: exactness against the independent exhaustive oracle (tests/oracles.py), bad input, anytime
+"""OSRTRegressor: exactness against the independent exhaustive oracle (glassworks.oracles), bad input, anytime
 behaviour, prediction consistency; and (opt-in, GLASSWORKS_SLOW=1 with `osrt` installed) agreement with the
 reference C++ package wherever it is itself optimal."""
 import os, pickle, time, warnings
@@ -10,7 +10,7 @@ from sklearn.base import clone
 from glassworks.osrt import OSRTRegressor
 from glassworks.models import Tree
 from glassworks.validation import InputError, ParameterError
-from oracles import brute_regression
+from glassworks.oracles import brute_regression
 
 
 def _instance(rng, it):
@@ -219,7 +219,7 @@ def test_agrees_with_reference_osrt():
 
 
 def test_greedy_warm_start_is_a_valid_tree_never_better_than_the_optimum():
-    from glassworks.osrt import greedy_tree
+    from glassworks.osrt import greedy_regression_tree
     rng = np.random.default_rng(11)
     for it in range(40):
         X, y, w, lam, depth, _ = _instance(rng, it)
@@ -228,7 +228,38 @@ def test_greedy_warm_start_is_a_valid_tree_never_better_than_the_optimum():
         if np.ptp(y[keep]) == 0: continue
         X, y, ww = X[keep], y[keep], ww[keep]
         sst = np.sum(ww * (y - np.sum(ww * y) / ww.sum()) ** 2)
-        g = greedy_tree(X, y, ww, lam * sst, depth)
+        g = greedy_regression_tree(X, y, ww, lam * sst, depth)
         obj = np.sum(ww * (y - g.predict(X)) ** 2) / sst + lam * g.n_leaves
         opt = OSRTRegressor(lam, depth).fit(X, y, sample_weight=ww).objective_
         assert obj >= opt - 1e-9 and (depth is None or g.depth <= depth)
+
+
+def test_result_attributes_are_those_of_the_returned_tree():
+    "objective_, lower_bound_, gap_ and optimal_ are set in one place and describe `tree_` (issue 11)."
+    rng = np.random.default_rng(21)
+    for it in range(30):
+        X = rng.integers(0, 2, (60, 5)); y = X @ rng.normal(size=5) + rng.normal(size=60) * 10.0 ** rng.integers(-6, 7)
+        lam = float(rng.choice([0.001, 0.01, 0.05]))
+        kw = dict(node_limit=int(rng.integers(1, 20))) if it % 2 else {}
+        e = OSRTRegressor(lam, max_depth=3, **kw).fit(X, y)
+        direct = np.sum((y - e.predict(X)) ** 2) / np.sum((y - y.mean()) ** 2) + lam * e.n_leaves_
+        assert abs(e.objective_ - direct) <= 1e-12 * direct
+        assert e.lower_bound_ <= e.objective_ and e.gap_ == max(0.0, e.objective_ - e.lower_bound_)
+        if e.optimal_: assert e.stats_['stopped_by'] is None and e.gap_ <= 1e-9 * max(1.0, e.objective_)
+
+
+def test_leaf_count_bound_is_ceil_one_over_lambda():
+    """Proposition 2 of nbs/13_osrt: an optimum better than the single leaf has at most ceil(1/lambda) leaves, and a 3-bit
+    parity next to a two-row block reaches 10 leaves at lambda = 0.1."""
+    import itertools, math
+    rows = [(0, *b, 0, 1.0 if sum(b) % 2 else -1.0) for b in itertools.product([0, 1], repeat=3)]
+    rows += [(1, 0, 0, 0, 0, 1.0), (1, 0, 0, 0, 1, -1.0)]
+    R = np.array(rows)
+    e = OSRTRegressor(0.1).fit(R[:, :5].astype(int), R[:, 5])
+    assert e.optimal_ and e.n_leaves_ == 10 and abs(e.objective_ - 1.0) < 1e-12
+    rng = np.random.default_rng(22)
+    for it in range(80):
+        X = rng.integers(0, 2, (40, 6)); y = rng.normal(size=40)
+        lam = float(rng.choice([0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0]))
+        h = OSRTRegressor(lam).fit(X, y).n_leaves_
+        assert h <= math.ceil(1 / lam), (it, lam, h)
