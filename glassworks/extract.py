@@ -79,7 +79,16 @@ def _leaves_sklearn(ens, A):
 class NodeTable:
     """Every node of a fitted tree ensemble, trees one after the other in preorder (so the descendants of node `i`
     are the nodes `i+1 .. end[i]-1`), with the training rows' leaves. The node columns
-    `M_i = mu_i * 1[row in node i]` are never stored: `leaf_of` and `end` define them."""
+    `M_i = mu_i * 1[row in node i]` are never stored: `leaf_of` and `end` define them.
+
+    ```python
+    >>> from sklearn.tree import DecisionTreeRegressor
+    >>> X = np.arange(8.0).reshape(-1, 1); y = (X[:, 0] > 3.5) * 2.0
+    >>> tab = node_table(DecisionTreeRegressor(max_depth=2, random_state=0).fit(X, y), X)
+    >>> tab.m, tab.n_trees, tab.depth.tolist(), tab.count.astype(int).tolist()
+    (3, 1, [0, 1, 1], [8, 4, 4])
+
+    ```"""
     left: np.ndarray        # global id of the left child, -1 at a leaf
     right: np.ndarray       # global id of the right child, -1 at a leaf
     end: np.ndarray         # one past the last descendant (preorder)
@@ -366,14 +375,34 @@ def _path_rows(table:NodeTable, col_of):
 # %% ../nbs/40_extract.ipynb #7ccbbee0
 @dataclass
 class CBCDState:
-    "Iterate of the block coordinate descent: residual r = y - sum_t M^t w^t, weights w, selection z."
+    """Iterate of the block coordinate descent: residual r = y - sum_t M^t w^t, weights w, selection z.
+
+    ```python
+    >>> from sklearn.tree import DecisionTreeRegressor
+    >>> X = np.arange(8.0).reshape(-1, 1); y = (X[:, 0] > 3.5) * 2.0
+    >>> tab = node_table(DecisionTreeRegressor(max_depth=2, random_state=0).fit(X, y), X)
+    >>> s = ExtractionProblem(tab, y - y.mean(), gamma=100.0, a=tab.attribute('rules')).empty()
+    >>> s.z.tolist(), float(s.r @ s.r)
+    ([False, False, False], 8.0)
+
+    ```"""
     r: np.ndarray
     w: np.ndarray
     z: np.ndarray
 
 class ExtractionProblem:
     """Problem (4) data: node table, centred target, absolute gamma, attribute a and the candidate mask (see `cbcd`):
-    nodes with a non-empty column, roots only if `include_root`, leaves only if `leaves_only` (a FIRE-like baseline)."""
+    nodes with a non-empty column, roots only if `include_root`, leaves only if `leaves_only` (a FIRE-like baseline).
+
+    ```python
+    >>> from sklearn.tree import DecisionTreeRegressor
+    >>> X = np.arange(8.0).reshape(-1, 1); y = (X[:, 0] > 3.5) * 2.0
+    >>> tab = node_table(DecisionTreeRegressor(max_depth=2, random_state=0).fit(X, y), X)
+    >>> prob = ExtractionProblem(tab, y - y.mean(), gamma=100.0, a=tab.attribute('rules'))
+    >>> prob.cand.tolist(), prob.lambda_max() > 0   # the root is excluded; the left leaf predicts 0: an empty column
+    ([False, False, True], True)
+
+    ```"""
     def __init__(self, table:NodeTable, y, gamma:float, a, include_root:bool=False, leaves_only:bool=False):
         self.table, self.y, self.gamma, self.a = table, np.asarray(y, np.float64), float(gamma), np.asarray(a, np.float64)
         self.d = table.norms
@@ -446,7 +475,17 @@ def cbcd(problem:ExtractionProblem, lam:float, state:CBCDState|None=None, tol:fl
 # %% ../nbs/40_extract.ipynb #b605b863
 @dataclass
 class PathStep:
-    "One solution on the regularisation path."
+    """One solution on the regularisation path (see `RulePath`).
+
+    ```python
+    >>> from sklearn.tree import DecisionTreeRegressor
+    >>> X = np.arange(8.0).reshape(-1, 1); y = (X[:, 0] > 3.5) * 2.0
+    >>> tab = node_table(DecisionTreeRegressor(max_depth=2, random_state=0).fit(X, y), X)
+    >>> step = rule_path(DecisionTreeRegressor(max_depth=2, random_state=0).fit(X, y), X, y, n_lambdas=5).steps[-1]
+    >>> step.n_rules, step.budget_used
+    (1, 1.0)
+
+    ```"""
     lam: float            # penalty lambda
     nodes: np.ndarray     # selected node ids (global)
     weights: np.ndarray   # CBCD weights w_i of those nodes
@@ -458,7 +497,20 @@ class PathStep:
 
 @dataclass
 class RulePath:
-    "A CBCD regularisation path over a descending lambda grid (see `rule_path`)."
+    """A CBCD regularisation path over a descending lambda grid (see `rule_path`): its steps, `select(K)`,
+    `select_validation`, `model(step)` and `to_frame()`.
+
+    ```python
+    >>> from sklearn.tree import DecisionTreeRegressor
+    >>> X = np.arange(8.0).reshape(-1, 1); y = (X[:, 0] > 3.5) * 2.0
+    >>> tab = node_table(DecisionTreeRegressor(max_depth=2, random_state=0).fit(X, y), X)
+    >>> path = rule_path(DecisionTreeRegressor(max_depth=2, random_state=0).fit(X, y), X, y, n_lambdas=5)
+    >>> print(path.model(path.select(1)))
+    prediction = intercept + the weights of the rules that hold
+        +1  intercept
+    +0.909  IF x0 > 3.5  (n=4)
+
+    ```"""
     steps: list
     table: NodeTable
     y_mean: float

@@ -23,7 +23,14 @@ __all__ = ['LOSSES', 'DEGENERATE_TOL', 'OBJECTIVES', 'SEARCHES', 'BOUNDS', 'WEIG
 
 # %% ../nbs/30_ogb.ipynb #321faa6e
 class Loss:
-    "A pointwise loss l(f, y) of a score f, with its first and second derivative in f."
+    """A pointwise loss l(f, y) of a score f, with its first and second derivative in f (subclasses below; squared loss is (f - y)^2).
+
+    ```python
+    >>> L = get_loss('squared'); f, y = np.array([0.0, 1.0]), np.array([1.0, 1.0])
+    >>> L.value(f, y), L.gradient(f, y), L.risk(f, y)
+    (array([1., 0.]), array([-2.,  0.]), 0.5)
+
+    ```"""
     name = 'loss'
     def value(self, f, y): raise NotImplementedError
     def gradient(self, f, y): raise NotImplementedError
@@ -764,15 +771,17 @@ _PARAM_DOC = """
     seconds for the whole fit; `verbose` [0] 1 prints a line per rule."""
 
 class RuleBoostingRegressor(_RuleBoosting, GlassworksRegressor):
-    """Additive rule ensemble f(x) = sum_j beta_j q_j(x) by (orthogonal) gradient boosting; loss 'squared' or
+    __doc__ = """Additive rule ensemble f(x) = sum_j beta_j q_j(x) by (orthogonal) gradient boosting; loss 'squared' or
     'poisson' (log link: predict = exp f).""" + _PARAM_DOC + """
 
+    ```python
     >>> from sklearn.datasets import load_diabetes
     >>> X, y = load_diabetes(return_X_y=True, as_frame=True)
     >>> m = RuleBoostingRegressor(n_rules=3, max_rule_length=2).fit(X, y - y.mean())
     >>> len(m.model_.rules) <= 3, m.stopping_reason_, m.history_[-1]['risk'] < m.history_[0]['risk']
     (True, 'n_rules', True)
-    """
+
+    ```"""
     _losses = ('squared', 'poisson')
     def __init__(self, n_rules:int=10, loss:str='squared', objective:str='ogb', search:str='bnb',
                  weights:str='corrective', bound:str='admissible', max_rule_length:int=3, n_cutpoints:int=4,
@@ -809,15 +818,17 @@ class RuleBoostingRegressor(_RuleBoosting, GlassworksRegressor):
         return np.exp(np.minimum(f, _MAX_LOG)) if self.loss == 'poisson' else f
 
 class RuleBoostingClassifier(_RuleBoosting, GlassworksClassifier):
-    """Binary classifier: additive rule ensemble of log-odds fitted with the logistic loss (labels coded -1/+1 inside;
-    `classes_[1]` is the positive class).""" + _PARAM_DOC + """
+    __doc__ = """Binary classifier: additive rule ensemble of log-odds fitted with the logistic loss (labels coded -1/+1
+    inside; `classes_[1]` is the positive class).""" + _PARAM_DOC + """
 
+    ```python
     >>> from sklearn.datasets import load_breast_cancer
     >>> X, y = load_breast_cancer(return_X_y=True, as_frame=True)
     >>> m = RuleBoostingClassifier(n_rules=3, max_rule_length=2, search='greedy').fit(X, y)
     >>> m.predict_proba(X.iloc[:2]).shape, m.score(X, y) > 0.9
     ((2, 2), True)
-    """
+
+    ```"""
     _losses = ('logistic',)
     loss = 'logistic'   # fixed (a class attribute, so it is not an estimator parameter)
     def __init__(self, n_rules:int=10, objective:str='ogb', search:str='bnb', weights:str='corrective',

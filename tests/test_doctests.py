@@ -7,7 +7,9 @@ import inspect
 
 import pytest
 
-MODULES = ['glassworks.bitsets', 'glassworks.models', 'glassworks.treedp', 'glassworks.kmeans1d', 'glassworks.oracles']
+MODULES = ['glassworks.bitsets', 'glassworks.models', 'glassworks.treedp', 'glassworks.kmeans1d', 'glassworks.oracles',
+           'glassworks.validation', 'glassworks.osrt', 'glassworks.hierscale', 'glassworks.datasets', 'glassworks.binarize',
+           'glassworks.ogb', 'glassworks.extract']
 
 
 def _public(mod):
