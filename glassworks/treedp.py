@@ -551,7 +551,7 @@ def search_tree(data:TreeData, # the problem
     if np.isfinite(inc_obj): mon.update(upper=inc_obj)
     use_km = data.kind == L2 and bound != 'equiv'
     U = data.U
-    P = _problem(data, lam_raw, tol, use_km, depth_two)
+    P = _problem(data, lam_raw, tol, use_km, depth_two and max_depth is not None)   # no limit: never two levels left
     table = Dict.empty(key_type=types.int64, value_type=types.int64)
     KS = List([np.zeros((1024, n_words(U) + 1), np.uint64)]); VS = List([np.zeros((1024, 4))])
     cnt = np.zeros(8, np.int64); root = full(U); d = -1 if max_depth is None else int(max_depth)
