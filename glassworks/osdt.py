@@ -24,16 +24,34 @@ __all__ = ['HIER', 'LOOK', 'SUPP', 'INCR', 'ACCU', 'EQUIV', 'SYMM', 'LCNT', 'PUS
 
 # %% ../nbs/11_osdt.ipynb #3063f9dd
 def max_leaves_apriori(lam:float) -> int:
-    "Corrected Cor. C.2: an optimal binary-label tree has at most floor(1/(2*lam)) + 1 leaves."
+    """Corrected Cor. C.2: an optimal binary-label tree has at most floor(1/(2*lam)) + 1 leaves.
+
+    ```python
+    >>> max_leaves_apriori(0.2), max_leaves_apriori(0.01)
+    (3, 51)
+
+    ```"""
     return math.floor(1 / (2 * lam) + 1e-12) + 1
 
 def max_leaves_incumbent(Rc:float, lam:float, M:int|None=None) -> int:
-    "Thm C.1: an optimal tree has at most floor(R^c / lam) leaves (and at most 2^M)."
+    """Thm C.1: an optimal tree has at most floor(R^c / lam) leaves (and at most 2^M).
+
+    ```python
+    >>> max_leaves_incumbent(0.6, 0.2), max_leaves_incumbent(0.6, 0.01, M=3)
+    (3, 8)
+
+    ```"""
     h = math.floor(Rc / lam + 1e-12)
     return h if M is None or M >= 62 else min(h, 2 ** M)
 
 def max_new_leaves(Rc:float, b:float, lam:float) -> int:
-    "Corrected Thm C.3: a descendant with b(d'_un) < R^c adds at most ceil((R^c - b)/lam) - 1 leaves."
+    """Corrected Thm C.3: a descendant with b(d'_un) < R^c adds at most ceil((R^c - b)/lam) - 1 leaves.
+
+    ```python
+    >>> max_new_leaves(0.60, 0.20, 0.2), max_new_leaves(0.61, 0.20, 0.2)
+    (1, 2)
+
+    ```"""
     return math.ceil((Rc - b) / lam - 1e-12) - 1
 
 # %% ../nbs/11_osdt.ipynb #48b13ce5
@@ -486,7 +504,16 @@ def _leaf(rows, yy, w, W, classes):
     return Leaf(classes[k], n_samples=int(rows.size), counts=counts, loss=float(counts.sum() - counts[k]) / W)
 
 def tree_from_leaves(literals:list, A, yy, w, classes, feature_names) -> Tree:
-    "Rebuild a `Tree` from a leaf set: `literals[k]` is a set of `(feature, value)` pairs; leaves refit on (A, y, w)."
+    """Rebuild a `Tree` from a leaf set: `literals[k]` is a set of `(feature, value)` pairs; leaves refit on (A, y, w).
+
+    ```python
+    >>> A = np.array([[0, 1], [0, 1], [1, 0], [1, 1]]); y = np.array([0, 0, 1, 1])
+    >>> t = tree_from_leaves([{(0, 0)}, {(0, 1)}], A, y, np.ones(4), ['no', 'yes'], ['a', 'b'])
+    >>> print(t.to_text())
+    if a: predict yes  (n=2)
+    else: predict no  (n=2)
+
+    ```"""
     W = float(w.sum())
     def build(group, rows):
         if len(group) == 1:
@@ -503,7 +530,16 @@ def tree_from_leaves(literals:list, A, yy, w, classes, feature_names) -> Tree:
     return Tree(root, list(feature_names), task='classification', classes=list(classes))
 
 def refit_leaves(tree:Tree, A, yy, w, classes) -> Tree:
-    "The same splits with every leaf relabelled by the weighted majority of the training rows reaching it."
+    """The same splits with every leaf relabelled by the weighted majority of the training rows reaching it.
+
+    ```python
+    >>> A = np.array([[0, 1], [0, 1], [1, 0], [1, 1]]); y = np.array([0, 0, 1, 1])
+    >>> t = tree_from_leaves([{(0, 0)}, {(0, 1)}], A, y, np.ones(4), ['no', 'yes'], ['a', 'b'])
+    >>> print(refit_leaves(t, A, 1 - y, np.ones(4), ['no', 'yes']).to_text())
+    if a: predict no  (n=2)
+    else: predict yes  (n=2)
+
+    ```"""
     W = float(w.sum())
     def walk(node, rows):
         if isinstance(node, Leaf): return _leaf(rows, yy, w, W, classes)
@@ -514,13 +550,31 @@ def refit_leaves(tree:Tree, A, yy, w, classes) -> Tree:
                 classes=list(classes))
 
 def tree_objective(tree:Tree, lam:float) -> float:
-    "R = misclassified fraction + lam * leaves, from the leaves' stored losses."
+    """R = misclassified fraction + lam * leaves, from the leaves' stored losses.
+
+    ```python
+    >>> A = np.array([[0, 1], [0, 1], [1, 0], [1, 1]]); y = np.array([0, 1, 1, 1])
+    >>> t = tree_from_leaves([{(0, 0)}, {(0, 1)}], A, y, np.ones(4), [0, 1], ['a', 'b'])
+    >>> tree_objective(t, 0.1)          # one error in four, two leaves
+    0.45
+
+    ```"""
     leaves = tree.leaves()
     return float(sum(l.loss for l in leaves) + lam * len(leaves))
 
 # %% ../nbs/11_osdt.ipynb #aa413772
 def greedy_tree(A, yy, w, lam:float, classes, feature_names, max_depth:int|None=None, depth_cap:int=8) -> Tree:
-    "A CART-like warm start on 0/1 features: grow by weighted Gini, then keep a split only if it pays lam per leaf."
+    """A CART-like warm start on 0/1 features: grow by weighted Gini, then keep a split only if it pays lam per leaf.
+
+    ```python
+    >>> A = np.array([[0, 1], [0, 1], [1, 0], [1, 1]]); y = np.array([0, 0, 1, 1])
+    >>> print(greedy_tree(A, y, np.ones(4), 0.1, [0, 1], ['a', 'b']).to_text())
+    if a: predict 1  (n=2)
+    else: predict 0  (n=2)
+    >>> greedy_tree(A, y, np.ones(4), 0.6, [0, 1], ['a', 'b']).n_leaves      # a split must pay 0.6: none does
+    1
+
+    ```"""
     K, W = len(classes), float(w.sum())
     limit = depth_cap if max_depth is None else min(max_depth, depth_cap)
     def cost(rows):
@@ -553,7 +607,14 @@ BOUND_DEFAULTS = dict(hierarchical=True, lookahead=True, support='loss', increme
                       equivalent=True, symmetry=True, leaf_count='corrected', push_prune=True, similar_support=False)
 
 def resolve_bounds(bounds:dict|None=None) -> dict:
-    "The full switch dict: defaults updated by `bounds`; unknown keys and values are refused."
+    """The full switch dict: defaults updated by `bounds`; unknown keys and values are refused.
+
+    ```python
+    >>> b = resolve_bounds({'lookahead': False, 'support': True})
+    >>> b['lookahead'], b['support'], b['hierarchical']
+    (False, 'loss', True)
+
+    ```"""
     out = dict(BOUND_DEFAULTS)
     if bounds is None: return out
     if not isinstance(bounds, dict): raise ParameterError(f"`bounds` must be a dict of switches, got {bounds!r}.")
@@ -593,7 +654,24 @@ def _ensure_compiled():
 _SEARCHES = ('auto', 'dp', 'bnb')
 
 class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
-    "Certified-optimal sparse decision tree: minimise misclassification rate + regularization * leaves (OSDT)."
+    """Certified-optimal sparse decision tree: minimise misclassification rate + regularization * leaves (OSDT).
+
+    ```python
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 2); y = X[:, 0] ^ X[:, 1]
+    >>> m = OSDTClassifier(0.05, search='bnb').fit(X, y)
+    >>> print(m.tree_.to_text())
+    if x0:
+        if x1: predict 0  (n=2)
+        else: predict 1  (n=2)
+    else:
+        if x1: predict 1  (n=2)
+        else: predict 0  (n=2)
+    >>> float(m.objective_), m.n_leaves_, float(m.score(X, y)), m.optimal_
+    (0.2, 4, 1.0, True)
+    >>> OSDTClassifier(0.3).fit(X, y).n_leaves_       # at 0.3 per leaf no split pays: one leaf
+    1
+
+    ```"""
     _binary_features = True
 
     def __init__(self, regularization:float=0.01, # lambda: the price of one leaf, as a fraction of the data
