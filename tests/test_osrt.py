@@ -1,4 +1,4 @@
-"""OSRTRegressor: exactness against the independent exhaustive oracle (tests/oracles.py), bad input, anytime
+"""OSRTRegressor: exactness against the independent exhaustive oracle (glassworks.oracles), bad input, anytime
 behaviour, prediction consistency; and (opt-in, GLASSWORKS_SLOW=1 with `osrt` installed) agreement with the
 reference C++ package wherever it is itself optimal."""
 import os, pickle, time, warnings
@@ -10,7 +10,7 @@ from sklearn.base import clone
 from glassworks.osrt import OSRTRegressor
 from glassworks.models import Tree
 from glassworks.validation import InputError, ParameterError
-from oracles import brute_regression
+from glassworks.oracles import brute_regression
 
 
 def _instance(rng, it):
