@@ -19,8 +19,8 @@ from .treedp import TreeData, search_tree
 __all__ = ['HIER', 'LOOK', 'SUPP', 'INCR', 'ACCU', 'EQUIV', 'SYMM', 'LCNT', 'PUSHP', 'POLICIES', 'PUSHED', 'GENERATED', 'POPPED',
            'PRUNED', 'LEAVES', 'LEAF_HITS', 'TREES', 'TREE_HITS', 'PEAK_Q', 'PUSHED_AT_BEST', 'POPPED_AT_BEST',
            'KILLED', 'STOPPED', 'SKIPPED', 'BOUND_DEFAULTS', 'max_leaves_apriori', 'max_leaves_incumbent',
-           'max_new_leaves', 'tree_from_leaves', 'refit_leaves', 'tree_objective', 'greedy_tree', 'resolve_bounds',
-           'OSDTClassifier']
+           'max_new_leaves', 'tree_from_leaves', 'refit_leaves', 'tree_regularized_risk', 'greedy_classification_tree',
+           'resolve_bounds', 'OSDTClassifier']
 
 # %% ../nbs/11_osdt.ipynb #3063f9dd
 def max_leaves_apriori(lam:float) -> int:
@@ -549,13 +549,14 @@ def refit_leaves(tree:Tree, A, yy, w, classes) -> Tree:
     return Tree(walk(tree.root, np.arange(A.shape[0])), list(tree.feature_names), task='classification',
                 classes=list(classes))
 
-def tree_objective(tree:Tree, lam:float) -> float:
-    """R = misclassified fraction + lam * leaves, from the leaves' stored losses.
+def tree_regularized_risk(tree:Tree, lam:float) -> float:
+    """R = misclassified fraction + lam * leaves, from the leaves' stored losses (no data needed; the DP engine's
+    `glassworks.treedp.tree_objective(data, tree, lam)` recomputes it from the data instead).
 
     ```python
     >>> A = np.array([[0, 1], [0, 1], [1, 0], [1, 1]]); y = np.array([0, 1, 1, 1])
     >>> t = tree_from_leaves([{(0, 0)}, {(0, 1)}], A, y, np.ones(4), [0, 1], ['a', 'b'])
-    >>> tree_objective(t, 0.1)          # one error in four, two leaves
+    >>> tree_regularized_risk(t, 0.1)          # one error in four, two leaves
     0.45
 
     ```"""
@@ -563,15 +564,16 @@ def tree_objective(tree:Tree, lam:float) -> float:
     return float(sum(l.loss for l in leaves) + lam * len(leaves))
 
 # %% ../nbs/11_osdt.ipynb #aa413772
-def greedy_tree(A, yy, w, lam:float, classes, feature_names, max_depth:int|None=None, depth_cap:int=8) -> Tree:
+def greedy_classification_tree(A, yy, w, lam:float, classes, feature_names, max_depth:int|None=None,
+                               depth_cap:int=8) -> Tree:
     """A CART-like warm start on 0/1 features: grow by weighted Gini, then keep a split only if it pays lam per leaf.
 
     ```python
     >>> A = np.array([[0, 1], [0, 1], [1, 0], [1, 1]]); y = np.array([0, 0, 1, 1])
-    >>> print(greedy_tree(A, y, np.ones(4), 0.1, [0, 1], ['a', 'b']).to_text())
+    >>> print(greedy_classification_tree(A, y, np.ones(4), 0.1, [0, 1], ['a', 'b']).to_text())
     if a: predict 1  (n=2)
     else: predict 0  (n=2)
-    >>> greedy_tree(A, y, np.ones(4), 0.6, [0, 1], ['a', 'b']).n_leaves      # a split must pay 0.6: none does
+    >>> greedy_classification_tree(A, y, np.ones(4), 0.6, [0, 1], ['a', 'b']).n_leaves   # no split pays 0.6
     1
 
     ```"""
@@ -727,7 +729,7 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
             res = search_tree(data, lam, max_depth=self.max_depth, monitor=mon, incumbent=seed,
                               memory_limit=self.memory_limit)
             tree = refit_leaves(res.tree, A, yy, w, classes)
-            obj = tree_objective(tree, lam)
+            obj = tree_regularized_risk(tree, lam)
             mon.update(upper=obj, lower=obj if res.complete else min(res.lower_bound, obj))
             stats = dict(search='dp', **res.stats)
             complete = res.complete
@@ -746,11 +748,11 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
                 raise InputError(f"incumbent tree has {len(ws.feature_names)} features; X has {A.shape[1]}.")
             t = refit_leaves(ws, A, yy, w, classes)
         elif ws == 'greedy':
-            t = greedy_tree(A, yy, w, lam, classes, self.feature_names_, self.max_depth)
+            t = greedy_classification_tree(A, yy, w, lam, classes, self.feature_names_, self.max_depth)
         else: return None, np.inf, float(ws)
         if (self.max_depth is not None and t.depth > self.max_depth) or \
            (self.max_leaves is not None and t.n_leaves > self.max_leaves): return None, np.inf, np.inf
-        return t, tree_objective(t, lam), np.inf
+        return t, tree_regularized_risk(t, lam), np.inf
 
     def _fit_bnb(self, A, yy, w, data, classes, lam, bnds, mon):
         W = float(w.sum()); eps = 1e-9 * max(W, 1.0)
@@ -782,7 +784,7 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
             try: return self._fit_bnb(A, yy, w, data, classes, lam, bnds, mon)
             finally: self.incumbent = saved
         if not complete and mon.stopped_by is None: mon.expired(nodes=int(cnt[POPPED]))   # the kernel's own node limit
-        obj = tree_objective(tree, lam)
+        obj = tree_regularized_risk(tree, lam)
         mon.update(upper=obj, lower=obj if complete else min(lb / W, obj), nodes=int(cnt[POPPED]),
                    force=bool(self.verbose))
         names = ['pushed', 'generated', 'popped', 'pruned_at_pop', 'leaves', 'leaf_cache_hits', 'trees',
