@@ -5,10 +5,12 @@
 # %% ../nbs/11_osdt.ipynb #a46075a7
 from __future__ import annotations
 import math, numbers, threading, time, warnings
+from collections import namedtuple
 import numpy as np
 from numba import njit, objmode, types
 from numba.typed import Dict
-from .bitsets import n_words, full, and_into, andnot_into, trailing_zeros, memo_new, memo_insert
+from numba.experimental import structref
+from .bitsets import full, and_into, andnot_into, pop_member, memo_new, memo_insert
 from .bitsets import _mix64, _GOLDEN
 from .validation import InputError, ParameterError, check_scalar, check_option
 from .base import SearchMonitor, GlassworksClassifier, ExactSolverMixin
@@ -16,33 +18,129 @@ from .models import Tree, Leaf, Split
 from .treedp import TreeData, search_tree
 
 # %% auto #0
-__all__ = ['HIER', 'LOOK', 'SUPP', 'INCR', 'ACCU', 'EQUIV', 'SYMM', 'LCNT', 'PUSHP', 'POLICIES', 'PUSHED', 'GENERATED', 'POPPED',
-           'PRUNED', 'LEAVES', 'LEAF_HITS', 'TREES', 'TREE_HITS', 'PEAK_Q', 'PUSHED_AT_BEST', 'POPPED_AT_BEST',
-           'KILLED', 'STOPPED', 'SKIPPED', 'BOUND_DEFAULTS', 'max_leaves_apriori', 'max_leaves_incumbent',
-           'max_new_leaves', 'tree_from_leaves', 'refit_leaves', 'tree_objective', 'greedy_tree', 'resolve_bounds',
-           'OSDTClassifier']
+__all__ = ['POLICIES', 'PUSHED', 'GENERATED', 'POPPED', 'PRUNED', 'LEAVES', 'LEAF_HITS', 'TREES', 'TREE_HITS', 'PEAK_Q',
+           'PUSHED_AT_BEST', 'POPPED_AT_BEST', 'KILLED', 'STOPPED', 'SKIPPED', 'BOUND_DEFAULTS', 'max_leaves_apriori',
+           'max_leaves_incumbent', 'max_new_leaves', 'tree_from_leaves', 'refit_leaves', 'tree_regularized_risk',
+           'greedy_classification_tree', 'resolve_bounds', 'OSDTClassifier']
 
 # %% ../nbs/11_osdt.ipynb #3063f9dd
 def max_leaves_apriori(lam:float) -> int:
-    "Corrected Cor. C.2: an optimal binary-label tree has at most floor(1/(2*lam)) + 1 leaves."
+    """Corrected Cor. C.2: an optimal binary-label tree has at most floor(1/(2*lam)) + 1 leaves.
+
+    ```python
+    >>> max_leaves_apriori(0.2), max_leaves_apriori(0.01)
+    (3, 51)
+
+    ```"""
     return math.floor(1 / (2 * lam) + 1e-12) + 1
 
 def max_leaves_incumbent(Rc:float, lam:float, M:int|None=None) -> int:
-    "Thm C.1: an optimal tree has at most floor(R^c / lam) leaves (and at most 2^M)."
+    """Thm C.1: an optimal tree has at most floor(R^c / lam) leaves (and at most 2^M).
+
+    ```python
+    >>> max_leaves_incumbent(0.6, 0.2), max_leaves_incumbent(0.6, 0.01, M=3)
+    (3, 8)
+
+    ```"""
     h = math.floor(Rc / lam + 1e-12)
     return h if M is None or M >= 62 else min(h, 2 ** M)
 
 def max_new_leaves(Rc:float, b:float, lam:float) -> int:
-    "Corrected Thm C.3: a descendant with b(d'_un) < R^c adds at most ceil((R^c - b)/lam) - 1 leaves."
+    """Corrected Thm C.3: a descendant with b(d'_un) < R^c adds at most ceil((R^c - b)/lam) - 1 leaves.
+
+    ```python
+    >>> max_new_leaves(0.60, 0.20, 0.2), max_new_leaves(0.61, 0.20, 0.2)
+    (1, 2)
+
+    ```"""
     return math.ceil((Rc - b) / lam - 1e-12) - 1
 
 # %% ../nbs/11_osdt.ipynb #48b13ce5
-HIER, LOOK, SUPP, INCR, ACCU, EQUIV, SYMM, LCNT, PUSHP = range(9)
 POLICIES = ('curiosity', 'bound', 'objective', 'entropy', 'gini', 'fifo', 'dfs')
 # counters (positions in the `cnt` array)
 (PUSHED, GENERATED, POPPED, PRUNED, LEAVES, LEAF_HITS, TREES, TREE_HITS, PEAK_Q, PUSHED_AT_BEST, POPPED_AT_BEST,
  KILLED, STOPPED, SKIPPED) = range(14)
 
+_BnbProblem = namedtuple('_BnbProblem', [
+    'fbits',         # (M, unit words) units with x_f = 1, one bitset per feature
+    'ucnt',          # (U, K) class weights of each unit
+    'umin',          # (U,) minority weight of each unit: the equivalent-points floor (Theorem B.2)
+    'W', 'lam', 'eps',   # total weight, price of a leaf (lambda W) and comparison tolerance, all in weight units
+    'hierarchical', 'lookahead', 'incremental', 'accuracy', 'equivalent', 'symmetry', 'push_prune',  # switches
+    'support',       # 0 off, 1 'loss' (no split of a leaf with error <= lambda), 2 'paper' (support < 2 lambda)
+    'leaf_count',    # 0 off, 1 corrected Theorem C.3, 2 as published
+    'policy',        # position in POLICIES
+    'max_depth', 'max_leaves', 'node_limit',   # -1: no limit
+    'R0',            # objective of the warm start in weight units (inf: none)
+    'report_every',  # pops between two progress callbacks
+    'M', 'WM',       # number of features; words of a bitset over features
+])
+
+def _bnb_problem(data:TreeData, W:float, lam:float, eps:float, policy:int=0, max_depth:int=-1, max_leaves:int=-1,
+                 R0:float=np.inf, node_limit:int=-1, report_every:int=256, hierarchical=True, lookahead=True,
+                 support='loss', incremental=True, accuracy=True, equivalent=True, symmetry=True,
+                 leaf_count='corrected', push_prune=True, similar_support=False) -> _BnbProblem:
+    "The kernels' view of one search: data in units, weights, switches (the keys of `BOUND_DEFAULTS`) and limits."
+    M = int(data.fbits.shape[0])
+    return _BnbProblem(data.fbits, np.ascontiguousarray(data.stats, dtype=np.float64), data.ueq, float(W), float(lam),
+                      float(eps), bool(hierarchical), bool(lookahead), bool(incremental), bool(accuracy),
+                      bool(equivalent), bool(symmetry), bool(push_prune), {'loss': 1, 'paper': 2, False: 0}[support],
+                      {'corrected': 1, 'reference': 2, False: 0}[leaf_count], int(policy), int(max_depth),
+                      int(max_leaves), int(node_limit), float(R0), int(report_every), M, (M + 63) // 64)
+
+# The three stores grow while the search runs. They are numba StructRefs, records whose fields (arrays) can be
+# replaced in place: a named tuple would have to be rebuilt and reassigned inside the search loops, and numba then
+# increments and decrements the reference count of every member at each iteration of those loops.
+class _StoreType(types.StructRef):
+    def preprocess_fields(self, fields): return tuple((name, types.unliteral(typ)) for name, typ in fields)
+
+@structref.register
+class _LeavesType(_StoreType): pass
+class _Leaves(structref.StructRefProxy): pass
+structref.define_proxy(_Leaves, _LeavesType, [
+    'table', 'keys',   # memo table: literal set -> leaf id; keys[i] = WM words of x_f = 1 literals, WM of x_f = 0
+    'bits',            # (cap, unit words) the units the leaf captures
+    'dead_f',          # (cap, WM) features dead for the leaf and every leaf extending it (Theorem 3.5)
+    'n', 'err', 'b0',  # weight, misclassified weight, equivalent-points floor
+    'ent', 'gini',     # n * entropy and n * Gini impurity (the `entropy` / `gini` policies)
+    'cnt', 'pred',     # (cap, K) class weights; predicted class
+    'depth', 'dead',   # number of literals; never split (support bound)
+])
+
+@structref.register
+class _TreesType(_StoreType): pass
+class _Trees(structref.StructRefProxy): pass
+structref.define_proxy(_Trees, _TreesType, [
+    'cache',   # order-free hash of a leaf set -> tree id (Corollary E.1), collisions checked exactly
+    'off', 'length', 'n_new', # per tree: offset of its leaf ids in `pool`, number of leaves, number of new leaves
+    'pool',    # the leaf ids of every tree, frozen leaves first, then the new ones (which the masks index)
+    'size',    # [trees, used pool entries]
+])
+
+@structref.register
+class _QueueType(_StoreType): pass
+class _Queue(structref.StructRefProxy): pass
+structref.define_proxy(_Queue, _QueueType, [
+    'tree', 'mask', 'lb', 'b0', 's', 'alive',   # per entry: tree id, split mask, b(d_un), b0(d_split), s, still queued
+    'hk', 'ht', 'he',   # heap in policy order: key, tie-break, entry
+    'bk', 'bt', 'be',   # heap in bound order (b + b0 + lambda s): key, tie-break, entry
+    'size',             # [entries, policy heap size, bound heap size, next tie-break]
+])
+_NE, _NH, _NB, _TIE = range(4)
+
+_Expansion = namedtuple('_Expansion', [
+    'split',           # (64,) the leaves of d_split of the popped state
+    'n_feat',          # (64,) usable features of each split leaf
+    'child0', 'child1',   # (64, M) per split leaf and usable feature: the x_f = 0 and x_f = 1 children
+    'err', 'floor',    # (64, M) errors of that pair; errors plus the smallest change a mask can make (push pruning)
+    'suf_err', 'suf_floor',   # (65,) sums of the per-leaf minima over leaves k.. (the best completion)
+    'pre_err', 'pre_floor',   # (65,) sums along the partial combination 0..k-1
+    'odo',             # (64,) the feature chosen for each split leaf (the combination being walked)
+    'nid',             # (128,) the new leaves of the current combination: pair k at 2k, 2k + 1
+    'key', 'tmp',      # scratch: a leaf key; a capture set
+])
+
+# %% ../nbs/11_osdt.ipynb #fd418c9b
 # The active progress callback is stored on the current Thread object: the object-mode call below runs in the thread
 # that started the search, so concurrent fits in threads (joblib, Dask) each see their own callback and time limit.
 # (An attribute of the thread rather than a `threading.local` global: numba's cache pickles this function's globals.)
@@ -108,41 +206,84 @@ def _heap_pop(hk, ht, he, n):
 
 # %% ../nbs/11_osdt.ipynb #cd7427a1
 @njit(cache=True)
-def _leaf_fill(i, bits, ucnt, umin, lbits, ln, lerr, lb0, lcnt, lpred, lent, lgini):
-    "Statistics of leaf `i` with unit set `bits`: weight, class counts, errors, b0, prediction, impurities."
-    K = ucnt.shape[1]
-    for k in range(bits.shape[0]): lbits[i, k] = bits[k]
-    for c in range(K): lcnt[i, c] = 0.0
+def _new_leaves(P, cap):
+    "An empty leaf table with room for `cap` leaves."
+    WU, K = P.fbits.shape[1], P.ucnt.shape[1]
+    table, keys = memo_new(128 * P.WM, cap)
+    return _Leaves(table, keys, np.zeros((cap, WU), np.uint64), np.zeros((cap, P.WM), np.uint64), np.zeros(cap),
+                   np.zeros(cap), np.zeros(cap), np.zeros(cap), np.zeros(cap), np.zeros((cap, K)),
+                   np.zeros(cap, np.int64), np.zeros(cap, np.int64), np.zeros(cap, np.bool_))
+
+@njit(cache=True)
+def _leaves_full(L, need):
+    "Is there no room for `need` leaves (memo keys included, so that `memo_insert` never reallocates them)?"
+    return need > L.n.shape[0] or need > L.keys.shape[0]
+
+@njit(cache=True)
+def _leaves_grow(L, need):
+    "Give `L` room for `need` leaves (each array at least doubles)."
+    L.keys = _grow2(L.keys, need); L.bits = _grow2(L.bits, need); L.dead_f = _grow2(L.dead_f, need)
+    L.n = _grow(L.n, need); L.err = _grow(L.err, need); L.b0 = _grow(L.b0, need); L.ent = _grow(L.ent, need)
+    L.gini = _grow(L.gini, need); L.cnt = _grow2(L.cnt, need); L.pred = _grow(L.pred, need)
+    L.depth = _grow(L.depth, need); L.dead = _grow(L.dead, need)
+
+@njit(cache=True)
+def _leaf_fill(P, L, i, bits):
+    "Statistics of leaf `i` with unit set `bits`: weight, class counts, errors, b0, prediction, impurities, dead."
+    K = P.ucnt.shape[1]
+    for c in range(K): L.cnt[i, c] = 0.0
     b0 = 0.0
-    for w in range(bits.shape[0]):
-        x = bits[w]
+    for k in range(bits.shape[0]):
+        L.bits[i, k] = bits[k]
+        x = bits[k]
         while x:
-            low = x & (~x + np.uint64(1)); u = w * 64 + trailing_zeros(low)
-            for c in range(K): lcnt[i, c] += ucnt[u, c]
-            b0 += umin[u]; x ^= low
+            u, x = pop_member(k, x)
+            for c in range(K): L.cnt[i, c] += P.ucnt[u, c]
+            b0 += P.umin[u]
     n = 0.0; mx = -1.0; arg = 0
     for c in range(K):
-        n += lcnt[i, c]
-        if lcnt[i, c] >= mx: mx = lcnt[i, c]; arg = c          # ties -> the larger class code (binary: 1)
+        n += L.cnt[i, c]
+        if L.cnt[i, c] >= mx: mx = L.cnt[i, c]; arg = c          # ties -> the larger class code (binary: 1)
     if n <= 0: arg = 0; mx = 0.0
-    ln[i] = n; lerr[i] = n - mx; lb0[i] = b0; lpred[i] = arg
+    L.n[i] = n; L.err[i] = n - mx; L.b0[i] = b0; L.pred[i] = arg
     e = 0.0; g = 0.0
     if n > 0:
         g = 1.0
         for c in range(K):
-            p = lcnt[i, c] / n; g -= p * p
+            p = L.cnt[i, c] / n; g -= p * p
             if p > 0: e -= p * np.log2(p)
-    lent[i] = n * e; lgini[i] = n * g
+    L.ent[i] = n * e; L.gini[i] = n * g
+    L.dead[i] = (P.support == 1 and L.err[i] <= P.lam + P.eps) or (P.support == 2 and L.n[i] < 2 * P.lam - P.eps)
+
+@njit(cache=True)
+def _child_leaf(P, L, p, f, v, key, tmp, cnt):
+    """Id of the leaf `p` AND x_f = v, from the leaf table or new (then filled; it inherits p's dead features).
+    `L` must have room for one more leaf (`_leaves_grow`)."""
+    wq = f >> 6; bq = np.uint64(1) << np.uint64(f & 63)
+    for q in range(2 * P.WM): key[q] = L.keys[p, q]
+    if v == 1: key[wq] |= bq
+    else: key[P.WM + wq] |= bq
+    keys, c, new = memo_insert(L.table, L.keys, key)
+    if keys.shape[0] != L.keys.shape[0]: raise ValueError("OSDT bnb: leaf table full (call _leaves_grow first)")
+    if new:
+        if v == 1: and_into(tmp, L.bits[p], P.fbits[f])
+        else: andnot_into(tmp, L.bits[p], P.fbits[f])
+        _leaf_fill(P, L, c, tmp)
+        for q in range(P.WM): L.dead_f[c, q] = L.dead_f[p, q]
+        L.depth[c] = L.depth[p] + 1
+        cnt[LEAVES] += 1
+    else: cnt[LEAF_HITS] += 1
+    return c
 
 # %% ../nbs/11_osdt.ipynb #25cc3898
 @njit(cache=True)
-def _splittable(c, ldead, ldepth, lfd, keys, M, WM, max_depth):
+def _splittable(P, L, c):
     "May leaf `c` be put in a split mask? (not dead, depth budget left, some usable feature)"
-    if ldead[c]: return False
-    if max_depth >= 0 and ldepth[c] >= max_depth: return False
-    for q in range(WM):
-        used = keys[c, q] | keys[c, WM + q] | lfd[c, q]
-        nb = M - 64 * q
+    if L.dead[c]: return False
+    if P.max_depth >= 0 and L.depth[c] >= P.max_depth: return False
+    for q in range(P.WM):
+        used = L.keys[c, q] | L.keys[c, P.WM + q] | L.dead_f[c, q]
+        nb = P.M - 64 * q
         full_ = np.uint64(0xFFFFFFFFFFFFFFFF) if nb >= 64 else (np.uint64(1) << np.uint64(nb)) - np.uint64(1)
         if (~used) & full_: return True
     return False
@@ -162,24 +303,29 @@ def _same_tree(pool, off, H, Ul, nU, nid, nn):
     return True
 
 @njit(cache=True)
-def _global_lb(Rc, cur, qk, qe, nq, ealive):
+def _global_lb(Rc, cur, Q):
     "Certified lower bound: min(R^c, bound of the node being expanded, smallest bound of a live queue entry)."
     v = min(Rc, cur)
-    if nq > 0:
-        if ealive[qe[0]]: v = min(v, qk[0])
+    if Q.size[_NB] > 0:
+        if Q.alive[Q.be[0]]: v = min(v, Q.bk[0])
         else:
-            for j in range(nq):
-                if ealive[qe[j]] and qk[j] < v: v = qk[j]
+            for j in range(Q.size[_NB]):
+                if Q.alive[Q.be[j]] and Q.bk[j] < v: v = Q.bk[j]
     return v
 
 # %% ../nbs/11_osdt.ipynb #2b00770e
 @njit(cache=True)
-def _mask_floor(R, sp, cons, nid, s, lerr, lb0, lam_look, use_b0):
-    "Smallest push-time bound R + sum_{i in mask}(lam + b0_i - err_i) over the admissible non-empty masks."
+def _mask_delta(P, L, c):
+    "Change of the push-time bound when leaf `c` joins a mask: lambda (lookahead) + b0 (equivalent points) - error."
+    return (P.lam if P.lookahead else 0.0) - L.err[c] + (L.b0[c] if P.equivalent else 0.0)
+
+@njit(cache=True)
+def _mask_floor(P, L, R, sp, cons, nid, s):
+    "Smallest push-time bound R + sum_{i in mask} delta_i over the admissible non-empty masks."
     lo = R; chosen = np.uint64(0); dmin = np.inf
     for i in range(2 * s):
         if (sp >> np.uint64(i)) & np.uint64(1):
-            c = nid[i]; d = lam_look - lerr[c] + (lb0[c] if use_b0 else 0.0)
+            d = _mask_delta(P, L, nid[i])
             if d < 0: lo += d; chosen |= np.uint64(1) << np.uint64(i)
             if d < dmin: dmin = d
     if dmin == np.inf: return np.inf
@@ -189,7 +335,7 @@ def _mask_floor(R, sp, cons, nid, s, lerr, lb0, lam_look, use_b0):
             best = np.inf
             for i in (2 * k, 2 * k + 1):
                 if (sp >> np.uint64(i)) & np.uint64(1):
-                    c = nid[i]; d = lam_look - lerr[c] + (lb0[c] if use_b0 else 0.0)
+                    d = _mask_delta(P, L, nid[i])
                     if d < best: best = d
             if best == np.inf: return np.inf
             lo += best; chosen |= pair
@@ -197,285 +343,334 @@ def _mask_floor(R, sp, cons, nid, s, lerr, lb0, lam_look, use_b0):
     return lo
 
 @njit(cache=True)
-def _pair_floor(a, b, constrained, ldead, ldepth, lfd, keys, M, WM, max_depth, lerr, lb0, lam_look, use_b0):
-    "Smallest change sum_{i in mask, i in {a,b}} (lam + b0_i - err_i) a mask can make on one new sibling pair."
+def _pair_floor(P, L, a, b, constrained):
+    "Smallest change sum_{i in mask, i in {a,b}} delta_i a mask can make on one new sibling pair."
     neg = 0.0; dmin = np.inf
     for c in (a, b):
-        if _splittable(c, ldead, ldepth, lfd, keys, M, WM, max_depth):
-            d = lam_look - lerr[c] + (lb0[c] if use_b0 else 0.0)
+        if _splittable(P, L, c):
+            d = _mask_delta(P, L, c)
             if d < 0: neg += d
             if d < dmin: dmin = d
     if not constrained: return neg
     if dmin == np.inf: return np.inf
     return neg if dmin < 0 else dmin
 
-# %% ../nbs/11_osdt.ipynb #08a0851e
+# %% ../nbs/11_osdt.ipynb #b12488d7
 @njit(cache=True)
-def _search(fbits, ucnt, umin, W, lamW, eps, flags, policy, max_depth, max_leaves, R0, node_limit, report_every):
+def _new_queue(cap):
+    "An empty queue: entry arrays and the two heaps, room for `cap` entries."
+    return _Queue(np.zeros(cap, np.int64), np.zeros(cap, np.uint64), np.zeros(cap), np.zeros(cap),
+                  np.zeros(cap, np.int64), np.zeros(cap, np.bool_), np.zeros(cap), np.zeros(cap, np.int64),
+                  np.zeros(cap, np.int64), np.zeros(cap), np.zeros(cap, np.int64), np.zeros(cap, np.int64),
+                  np.zeros(4, np.int64))
+
+@njit(cache=True)
+def _queue_full(Q):
+    "Is some part of the queue at capacity?"
+    return Q.size[_NE] == Q.tree.shape[0] or Q.size[_NH] == Q.hk.shape[0] or Q.size[_NB] == Q.bk.shape[0]
+
+@njit(cache=True)
+def _queue_grow(Q):
+    "Give the queue room for one more entry (each full part doubles)."
+    ne, nh, nb = Q.size[_NE] + 1, Q.size[_NH] + 1, Q.size[_NB] + 1
+    Q.tree = _grow(Q.tree, ne); Q.mask = _grow(Q.mask, ne); Q.lb = _grow(Q.lb, ne); Q.b0 = _grow(Q.b0, ne)
+    Q.s = _grow(Q.s, ne); Q.alive = _grow(Q.alive, ne)
+    Q.hk = _grow(Q.hk, nh); Q.ht = _grow(Q.ht, nh); Q.he = _grow(Q.he, nh)
+    Q.bk = _grow(Q.bk, nb); Q.bt = _grow(Q.bt, nb); Q.be = _grow(Q.be, nb)
+
+@njit(cache=True)
+def _push(P, Q, t, mask, lb, b0, s, key, cnt):
+    "Queue the state (tree `t`, `mask`) with bound b = `lb`, b0 and s, at `key` in policy order (room: `_queue_grow`)."
+    ne, nh, nb, tie = Q.size[_NE], Q.size[_NH], Q.size[_NB], Q.size[_TIE]
+    Q.tree[ne] = t; Q.mask[ne] = mask; Q.lb[ne] = lb; Q.b0[ne] = b0; Q.s[ne] = s; Q.alive[ne] = True
+    Q.size[_NH] = _heap_push(Q.hk, Q.ht, Q.he, nh, key, -tie if P.policy == 6 else tie, ne)   # dfs: LIFO
+    Q.size[_NB] = _heap_push(Q.bk, Q.bt, Q.be, nb, lb + b0 + P.lam * s, tie, ne)
+    Q.size[_TIE] = tie + 1; Q.size[_NE] = ne + 1
+    cnt[PUSHED] += 1
+    if Q.size[_NH] > cnt[PEAK_Q]: cnt[PEAK_Q] = Q.size[_NH]
+
+@njit(cache=True)
+def _pop(Q):
+    "Take the head entry in policy order; drop dead heads of the bound heap. Returns the entry."
+    e = Q.he[0]; Q.size[_NH] = _heap_pop(Q.hk, Q.ht, Q.he, Q.size[_NH]); Q.alive[e] = False
+    while Q.size[_NB] > 0 and not Q.alive[Q.be[0]]: Q.size[_NB] = _heap_pop(Q.bk, Q.bt, Q.be, Q.size[_NB])
+    return e
+
+@njit(cache=True)
+def _pop_pruned(P, H, s, lb, b0, Rc):
+    "Pop-time tests: the leaf count (Thm C.3, corrected or as published; at most 2^M leaves), then b + lambda s + b0."
+    gap = Rc - lb
+    if P.leaf_count == 1 and P.lam * s >= gap - P.eps: return True
+    if P.leaf_count == 2 and s >= np.floor(gap / P.lam + 1e-9): return True
+    if P.leaf_count > 0 and P.M < 62 and H + s > (1 << P.M): return True
+    bnd = lb
+    if P.lookahead: bnd += P.lam * s
+    if P.equivalent: bnd += b0
+    return (P.hierarchical or P.lookahead) and bnd >= Rc - P.eps
+
+@njit(cache=True)
+def _policy_key(P, lb, R, n_un, ent, gini):
+    "Queue key of a state: curiosity b/supp(d_un), bound b, objective R, entropy, gini; fifo/dfs: 0 (tie-break only)."
+    if P.policy == 0: return lb / n_un if n_un > P.eps else lb / 0.01
+    if P.policy == 1: return lb / P.W
+    if P.policy == 2: return R / P.W
+    if P.policy == 3: return ent / max(n_un, 0.01)
+    if P.policy == 4: return gini / max(n_un, 0.01)
+    return 0.0
+
+# %% ../nbs/11_osdt.ipynb #e68cd041
+@njit(cache=True)
+def _new_trees(cap):
+    "The tree pool holding the root tree (one leaf, id 0) as tree 0."
+    T = _Trees(Dict.empty(key_type=types.int64, value_type=types.int64), np.zeros(cap, np.int64),
+               np.zeros(cap, np.int64), np.zeros(cap, np.int64), np.zeros(8 * cap, np.int64), np.zeros(2, np.int64))
+    T.length[0] = 1; T.n_new[0] = 1; T.size[0] = 1; T.size[1] = 1
+    return T
+
+@njit(cache=True)
+def _partition(T, L, t, mask, split, Ul):
+    "Leaves of tree `t` in the mask into `split`, the others into `Ul`; returns nU and the sums over `Ul`."
+    H, off, nn = T.length[t], T.off[t], T.n_new[t]
+    nU = 0; ns = 0; err = 0.0; ent = 0.0; gini = 0.0; h = np.uint64(0)
+    for i in range(H):
+        leaf = T.pool[off + i]; pos = i - (H - nn)
+        if pos >= 0 and (mask >> np.uint64(pos)) & np.uint64(1):
+            split[ns] = leaf; ns += 1
+        else:
+            Ul[nU] = leaf; nU += 1; err += L.err[leaf]; ent += L.ent[leaf]; gini += L.gini[leaf]; h += _mix(leaf)
+    return nU, err, ent, gini, h
+
+@njit(cache=True)
+def _tree_seen(T, h, Ul, nU, nid, nn):
+    "Is the leaf set Ul[:nU] + nid[:nn] (hash `h`) in the tree cache? Returns (found, free cache slot if not)."
+    hh = np.int64(h)
+    while hh in T.cache:
+        o = T.cache[hh]
+        if _same_tree(T.pool, T.off[o], T.length[o], Ul, nU, nid, nn): return True, hh
+        hh += 1
+    return False, hh
+
+@njit(cache=True)
+def _trees_full(T, H):
+    "Is there no room for one more tree of `H` leaves?"
+    return T.size[0] == T.off.shape[0] or T.size[1] + H > T.pool.shape[0]
+
+@njit(cache=True)
+def _trees_grow(T, H):
+    "Give `T` room for one more tree of `H` leaves."
+    nt, npool = T.size[0], T.size[1]
+    T.off = _grow(T.off, nt + 1); T.length = _grow(T.length, nt + 1); T.n_new = _grow(T.n_new, nt + 1)
+    T.pool = _grow(T.pool, npool + H)
+
+@njit(cache=True)
+def _store_tree(T, Ul, nU, nid, nn):
+    "Append the tree Ul[:nU] + nid[:nn] (its new leaves last; room: `_trees_grow`); returns its id."
+    nt, npool, H = T.size[0], T.size[1], nU + nn
+    T.off[nt] = npool; T.length[nt] = H; T.n_new[nt] = nn
+    for i in range(nU): T.pool[npool + i] = Ul[i]
+    for i in range(nn): T.pool[npool + nU + i] = nid[i]
+    T.size[0] = nt + 1; T.size[1] = npool + H
+    return nt
+
+# %% ../nbs/11_osdt.ipynb #822c5c10
+@njit(cache=True)
+def _new_expansion(P):
+    "Scratch arrays of one expansion (at most 64 split leaves, enforced by the caller's limit of 32)."
+    M = max(P.M, 1)
+    return _Expansion(np.zeros(64, np.int64), np.zeros(64, np.int64), np.zeros((64, M), np.int64),
+                      np.zeros((64, M), np.int64), np.zeros((64, M)), np.zeros((64, M)), np.zeros(65), np.zeros(65),
+                      np.zeros(65), np.zeros(65), np.zeros(64, np.int64), np.zeros(128, np.int64),
+                      np.zeros(2 * P.WM, np.uint64), np.zeros(P.fbits.shape[1], np.uint64))
+
+@njit(cache=True)
+def _expand(P, L, X, s, cnt):
+    """The usable features of each split leaf with their pair of children (Thm 3.5 kills a feature for good when a
+    child classifies <= lambda correctly). Returns True if some split leaf has no usable feature."""
+    empty = False
+    for k in range(s):
+        p = X.split[k]; X.n_feat[k] = 0
+        for f in range(P.M):
+            wq = f >> 6; bq = np.uint64(1) << np.uint64(f & 63)
+            if (L.keys[p, wq] & bq) or (L.keys[p, P.WM + wq] & bq) or (L.dead_f[p, wq] & bq): continue
+            a = _child_leaf(P, L, p, f, 0, X.key, X.tmp, cnt)
+            b = _child_leaf(P, L, p, f, 1, X.key, X.tmp, cnt)
+            if P.accuracy and (L.n[a] - L.err[a] <= P.lam + P.eps or L.n[b] - L.err[b] <= P.lam + P.eps):
+                L.dead_f[p, wq] |= bq; cnt[KILLED] += 1; continue
+            j = X.n_feat[k]; X.child0[k, j] = a; X.child1[k, j] = b; X.n_feat[k] += 1
+            X.err[k, j] = L.err[a] + L.err[b]
+            X.floor[k, j] = X.err[k, j] + _pair_floor(
+                P, L, a, b, P.incremental and L.err[p] - L.err[a] - L.err[b] <= P.lam + P.eps)
+        if X.n_feat[k] == 0: empty = True
+    return empty
+
+@njit(cache=True)
+def _suffix_floors(P, X, s, Hn):
+    "Best completions of partial combinations: sums over leaves k.. of the smallest pair error and floor."
+    if P.max_leaves >= 0 and Hn + 1 > P.max_leaves:                   # no child may be split again: push nothing
+        for k in range(s):
+            for j in range(X.n_feat[k]): X.floor[k, j] = np.inf
+    X.suf_err[s] = 0.0; X.suf_floor[s] = 0.0
+    for k in range(s - 1, -1, -1):
+        mr = np.inf; ml = np.inf
+        for j in range(X.n_feat[k]):
+            mr = min(mr, X.err[k, j]); ml = min(ml, X.floor[k, j])
+        X.suf_err[k] = X.suf_err[k + 1] + mr; X.suf_floor[k] = X.suf_floor[k + 1] + ml
+
+@njit(cache=True)
+def _combination(L, X, s, h_un, Hn):
+    "The new leaves of the combination `X.odo` into `X.nid`; returns (hash of the child tree's leaf set, their error)."
+    h = h_un; err = 0.0
+    for k in range(s):
+        a, b = X.child0[k, X.odo[k]], X.child1[k, X.odo[k]]
+        X.nid[2 * k] = a; X.nid[2 * k + 1] = b; h += _mix(a) + _mix(b); err += L.err[a] + L.err[b]
+    return _mix(h ^ np.uint64(Hn)), err
+
+# %% ../nbs/11_osdt.ipynb #b53b23b8
+@njit(cache=True)
+def _child_masks(P, L, X, s, Hn):
+    "(leaves that may be split, pairs of which one must be split by Thm 3.4) over the new leaves, as bit masks."
+    sp = np.uint64(0); cons = np.uint64(0)
+    for i in range(2 * s):
+        if _splittable(P, L, X.nid[i]) and (P.max_leaves < 0 or Hn + 1 <= P.max_leaves):
+            sp |= np.uint64(1) << np.uint64(i)
+    for k in range(s):
+        if P.incremental and L.err[X.split[k]] - L.err[X.nid[2 * k]] - L.err[X.nid[2 * k + 1]] <= P.lam + P.eps:
+            cons |= np.uint64(3) << np.uint64(2 * k)
+    return sp, cons
+
+@njit(cache=True)
+def _meets_pairs(m, cons, s):
+    "Does mask `m` split at least one leaf of every constrained pair?"
+    for k in range(s):
+        if (cons >> np.uint64(2 * k)) & np.uint64(3) and (m >> np.uint64(2 * k)) & np.uint64(3) == np.uint64(0):
+            return False
+    return True
+
+@njit(cache=True)
+def _mask_sums(L, nid, m):
+    "Over the new leaves in mask `m`: their number and the sums of error, b0, weight, n*entropy, n*Gini."
+    s2 = 0; err = 0.0; b0 = 0.0; n = 0.0; ent = 0.0; gini = 0.0
+    x = m
+    while x:
+        i, x = pop_member(0, x)
+        c = nid[i]; s2 += 1; err += L.err[c]; b0 += L.b0[c]; n += L.n[c]; ent += L.ent[c]; gini += L.gini[c]
+    return s2, err, b0, n, ent, gini
+
+@njit(cache=True)
+def _new_impurity(P, L, X, s):
+    "Sums of n*entropy and n*Gini over the 2s new leaves (only the impurity policies need them)."
+    ent = 0.0; gini = 0.0
+    if P.policy == 3 or P.policy == 4:
+        for i in range(2 * s): ent += L.ent[X.nid[i]]; gini += L.gini[X.nid[i]]
+    return ent, gini
+
+@njit(cache=True)
+def _push_mask(P, L, Q, X, cnt, t, m, cons, s, Hn, R, Rc, ent, gini):
+    """Queue the state (tree `t`, mask `m`) if the mask is admissible (Thm 3.4 pairs, `max_leaves`) and, with
+    `push_prune`, its bound b + lambda s + b0 is below R^c. `ent`, `gini`: sums over the tree's leaves."""
+    if cons != np.uint64(0) and not _meets_pairs(m, cons, s): return
+    s2, merr, mb0, mn, ment, mgini = _mask_sums(L, X.nid, m)
+    if P.max_leaves >= 0 and Hn + s2 > P.max_leaves: return
+    lb = R - merr
+    cnt[GENERATED] += 1
+    b = lb
+    if P.lookahead: b += P.lam * s2
+    if P.equivalent: b += mb0
+    if P.push_prune and b >= Rc - P.eps: return
+    _push(P, Q, t, m, lb, mb0, s2, _policy_key(P, lb, R, P.W - mn, ent - ment, gini - mgini), cnt)
+
+# %% ../nbs/11_osdt.ipynb #06c4f511
+@njit(cache=True)
+def _search(P):
     """Best-first branch and bound over (leaf set, split mask) pairs (spec §3.5), all in weight units.
-    Returns the leaf table, the incumbent tree's leaf ids, the bounds and the counters."""
-    M, WU = fbits.shape[0], fbits.shape[1]; K = ucnt.shape[1]
-    WM = n_words(M); KW = 2 * WM                      # leaf key: WM words of x_f = 1 literals, WM of x_f = 0
+    Returns R^c, the certified bound, completeness, the incumbent's tree id and leaf ids, the leaf keys, class
+    weights and labels, and the counters."""
     cnt = np.zeros(14, np.int64)
-    # leaf table
-    cap = 1024
-    table, keys = memo_new(64 * KW, cap)
-    lbits = np.zeros((cap, WU), np.uint64); lfd = np.zeros((cap, WM), np.uint64)
-    ln = np.zeros(cap); lerr = np.zeros(cap); lb0 = np.zeros(cap); lent = np.zeros(cap); lgini = np.zeros(cap)
-    lcnt = np.zeros((cap, K)); lpred = np.zeros(cap, np.int64); ldepth = np.zeros(cap, np.int64)
-    ldead = np.zeros(cap, np.bool_)
-    key = np.zeros(KW, np.uint64); tmp = np.zeros(WU, np.uint64)
-    keys, r, new = memo_insert(table, keys, key)
-    _leaf_fill(0, full(ucnt.shape[0]), ucnt, umin,
-               lbits, ln, lerr, lb0, lcnt, lpred, lent, lgini)
-    nl = 1
-    supp = flags[SUPP]
-    ldead[0] = (supp == 1 and lerr[0] <= lamW + eps) or (supp == 2 and ln[0] < 2 * lamW - eps)
-    # tree pool
-    tcap = 1024
-    toff = np.zeros(tcap, np.int64); tlen = np.zeros(tcap, np.int64); tnew = np.zeros(tcap, np.int64)
-    pool = np.zeros(8 * tcap, np.int64); npool = 0; nt = 0
-    tcache = Dict.empty(key_type=types.int64, value_type=types.int64)
-    toff[0] = 0; tlen[0] = 1; tnew[0] = 1; pool[0] = 0; npool = 1; nt = 1
-    Rc = lerr[0] + lamW; best = 0
-    if R0 < Rc - eps: Rc = R0; best = -1
-    # queue entries and the two heaps (policy order; lower bound order)
-    ecap = 1024
-    etree = np.zeros(ecap, np.int64); emask = np.zeros(ecap, np.uint64); elb = np.zeros(ecap)
-    eb0 = np.zeros(ecap); es = np.zeros(ecap, np.int64); ealive = np.zeros(ecap, np.bool_); ne = 0
-    hk = np.zeros(ecap); ht = np.zeros(ecap, np.int64); he = np.zeros(ecap, np.int64); nh = 0
-    qk = np.zeros(ecap); qt = np.zeros(ecap, np.int64); qe = np.zeros(ecap, np.int64); nq = 0
-    # the root entry: one leaf, to be split
-    if _splittable(0, ldead, ldepth, lfd, keys, M, WM, max_depth) and (max_leaves < 0 or max_leaves >= 2):
-        etree[0] = 0; emask[0] = np.uint64(1); elb[0] = lamW; eb0[0] = lb0[0]; es[0] = 1; ealive[0] = True; ne = 1
-        nh = _heap_push(hk, ht, he, nh, 0.0, 0, 0)
-        nq = _heap_push(qk, qt, qe, nq, lamW + lb0[0] + lamW, 0, 0)
-        cnt[PUSHED] = 1; cnt[GENERATED] = 1; cnt[PEAK_Q] = 1
-    tie = 1
-    cur = np.inf                                      # bound of the node being expanded (for the global bound)
+    L = _new_leaves(P, 1024); T = _new_trees(1024); Q = _new_queue(1024); X = _new_expansion(P)
+    memo_insert(L.table, L.keys, np.zeros(2 * P.WM, np.uint64))   # the root, id 0: no literal (no regrowth yet)
+    _leaf_fill(P, L, 0, full(P.ucnt.shape[0]))
+    Rc = L.err[0] + P.lam; best = 0                                   # incumbent: the root leaf, or the warm start
+    if P.R0 < Rc - P.eps: Rc = P.R0; best = -1
+    if _splittable(P, L, 0) and (P.max_leaves < 0 or P.max_leaves >= 2):
+        cnt[GENERATED] += 1
+        _push(P, Q, 0, np.uint64(1), P.lam, L.b0[0], 1, 0.0, cnt)
+    cur = np.inf                                                      # bound of the state being expanded
     stop = False; work = 0
-    # per-expansion scratch
-    Sp = np.zeros(64, np.int64); Fk = np.zeros((64, M), np.int64); nF = np.zeros(64, np.int64)
-    C0 = np.zeros((64, M), np.int64); C1 = np.zeros((64, M), np.int64); odo = np.zeros(64, np.int64)
-    Rk = np.zeros((64, M)); Lk = np.zeros((64, M)); sufR = np.zeros(65); sufL = np.zeros(65)
-    PR = np.zeros(65); PL = np.zeros(65)
-    nid = np.zeros(128, np.int64); Ul = np.zeros(16, np.int64); ids = np.zeros(2, np.int64)
-    while nh > 0 and not stop:
-        if cnt[POPPED] % report_every == 0 and cnt[POPPED] > 0:
-            stop = _report(Rc, _global_lb(Rc, cur, qk, qe, nq, ealive), cnt[PUSHED],
-                           cnt[POPPED], nh)
+    Ul = np.zeros(16, np.int64)                                       # the frozen leaves of the popped tree
+    while Q.size[_NH] > 0 and not stop:
+        if cnt[POPPED] % P.report_every == 0 and cnt[POPPED] > 0:
+            stop = _report(Rc, _global_lb(Rc, cur, Q), cnt[PUSHED], cnt[POPPED], Q.size[_NH])
             if stop: break
-        if node_limit >= 0 and cnt[POPPED] >= node_limit:
+        if P.node_limit >= 0 and cnt[POPPED] >= P.node_limit:
             stop = True; break
-        e = he[0]; nh = _heap_pop(hk, ht, he, nh)
-        ealive[e] = False; cnt[POPPED] += 1
-        while nq > 0 and not ealive[qe[0]]: nq = _heap_pop(qk, qt, qe, nq)
-        t = etree[e]; mask = emask[e]; lb = elb[e]; s = es[e]; b0 = eb0[e]
-        H = tlen[t]; off = toff[t]; nn = tnew[t]
-        # ---- pop-time pruning ----
-        gap = Rc - lb
-        if flags[LCNT] == 1 and lamW * s >= gap - eps:                       # Thm C.3, corrected rounding
-            cnt[PRUNED] += 1; continue
-        if flags[LCNT] == 2 and s >= np.floor(gap / lamW + 1e-9):             # Thm C.3 as published (buggy)
-            cnt[PRUNED] += 1; continue
-        if flags[LCNT] > 0 and M < 62 and H + s > (1 << M):
-            cnt[PRUNED] += 1; continue
-        bnd = lb
-        if flags[LOOK]: bnd += lamW * s
-        if flags[EQUIV]: bnd += b0
-        if (flags[HIER] or flags[LOOK]) and bnd >= Rc - eps:
+        e = _pop(Q); cnt[POPPED] += 1
+        t, mask, lb, s, b0 = Q.tree[e], Q.mask[e], Q.lb[e], Q.s[e], Q.b0[e]
+        H = T.length[t]
+        if _pop_pruned(P, H, s, lb, b0, Rc):
             cnt[PRUNED] += 1; continue
         if s > 32: raise ValueError("OSDT bnb: more than 32 leaves split at once is not supported")
-        cur = lb + b0 + lamW * s
-        # ---- split leaves, unsplit leaves ----
-        nU = 0; Uerr = 0.0; Un = 0.0; Uent = 0.0; Ugini = 0.0; Uh = np.uint64(0)
+        cur = lb + b0 + P.lam * s
         if Ul.shape[0] < H: Ul = np.zeros(2 * H, np.int64)
-        ns = 0
-        for i in range(H):
-            leaf = pool[off + i]; pos = i - (H - nn)
-            if pos >= 0 and (mask >> np.uint64(pos)) & np.uint64(1):
-                Sp[ns] = leaf; ns += 1
-            else:
-                Ul[nU] = leaf; nU += 1; Uerr += lerr[leaf]; Un += ln[leaf]; Uent += lent[leaf]
-                Ugini += lgini[leaf]; Uh += _mix(leaf)
-        # ---- the children of each split leaf, with the accuracy bound (Thm 3.5) ----
-        need = nl + 2 * s * M + 1
-        if need > lbits.shape[0]:
-            lbits = _grow2(lbits, need); lfd = _grow2(lfd, need); lcnt = _grow2(lcnt, need)
-            ln = _grow(ln, need); lerr = _grow(lerr, need); lb0 = _grow(lb0, need); lent = _grow(lent, need)
-            lgini = _grow(lgini, need); lpred = _grow(lpred, need); ldepth = _grow(ldepth, need)
-            ldead = _grow(ldead, need)
-        empty = False
-        for k in range(s):
-            p = Sp[k]; nF[k] = 0
-            for f in range(M):
-                wq = f >> 6; bq = np.uint64(1) << np.uint64(f & 63)
-                if (keys[p, wq] & bq) or (keys[p, WM + wq] & bq) or (lfd[p, wq] & bq): continue
-                for v in range(2):
-                    for q in range(KW): key[q] = keys[p, q]
-                    if v == 1: key[wq] |= bq
-                    else: key[WM + wq] |= bq
-                    keys, c, new = memo_insert(table, keys, key)
-                    if new:
-                        if v == 1: and_into(tmp, lbits[p], fbits[f])
-                        else: andnot_into(tmp, lbits[p], fbits[f])
-                        _leaf_fill(c, tmp, ucnt, umin, lbits, ln, lerr, lb0, lcnt, lpred, lent, lgini)
-                        for q in range(WM): lfd[c, q] = lfd[p, q]
-                        ldepth[c] = ldepth[p] + 1
-                        ldead[c] = (supp == 1 and lerr[c] <= lamW + eps) or (supp == 2 and ln[c] < 2 * lamW - eps)
-                        nl += 1; cnt[LEAVES] += 1
-                    else: cnt[LEAF_HITS] += 1
-                    ids[v] = c
-                if flags[ACCU] and (ln[ids[0]] - lerr[ids[0]] <= lamW + eps or ln[ids[1]] - lerr[ids[1]] <= lamW + eps):
-                    lfd[p, wq] |= bq; cnt[KILLED] += 1; continue
-                j = nF[k]; Fk[k, j] = f; C0[k, j] = ids[0]; C1[k, j] = ids[1]; nF[k] += 1
-                a, b = ids[0], ids[1]
-                Rk[k, j] = lerr[a] + lerr[b]
-                Lk[k, j] = Rk[k, j] + _pair_floor(a, b, flags[INCR] and lerr[p] - lerr[a] - lerr[b] <= lamW + eps,
-                                                  ldead, ldepth, lfd, keys, M, WM, max_depth, lerr, lb0,
-                                                  lamW * flags[LOOK], flags[EQUIV])
-            if nF[k] == 0: empty = True
-        if empty: continue
-        # ---- enumerate the feature combinations (one feature per split leaf) ----
+        nU, err_un, ent_un, gini_un, h_un = _partition(T, L, t, mask, X.split, Ul)
+        need = len(L.table) + 2 * s * P.M + 1
+        if _leaves_full(L, need): _leaves_grow(L, need)
+        if _expand(P, L, X, s, cnt): continue                         # a split leaf has no usable feature
         Hn = nU + 2 * s
-        if max_leaves >= 0 and Hn + 1 > max_leaves:
-            for k in range(s):
-                for j in range(nF[k]): Lk[k, j] = np.inf
-        sufR[s] = 0.0; sufL[s] = 0.0
-        for k in range(s - 1, -1, -1):
-            mr = np.inf; ml = np.inf
-            for j in range(nF[k]):
-                mr = min(mr, Rk[k, j]); ml = min(ml, Lk[k, j])
-            sufR[k] = sufR[k + 1] + mr; sufL[k] = sufL[k + 1] + ml
-        lev = 0; odo[0] = -1; PR[0] = 0.0; PL[0] = 0.0
+        _suffix_floors(P, X, s, Hn)
+        # depth-first walk over the feature combinations (one feature per split leaf); with push_prune a partial
+        # combination is skipped when no completion can beat the incumbent or yield a pushable mask
+        lev = 0; X.odo[0] = -1; X.pre_err[0] = 0.0; X.pre_floor[0] = 0.0
         while lev >= 0:
-            # depth-first walk over the feature combinations, skipping (with push_prune) partial combinations
-            # whose every completion neither beats the incumbent nor yields a pushable mask
-            odo[lev] += 1
-            if odo[lev] >= nF[lev]:
+            X.odo[lev] += 1
+            if X.odo[lev] >= X.n_feat[lev]:
                 lev -= 1; continue
-            pr = PR[lev] + Rk[lev, odo[lev]]; pl = PL[lev] + Lk[lev, odo[lev]]
-            if flags[PUSHP]:
-                cut = Rc - eps - Uerr - lamW * Hn
-                if pr + sufR[lev + 1] >= cut and pl + sufL[lev + 1] >= cut:
+            pr = X.pre_err[lev] + X.err[lev, X.odo[lev]]; pl = X.pre_floor[lev] + X.floor[lev, X.odo[lev]]
+            if P.push_prune:
+                cut = Rc - P.eps - err_un - P.lam * Hn
+                if pr + X.suf_err[lev + 1] >= cut and pl + X.suf_floor[lev + 1] >= cut:
                     cnt[SKIPPED] += 1; continue
             if lev < s - 1:
-                PR[lev + 1] = pr; PL[lev + 1] = pl; lev += 1; odo[lev] = -1; continue
+                X.pre_err[lev + 1] = pr; X.pre_floor[lev + 1] = pl; lev += 1; X.odo[lev] = -1; continue
             work += 1
             if (work & 4095) == 0:
-                stop = _report(Rc, _global_lb(Rc, cur, qk, qe, nq, ealive), cnt[PUSHED],
-                               cnt[POPPED], nh)
+                stop = _report(Rc, _global_lb(Rc, cur, Q), cnt[PUSHED], cnt[POPPED], Q.size[_NH])
                 if stop: break
-            h = Uh; Nerr = 0.0
-            for k in range(s):
-                a, b = C0[k, odo[k]], C1[k, odo[k]]
-                nid[2 * k] = a; nid[2 * k + 1] = b; h += _mix(a) + _mix(b); Nerr += lerr[a] + lerr[b]
-            h = _mix(h ^ np.uint64(Hn))
-            dup = False
-            if flags[SYMM]:
-                hh = np.int64(h)
-                while hh in tcache:
-                    o = tcache[hh]
-                    if _same_tree(pool, toff[o], tlen[o], Ul, nU, nid, 2 * s):
-                        dup = True; break
-                    hh += 1
-                if not dup: tcache[hh] = nt
-            if dup:
-                cnt[TREE_HITS] += 1
-            else:
-                # store the tree: unsplit leaves, then the new ones (whose positions the masks index)
-                if nt == toff.shape[0]:
-                    toff = _grow(toff, nt + 1); tlen = _grow(tlen, nt + 1); tnew = _grow(tnew, nt + 1)
-                if npool + Hn > pool.shape[0]: pool = _grow(pool, npool + Hn)
-                toff[nt] = npool; tlen[nt] = Hn; tnew[nt] = 2 * s
-                for i in range(nU): pool[npool + i] = Ul[i]
-                for i in range(2 * s): pool[npool + nU + i] = nid[i]
-                npool += Hn; tc = nt; nt += 1; cnt[TREES] += 1
-                R = Uerr + Nerr + lamW * Hn
-                Nent = 0.0; Ngini = 0.0
-                if policy == 3 or policy == 4:
-                    for i in range(2 * s): Nent += lent[nid[i]]; Ngini += lgini[nid[i]]
-                if R < Rc - eps:
-                    Rc = R; best = tc; cnt[PUSHED_AT_BEST] = cnt[PUSHED]; cnt[POPPED_AT_BEST] = cnt[POPPED]
-                    stop = _report(Rc, _global_lb(Rc, cur, qk, qe, nq, ealive), cnt[PUSHED],
-                                   cnt[POPPED], nh)
-                # which new leaves may be split, and the incremental-accuracy constraints (Thm 3.4)
-                sp = np.uint64(0); cons = np.uint64(0)
-                for i in range(2 * s):
-                    if _splittable(nid[i], ldead, ldepth, lfd, keys, M, WM, max_depth) and \
-                       (max_leaves < 0 or Hn + 1 <= max_leaves):
-                        sp |= np.uint64(1) << np.uint64(i)
-                for k in range(s):
-                    par = Sp[k]
-                    if flags[INCR] and lerr[par] - lerr[nid[2 * k]] - lerr[nid[2 * k + 1]] <= lamW + eps:
-                        cons |= np.uint64(3) << np.uint64(2 * k)
+            h, err_new = _combination(L, X, s, h_un, Hn)
+            if P.symmetry:
+                seen, slot = _tree_seen(T, h, Ul, nU, X.nid, 2 * s)
+                if seen:
+                    cnt[TREE_HITS] += 1; continue
+                T.cache[slot] = T.size[0]
+            if _trees_full(T, Hn): _trees_grow(T, Hn)
+            tc = _store_tree(T, Ul, nU, X.nid, 2 * s); cnt[TREES] += 1
+            R = err_un + err_new + P.lam * Hn
+            if R < Rc - P.eps:                                        # a new incumbent
+                Rc = R; best = tc; cnt[PUSHED_AT_BEST] = cnt[PUSHED]; cnt[POPPED_AT_BEST] = cnt[POPPED]
+                stop = _report(Rc, _global_lb(Rc, cur, Q), cnt[PUSHED], cnt[POPPED], Q.size[_NH])
+            if not stop:                                              # its split masks
+                sp, cons = _child_masks(P, L, X, s, Hn)
+                ent_new, gini_new = _new_impurity(P, L, X, s)
+                ent, gini = ent_un + ent_new, gini_un + gini_new
                 m = sp
-                if flags[PUSHP] and _mask_floor(R, sp, cons, nid, s, lerr, lb0, lamW * flags[LOOK], flags[EQUIV]) \
-                        >= Rc - eps:
-                    m = np.uint64(0)       # no mask of this child can pass: skip them all
-                while m != np.uint64(0) and not stop:
+                if P.push_prune and _mask_floor(P, L, R, sp, cons, X.nid, s) >= Rc - P.eps:
+                    m = np.uint64(0)                                  # no mask of this child can pass
+                while m != np.uint64(0):                              # every subset of sp, sp first
                     work += 1
-                    if (work & 65535) == 0:                  # huge mask sets: keep the time limit responsive
-                        stop = _report(Rc, _global_lb(Rc, cur, qk, qe, nq, ealive), cnt[PUSHED], cnt[POPPED], nh)
+                    if (work & 65535) == 0:                           # huge mask sets: keep the time limit responsive
+                        stop = _report(Rc, _global_lb(Rc, cur, Q), cnt[PUSHED], cnt[POPPED], Q.size[_NH])
                         if stop: break
-                    ok = True
-                    if cons != np.uint64(0):
-                        for k in range(s):
-                            pr = (cons >> np.uint64(2 * k)) & np.uint64(3)
-                            if pr != np.uint64(0) and (m >> np.uint64(2 * k)) & np.uint64(3) == np.uint64(0):
-                                ok = False; break
-                    s2 = 0; merr = 0.0; mb0 = 0.0; mn = 0.0; ment = 0.0; mgini = 0.0
-                    if ok:
-                        x = m
-                        while x:
-                            low = x & (~x + np.uint64(1)); i = trailing_zeros(low); c = nid[i]
-                            s2 += 1; merr += lerr[c]; mb0 += lb0[c]; mn += ln[c]; ment += lent[c]; mgini += lgini[c]
-                            x ^= low
-                        if max_leaves >= 0 and Hn + s2 > max_leaves: ok = False
-                    if ok:
-                        lb2 = R - merr
-                        cnt[GENERATED] += 1
-                        push = True
-                        if flags[PUSHP]:
-                            b2 = lb2
-                            if flags[LOOK]: b2 += lamW * s2
-                            if flags[EQUIV]: b2 += mb0
-                            if b2 >= Rc - eps: push = False
-                        if push:
-                            if ne == etree.shape[0]:
-                                etree = _grow(etree, ne + 1); emask = _grow(emask, ne + 1)
-                                elb = _grow(elb, ne + 1); eb0 = _grow(eb0, ne + 1); es = _grow(es, ne + 1)
-                                ealive = _grow(ealive, ne + 1)
-                            if nh == hk.shape[0]:
-                                hk = _grow(hk, nh + 1); ht = _grow(ht, nh + 1); he = _grow(he, nh + 1)
-                            if nq == qk.shape[0]:
-                                qk = _grow(qk, nq + 1); qt = _grow(qt, nq + 1); qe = _grow(qe, nq + 1)
-                            etree[ne] = tc; emask[ne] = m; elb[ne] = lb2; eb0[ne] = mb0; es[ne] = s2
-                            ealive[ne] = True
-                            nU2 = W - mn
-                            if policy == 0: key2 = lb2 / nU2 if nU2 > eps else lb2 / 0.01
-                            elif policy == 1: key2 = lb2 / W
-                            elif policy == 2: key2 = R / W
-                            elif policy == 3: key2 = (Uent + Nent - ment) / max(nU2, 0.01)
-                            elif policy == 4: key2 = (Ugini + Ngini - mgini) / max(nU2, 0.01)
-                            else: key2 = 0.0
-                            tb = -tie if policy == 6 else tie
-                            nh = _heap_push(hk, ht, he, nh, key2, tb, ne)
-                            nq = _heap_push(qk, qt, qe, nq, lb2 + mb0 + lamW * s2, tie, ne)
-                            tie += 1; ne += 1; cnt[PUSHED] += 1
-                            if nh > cnt[PEAK_Q]: cnt[PEAK_Q] = nh
+                    if _queue_full(Q): _queue_grow(Q)
+                    _push_mask(P, L, Q, X, cnt, tc, m, cons, s, Hn, R, Rc, ent, gini)
                     m = (m - np.uint64(1)) & sp
             if stop: break
         if not stop: cur = np.inf
-    lbv = _global_lb(Rc, cur, qk, qe, nq, ealive)
-    complete = (nh == 0) and not stop
+    lbv = _global_lb(Rc, cur, Q)
+    complete = (Q.size[_NH] == 0) and not stop
     if complete: lbv = Rc
     cnt[STOPPED] = 1 if stop else 0
-    if best >= 0:
-        leaves = pool[toff[best]:toff[best] + tlen[best]].copy()
-    else:
-        leaves = np.zeros(0, np.int64)
-    return Rc, lbv, complete, best, leaves, keys[:nl].copy(), lcnt[:nl].copy(), lpred[:nl].copy(), cnt
+    leaves = T.pool[T.off[best]:T.off[best] + T.length[best]].copy() if best >= 0 else np.zeros(0, np.int64)
+    nl = len(L.table)
+    return Rc, lbv, complete, best, leaves, L.keys[:nl].copy(), L.cnt[:nl].copy(), L.pred[:nl].copy(), cnt
 
 # %% ../nbs/11_osdt.ipynb #802898a5
 def _leaf(rows, yy, w, W, classes):
@@ -486,7 +681,16 @@ def _leaf(rows, yy, w, W, classes):
     return Leaf(classes[k], n_samples=int(rows.size), counts=counts, loss=float(counts.sum() - counts[k]) / W)
 
 def tree_from_leaves(literals:list, A, yy, w, classes, feature_names) -> Tree:
-    "Rebuild a `Tree` from a leaf set: `literals[k]` is a set of `(feature, value)` pairs; leaves refit on (A, y, w)."
+    """Rebuild a `Tree` from a leaf set: `literals[k]` is a set of `(feature, value)` pairs; leaves refit on (A, y, w).
+
+    ```python
+    >>> A = np.array([[0, 1], [0, 1], [1, 0], [1, 1]]); y = np.array([0, 0, 1, 1])
+    >>> t = tree_from_leaves([{(0, 0)}, {(0, 1)}], A, y, np.ones(4), ['no', 'yes'], ['a', 'b'])
+    >>> print(t.to_text())
+    if a: predict yes  (n=2)
+    else: predict no  (n=2)
+
+    ```"""
     W = float(w.sum())
     def build(group, rows):
         if len(group) == 1:
@@ -503,7 +707,16 @@ def tree_from_leaves(literals:list, A, yy, w, classes, feature_names) -> Tree:
     return Tree(root, list(feature_names), task='classification', classes=list(classes))
 
 def refit_leaves(tree:Tree, A, yy, w, classes) -> Tree:
-    "The same splits with every leaf relabelled by the weighted majority of the training rows reaching it."
+    """The same splits with every leaf relabelled by the weighted majority of the training rows reaching it.
+
+    ```python
+    >>> A = np.array([[0, 1], [0, 1], [1, 0], [1, 1]]); y = np.array([0, 0, 1, 1])
+    >>> t = tree_from_leaves([{(0, 0)}, {(0, 1)}], A, y, np.ones(4), ['no', 'yes'], ['a', 'b'])
+    >>> print(refit_leaves(t, A, 1 - y, np.ones(4), ['no', 'yes']).to_text())
+    if a: predict no  (n=2)
+    else: predict yes  (n=2)
+
+    ```"""
     W = float(w.sum())
     def walk(node, rows):
         if isinstance(node, Leaf): return _leaf(rows, yy, w, W, classes)
@@ -513,14 +726,34 @@ def refit_leaves(tree:Tree, A, yy, w, classes) -> Tree:
     return Tree(walk(tree.root, np.arange(A.shape[0])), list(tree.feature_names), task='classification',
                 classes=list(classes))
 
-def tree_objective(tree:Tree, lam:float) -> float:
-    "R = misclassified fraction + lam * leaves, from the leaves' stored losses."
+def tree_regularized_risk(tree:Tree, lam:float) -> float:
+    """R = misclassified fraction + lam * leaves, from the leaves' stored losses (no data needed; the DP engine's
+    `glassworks.treedp.tree_objective(data, tree, lam)` recomputes it from the data instead).
+
+    ```python
+    >>> A = np.array([[0, 1], [0, 1], [1, 0], [1, 1]]); y = np.array([0, 1, 1, 1])
+    >>> t = tree_from_leaves([{(0, 0)}, {(0, 1)}], A, y, np.ones(4), [0, 1], ['a', 'b'])
+    >>> tree_regularized_risk(t, 0.1)          # one error in four, two leaves
+    0.45
+
+    ```"""
     leaves = tree.leaves()
     return float(sum(l.loss for l in leaves) + lam * len(leaves))
 
 # %% ../nbs/11_osdt.ipynb #aa413772
-def greedy_tree(A, yy, w, lam:float, classes, feature_names, max_depth:int|None=None, depth_cap:int=8) -> Tree:
-    "A CART-like warm start on 0/1 features: grow by weighted Gini, then keep a split only if it pays lam per leaf."
+def greedy_classification_tree(A, yy, w, lam:float, classes, feature_names, max_depth:int|None=None,
+                               depth_cap:int=8) -> Tree:
+    """A CART-like warm start on 0/1 features: grow by weighted Gini, then keep a split only if it pays lam per leaf.
+
+    ```python
+    >>> A = np.array([[0, 1], [0, 1], [1, 0], [1, 1]]); y = np.array([0, 0, 1, 1])
+    >>> print(greedy_classification_tree(A, y, np.ones(4), 0.1, [0, 1], ['a', 'b']).to_text())
+    if a: predict 1  (n=2)
+    else: predict 0  (n=2)
+    >>> greedy_classification_tree(A, y, np.ones(4), 0.6, [0, 1], ['a', 'b']).n_leaves   # no split pays 0.6
+    1
+
+    ```"""
     K, W = len(classes), float(w.sum())
     limit = depth_cap if max_depth is None else min(max_depth, depth_cap)
     def cost(rows):
@@ -553,7 +786,14 @@ BOUND_DEFAULTS = dict(hierarchical=True, lookahead=True, support='loss', increme
                       equivalent=True, symmetry=True, leaf_count='corrected', push_prune=True, similar_support=False)
 
 def resolve_bounds(bounds:dict|None=None) -> dict:
-    "The full switch dict: defaults updated by `bounds`; unknown keys and values are refused."
+    """The full switch dict: defaults updated by `bounds`; unknown keys and values are refused.
+
+    ```python
+    >>> b = resolve_bounds({'lookahead': False, 'support': True})
+    >>> b['lookahead'], b['support'], b['hierarchical']
+    (False, 'loss', True)
+
+    ```"""
     out = dict(BOUND_DEFAULTS)
     if bounds is None: return out
     if not isinstance(bounds, dict): raise ParameterError(f"`bounds` must be a dict of switches, got {bounds!r}.")
@@ -570,15 +810,6 @@ def resolve_bounds(bounds:dict|None=None) -> dict:
         out[k] = v
     return out
 
-def _flags(b:dict) -> np.ndarray:
-    "Switch dict -> the int64 array the numba search reads."
-    f = np.zeros(9, np.int64)
-    f[HIER], f[LOOK], f[INCR], f[ACCU] = b['hierarchical'], b['lookahead'], b['incremental'], b['accuracy']
-    f[EQUIV], f[SYMM], f[PUSHP] = b['equivalent'], b['symmetry'], b['push_prune']
-    f[SUPP] = {'loss': 1, 'paper': 2, False: 0}[b['support']]
-    f[LCNT] = {'corrected': 1, 'reference': 2, False: 0}[b['leaf_count']]
-    return f
-
 # %% ../nbs/11_osdt.ipynb #337eb36d
 _COMPILED = [False]
 
@@ -586,14 +817,31 @@ def _ensure_compiled():
     "Run the numba search once on a two-row problem, so that compiling it never eats into a time limit."
     if _COMPILED[0]: return
     d = TreeData(np.array([[0], [1]]), np.array([0, 1]))
-    _search(d.fbits, d.stats, d.ueq, 2.0, 0.2, 1e-9, np.ones(9, np.int64), 0, -1, -1, np.inf, -1, 256)
+    _search(_bnb_problem(d, 2.0, 0.2, 1e-9))
     _COMPILED[0] = True
 
 # ---- the estimator ------------------------------------------------------------------------------------------------------
 _SEARCHES = ('auto', 'dp', 'bnb')
 
 class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
-    "Certified-optimal sparse decision tree: minimise misclassification rate + regularization * leaves (OSDT)."
+    """Certified-optimal sparse decision tree: minimise misclassification rate + regularization * leaves (OSDT).
+
+    ```python
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 2); y = X[:, 0] ^ X[:, 1]
+    >>> m = OSDTClassifier(0.05, search='bnb').fit(X, y)
+    >>> print(m.tree_.to_text())
+    if x0:
+        if x1: predict 0  (n=2)
+        else: predict 1  (n=2)
+    else:
+        if x1: predict 1  (n=2)
+        else: predict 0  (n=2)
+    >>> float(m.objective_), m.n_leaves_, float(m.score(X, y)), m.optimal_
+    (0.2, 4, 1.0, True)
+    >>> OSDTClassifier(0.3).fit(X, y).n_leaves_       # at 0.3 per leaf no split pays: one leaf
+    1
+
+    ```"""
     _binary_features = True
 
     def __init__(self, regularization:float=0.01, # lambda: the price of one leaf, as a fraction of the data
@@ -649,7 +897,7 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
             res = search_tree(data, lam, max_depth=self.max_depth, monitor=mon, incumbent=seed,
                               memory_limit=self.memory_limit)
             tree = refit_leaves(res.tree, A, yy, w, classes)
-            obj = tree_objective(tree, lam)
+            obj = tree_regularized_risk(tree, lam)
             mon.update(upper=obj, lower=obj if res.complete else min(res.lower_bound, obj))
             stats = dict(search='dp', **res.stats)
             complete = res.complete
@@ -668,11 +916,11 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
                 raise InputError(f"incumbent tree has {len(ws.feature_names)} features; X has {A.shape[1]}.")
             t = refit_leaves(ws, A, yy, w, classes)
         elif ws == 'greedy':
-            t = greedy_tree(A, yy, w, lam, classes, self.feature_names_, self.max_depth)
+            t = greedy_classification_tree(A, yy, w, lam, classes, self.feature_names_, self.max_depth)
         else: return None, np.inf, float(ws)
         if (self.max_depth is not None and t.depth > self.max_depth) or \
            (self.max_leaves is not None and t.n_leaves > self.max_leaves): return None, np.inf, np.inf
-        return t, tree_objective(t, lam), np.inf
+        return t, tree_regularized_risk(t, lam), np.inf
 
     def _fit_bnb(self, A, yy, w, data, classes, lam, bnds, mon):
         W = float(w.sum()); eps = 1e-9 * max(W, 1.0)
@@ -689,8 +937,7 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
         outer = getattr(me, _SLOT, None); setattr(me, _SLOT, cb)              # restored after: fits may nest
         try:
             Rc, lb, complete, best, leaves, keys, _, _, cnt = _search(
-                data.fbits, data.stats, data.ueq, W, lam * W, eps, _flags(bnds), POLICIES.index(self.policy),
-                md, ml, R0, nl, 256)
+                _bnb_problem(data, W, lam * W, eps, POLICIES.index(self.policy), md, ml, R0, nl, 256, **bnds))
         finally: setattr(me, _SLOT, outer)
         M, WM = A.shape[1], (A.shape[1] + 63) // 64
         if best >= 0:
@@ -704,7 +951,7 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
             try: return self._fit_bnb(A, yy, w, data, classes, lam, bnds, mon)
             finally: self.incumbent = saved
         if not complete and mon.stopped_by is None: mon.expired(nodes=int(cnt[POPPED]))   # the kernel's own node limit
-        obj = tree_objective(tree, lam)
+        obj = tree_regularized_risk(tree, lam)
         mon.update(upper=obj, lower=obj if complete else min(lb / W, obj), nodes=int(cnt[POPPED]),
                    force=bool(self.verbose))
         names = ['pushed', 'generated', 'popped', 'pruned_at_pop', 'leaves', 'leaf_cache_hits', 'trees',

@@ -6,7 +6,7 @@ import pytest
 from glassworks.osdt import OSDTClassifier, POLICIES, max_leaves_apriori
 from glassworks.models import Tree
 from glassworks.validation import InputError, ParameterError
-from oracles import brute_classification
+from glassworks.oracles import brute_classification
 
 LAMS = (0.01, 0.02, 0.05, 0.1, 0.2)
 

@@ -20,7 +20,7 @@ import pytest
 
 from glassworks.treedp import TreeData, search_tree
 from glassworks.base import SearchMonitor
-from oracles import brute_classification
+from glassworks.oracles import brute_classification
 
 ROOT = Path(__file__).resolve().parent.parent
 
