@@ -32,7 +32,16 @@ def resident_bytes() -> int:
         return int(peak) * (1 if sys.platform == 'darwin' else 1024)
 
 class SearchMonitor:
-    "Time/node/memory limits, progress output and the (time, incumbent, lower bound) trace of an anytime search."
+    """Time/node/memory limits, progress output and the (time, incumbent, lower bound) trace of an anytime search.
+
+    ```python
+    >>> mon = SearchMonitor(node_limit=100)
+    >>> mon.update(upper=0.5, lower=0.25, nodes=10); mon.gap, mon.certified(), mon.expired()
+    (0.25, False, False)
+    >>> mon.update(lower=0.5, nodes=100); mon.certified(), mon.expired(), mon.stopped_by
+    (True, True, 'node_limit')
+
+    ```"""
     def __init__(self, time_limit:float|None=None, # seconds; None = unlimited
                  node_limit:int|None=None, # maximum number of nodes/iterations; None = unlimited
                  verbose:int=0, # 0 silent, 1 progress line, 2 a line per improvement
@@ -91,7 +100,16 @@ class SearchMonitor:
 
 # %% ../nbs/01_base.ipynb #dae5d89e
 class GlassworksEstimator(BaseEstimator):
-    "Base of every glassworks estimator: validation in one place, feature names kept for printing."
+    """Base of every glassworks estimator: validation in one place, feature names kept for printing.
+
+    ```python
+    >>> import pandas as pd
+    >>> from glassworks.osrt import OSRTRegressor
+    >>> m = OSRTRegressor(0.1).fit(pd.DataFrame({'a': [0, 0, 1, 1], 'b': [0, 1, 0, 1]}), [0.0, 0.0, 1.0, 1.2])
+    >>> isinstance(m, GlassworksEstimator), m.feature_names_, m.n_features_in_
+    (True, ['a', 'b'], 2)
+
+    ```"""
     _binary_features = False   # subclasses that need 0/1 features set this to True
 
     def _validate_fit(self, X, y, task:str, sample_weight=None, min_classes:int=1, allow_constant:bool=True):
@@ -142,7 +160,15 @@ class GlassworksEstimator(BaseEstimator):
 
 # %% ../nbs/01_base.ipynb #e1433e20
 class ExactSolverMixin:
-    "Result attributes of an exact (anytime) solver, filled from a `SearchMonitor`."
+    """Result attributes of an exact (anytime) solver, filled from a `SearchMonitor`.
+
+    ```python
+    >>> from glassworks.osdt import OSDTClassifier
+    >>> m = OSDTClassifier(0.1).fit([[0, 1], [1, 0], [1, 1], [0, 0]], [0, 1, 1, 0])
+    >>> m.optimal_, m.objective_ == m.lower_bound_, m.gap_, m.summary().split(':')[0]
+    (True, True, 0.0, 'OSDTClassifier')
+
+    ```"""
     def _set_result(self, monitor:SearchMonitor, stats:dict|None=None, tol:float=1e-9, complete:bool|None=None):
         "Copy incumbent/bound/gap from `monitor`; `complete=False` forbids claiming optimality."
         self.objective_ = float(monitor.upper)
@@ -175,7 +201,22 @@ class ExactSolverMixin:
 
 # %% ../nbs/01_base.ipynb #b1a95f66
 class GlassworksClassifier(ClassifierMixin, GlassworksEstimator):
-    "Classifier base: `score` is accuracy; `classes_` holds the original labels."
+    """Classifier base: `score` is accuracy; `classes_` holds the original labels.
+
+    ```python
+    >>> from glassworks.osdt import OSDTClassifier
+    >>> m = OSDTClassifier(0.1).fit([[0], [1], [1]], ['no', 'yes', 'yes'])
+    >>> m.classes_.tolist(), m.score([[0], [1]], ['no', 'yes'])
+    (['no', 'yes'], 1.0)
+
+    ```"""
 
 class GlassworksRegressor(RegressorMixin, GlassworksEstimator):
-    "Regressor base: `score` is R²."
+    """Regressor base: `score` is R².
+
+    ```python
+    >>> from glassworks.osrt import OSRTRegressor
+    >>> OSRTRegressor(0.1).fit([[0], [1]], [0.0, 1.0]).score([[0], [1]], [0.0, 1.0])
+    1.0
+
+    ```"""
