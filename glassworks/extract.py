@@ -598,6 +598,14 @@ def rule_path(ensemble, X, y, n_lambdas:int=50, budget='rules', gamma:float=10.0
     return _run_path(prob, n_lambdas, lambda_min_ratio, max_budget, y_mean=ym)
 
 # %% ../nbs/40_extract.ipynb #663b3d57
+def _run_highs(h):
+    """Run a HiGHS model and refuse to go on when HiGHS did not solve it (for instance HiGHS >= 1.16 refuses a
+    `threads` option that differs from the thread pool an earlier model of this process created: the solver then
+    returns an error and leaves the previous solution in place)."""
+    import highspy
+    if h.run() == highspy.HighsStatus.kError:
+        raise RuntimeError(f"HiGHS could not solve the master problem (model status {h.getModelStatus()}).")
+
 def _block_outer_approximation(problem:ExtractionProblem, t:int, r, lam:float, tol:float=1e-9, max_iter:int=300):
     "Algorithm 3: min q_r(z) + lam a'z over antichains of tree t by OA on HiGHS. Returns (nodes, weights, value)."
     import highspy
@@ -624,7 +632,7 @@ def _block_outer_approximation(problem:ExtractionProblem, t:int, r, lam:float, t
     S = np.zeros(0, np.int64); best_val, best_w = value_and_cut(S); best_S, lower = S, 0.0
     for _ in range(max_iter):
         if best_val - lower <= tol * max(1.0, abs(best_val)): break
-        h.run(); lower = max(lower, h.getInfo().mip_dual_bound)
+        _run_highs(h); lower = max(lower, h.getInfo().mip_dual_bound)
         S = cand[np.asarray(h.getSolution().col_value)[:nz] > 0.5]
         val, w = value_and_cut(S)
         if val < best_val: best_val, best_w, best_S = val, w, S
@@ -664,7 +672,7 @@ def outer_approximation(problem:ExtractionProblem, K:float, warm=(), cuts:list|N
     cand = np.flatnonzero(ok); col_of = np.full(problem.table.m, -1, np.int64); col_of[cand] = np.arange(len(cand))
     nz, nu = len(cand), len(cand)
     h = highspy.Highs(); h.setOptionValue('output_flag', False); h.setOptionValue('mip_rel_gap', 1e-7)
-    h.setOptionValue('threads', 1); h.setOptionValue('random_seed', 0)
+    h.setOptionValue('random_seed', 0)   # no `threads`: HiGHS shares one thread pool per process (see `_run_highs`)
     inf = highspy.kHighsInf
     cost = np.zeros(nz + 1); cost[nu] = 1.0
     h.addCols(nz + 1, cost, np.zeros(nz + 1), np.r_[np.ones(nz), inf], 0, np.array([], np.int32), np.array([], np.int32), np.array([]))
@@ -700,7 +708,7 @@ def outer_approximation(problem:ExtractionProblem, K:float, warm=(), cuts:list|N
         if mon.time_limit is not None: h.setOptionValue('time_limit', max(1e-3, mon.time_limit - mon.elapsed))
         x0 = np.zeros(nz + 1); x0[col_of[best_nodes]] = 1.0; x0[nu] = mon.upper
         sol = highspy.HighsSolution(); sol.col_value = list(x0); sol.value_valid = True; h.setSolution(sol)
-        h.run(); it += 1
+        _run_highs(h); it += 1
         info = h.getInfo()
         if info.mip_dual_bound == info.mip_dual_bound and np.isfinite(info.mip_dual_bound):
             mon.update(lower=min(info.mip_dual_bound, mon.upper), nodes=it)

@@ -371,3 +371,15 @@ def test_sklearn_estimator_checks(estimator, check):
     seed only a top-level `random_state`, and an unseeded boosting ensemble breaks ties between features at random.
     (`solver='exact'` also passes every check, run once by hand, but its time limits make it ~2 min: not here.)"""
     check(estimator)
+
+
+def test_exact_solver_after_another_highs_model():
+    "HiGHS >= 1.16 keeps one thread pool per process: the exact solver must still solve after another model ran."
+    import highspy
+    h = highspy.Highs(); h.setOptionValue('output_flag', False)
+    h.addCols(2, np.array([-1., -1.]), np.zeros(2), np.ones(2), 0, np.array([], np.int32), np.array([], np.int32), np.array([]))
+    h.run()
+    X, y = make_friedman1(200, random_state=1)
+    gb = GradientBoostingRegressor(n_estimators=4, max_depth=2, random_state=0).fit(X, y)
+    ex = RuleExtractor(gb, max_rules=2, solver='exact', gamma=0.3).fit(X, y)
+    assert ex.optimal_ and ex.stats_['oa_iterations'] < 100
