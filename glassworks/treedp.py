@@ -8,16 +8,16 @@ from collections import namedtuple
 import numpy as np
 from numba import njit, types
 from numba.typed import Dict, List
-from .bitsets import memo_find, memo_insert, columns_to_bits, n_words, full, indices, pop_member
+from .bitsets import memo_find, memo_insert, columns_to_bits, n_words, full, indices, pop_member, count_andnot
 from .kmeans1d import kmeans_penalized_nb
 from .models import Tree, Leaf, Split
 from .base import SearchMonitor
 from .validation import check_option, InputError
 
 # %% auto #0
-__all__ = ['CLS', 'L2', 'L1', 'Problem', 'DEPTH2_MAX_BYTES', 'LB', 'UB', 'BASE', 'FEAT', 'NODES', 'ABORT', 'BUDGET', 'HITS',
-           'ENTRIES', 'BOUNDS', 'REL_TOL', 'weighted_median', 'TreeData', 'SearchResult', 'tree_objective',
-           'search_tree']
+__all__ = ['CLS', 'L2', 'L1', 'Problem', 'DEPTH2_MAX_BYTES', 'SIM_ARCHIVE', 'MAX_UPDATES', 'LB', 'UB', 'BASE', 'FEAT', 'NODES',
+           'ABORT', 'BUDGET', 'HITS', 'ENTRIES', 'BOUNDS', 'REL_TOL', 'weighted_median', 'unique_rows', 'TreeData',
+           'SearchResult', 'tree_objective', 'search_tree']
 
 # %% ../nbs/10_treedp.ipynb #46d5a782
 CLS, L2, L1 = 0, 1, 2
@@ -35,6 +35,27 @@ def weighted_median(y, w):
     ```"""
     o = np.argsort(y, kind='mergesort'); c = np.cumsum(w[o])
     return y[o][np.searchsorted(c, 0.5 * c[-1])]
+
+def unique_rows(X):
+    """The distinct rows of a 0/1 matrix in lexicographic order (as `np.unique(X, axis=0)`) and each row's index
+    among them. Rows are packed into bytes first (one 64-bit key per row when M <= 64), which is much faster.
+
+    ```python
+    >>> rows, inv = unique_rows(np.array([[1, 0], [0, 1], [1, 0]]))
+    >>> rows.tolist(), inv.tolist()
+    ([[0, 1], [1, 0]], [1, 0, 1])
+
+    ```"""
+    X = np.asarray(X); n, M = X.shape
+    packed = np.packbits(X.astype(bool), axis=1)                  # big-endian bits: byte order = column order
+    if packed.shape[1] <= 8:
+        key = np.zeros((n, 8), np.uint8); key[:, :packed.shape[1]] = packed
+        _, first, inv = np.unique(key.view('>u8').ravel(), return_index=True, return_inverse=True)
+        up = packed[first]
+    else:
+        up, inv = np.unique(packed, axis=0, return_inverse=True)
+    rows = np.unpackbits(up, axis=1, count=M).astype(np.uint8)
+    return np.ascontiguousarray(rows), np.asarray(inv, dtype=np.int64).ravel()
 
 class TreeData:
     """Binary features grouped into units (identical rows) with the per-unit statistics the loss needs.
@@ -58,8 +79,7 @@ class TreeData:
         check_option(task, 'task', ('classification', 'regression')); check_option(metric, 'metric', ('l2', 'l1'))
         X = np.asarray(X); n, M = X.shape
         w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-        rows, inv = np.unique(X.astype(np.uint8), axis=0, return_inverse=True)
-        inv = np.asarray(inv).ravel(); U = len(rows)
+        rows, inv = unique_rows(X); U = len(rows)
         self.task, self.metric, self.n, self.M, self.w = task, metric, n, M, w
         self.feature_names = list(feature_names) if feature_names is not None else [f"x{j}" for j in range(M)]
         empty = np.zeros(0)
@@ -108,22 +128,39 @@ Problem = namedtuple('Problem', [
     'xbuf', 'wbuf',    # (U,) scratch: unit means and weights handed to k-means
     'use_depth2',  # solve subproblems with at most two levels left from pair statistics (Proposition 9)
     'onep', 'onei',    # CSR lists of each unit's features equal to 1 (onei[onep[u]:onep[u+1]], ascending)
-    'tot', 'single', 'pair',  # (C,), (M, C), (M, M, C) scratch: statistics of S, of x_j = 1, of x_i = x_j = 1
+    'tot', 'single', 'pair',  # (2, C), (2, M, C), (2, M, M, C): two slots of statistics of S, of x_j = 1, of x_i = x_j = 1
+    'incremental',   # update the nearer slot by the symmetric difference when that is cheaper (Proposition 11)
+    'slot_bits',     # (2, words) the support whose statistics each slot holds
+    'slot_centre',   # (2,) the l2 centre c of each slot's statistics
+    'slot_updates',  # (2,) incremental updates since the slot was last filled from scratch; -1: empty
+    'slot_last',     # (1,) the slot used last (a refill takes the other one)
+    'use_similarity',  # classification: lower bounds from a solved neighbouring support set (Proposition 10)
+    'uweight',       # (U,) total weight of each unit
+    'sim_bits', 'sim_val', 'sim_next',  # (D, A, words), (D, A), (D,): the last A bounded supports per depth level
 ])
 
-DEPTH2_MAX_BYTES = 2**28   # the depth-two solver's pair table (M * M * C floats) is used only up to this size
+DEPTH2_MAX_BYTES = 2**28   # the depth-two solver's pair tables (2 * M * M * C floats) are used only up to this size
+SIM_ARCHIVE = 16           # support sets remembered per depth level for Proposition 10
+MAX_UPDATES = 64           # a slot is refilled from scratch after this many incremental updates (bounds the drift)
 
-def _problem(data:TreeData, lam_raw:float, tol:float, use_kmeans:bool, use_depth2:bool=True) -> Problem:
+def _problem(data:TreeData, lam_raw:float, tol:float, use_kmeans:bool, use_depth2:bool=True,
+             incremental:bool=True, similarity:bool=True, max_depth:int|None=None) -> Problem:
     "The kernels' view of `data` for one search, with fresh scratch buffers."
     K, U, M = data.stats.shape[1], data.U, data.M
     C = K + 1 if data.kind == CLS else 4                     # additive statistics of a cell, the unit count last
-    use_depth2 = bool(use_depth2) and data.kind != L1 and M * M * C * 8 <= DEPTH2_MAX_BYTES
+    use_depth2 = bool(use_depth2) and data.kind != L1 and 2 * M * M * C * 8 <= DEPTH2_MAX_BYTES
     r, c = np.nonzero(data.rows)                             # row-major: each unit's features ascend
     onep = np.searchsorted(r, np.arange(U + 1)).astype(np.int64)
     Mp = M if use_depth2 else 0
+    D, W = (1 if max_depth is None else int(max_depth) + 2), data.fbits.shape[1]   # archive rows: remaining depth + 1
     return Problem(data.kind, data.stats, data.ueq, data.fbits, float(lam_raw), float(tol), bool(use_kmeans),
                    data.ys, data.ws, data.us, np.zeros(K), np.zeros(U), np.zeros(U), use_depth2, onep,
-                   c.astype(np.int64), np.zeros(C), np.zeros((Mp, C)), np.zeros((Mp, Mp, C)))
+                   c.astype(np.int64), np.zeros((2, C)), np.zeros((2, Mp, C)), np.zeros((2, Mp, Mp, C)),
+                   bool(incremental), np.zeros((2, W), np.uint64), np.zeros(2),
+                   np.full(2, -1, np.int64), np.zeros(1, np.int64),
+                   bool(similarity) and data.kind == CLS, np.ascontiguousarray(data.stats.sum(1) if data.kind == CLS
+                   else data.stats[:, 0]), np.zeros((D, SIM_ARCHIVE, W), np.uint64), np.full((D, SIM_ARCHIVE), -1.0),
+                   np.zeros(D, np.int64))
 
 _ONE = np.uint64(1)
 
@@ -229,6 +266,39 @@ def _insert(table, KS, VS, key):
         VS[0] = gv
     return s, new
 
+# %% ../nbs/10_treedp.ipynb #5a1e0b02
+@njit(cache=True)
+def _removed_weight(P, old, new, stop):
+    "Total weight of the units of `old` not in `new`, or any value >= `stop` once the sum reaches it."
+    tot = 0.0
+    for w in range(old.shape[0]):
+        x = old[w] & ~new[w]
+        while x:
+            u, x = pop_member(w, x)
+            tot += P.uweight[u]
+            if tot >= stop: return tot
+    return tot
+
+@njit(cache=True)
+def _similarity_bound(P, bits, d):
+    "The best lower bound on (bits, d) carried from the archived neighbours at depth d (Proposition 10); 0 if none."
+    r = d + 1 if d >= 0 else 0
+    best = 0.0
+    for e in range(P.sim_val.shape[1]):
+        val = P.sim_val[r, e]
+        if val <= best: continue                      # also the empty slots (-1)
+        lb = val - _removed_weight(P, P.sim_bits[r, e], bits, val - best)
+        if lb > best: best = lb
+    return best
+
+@njit(cache=True)
+def _archive(P, bits, d, lb):
+    "Remember (bits, lb) as one of the last `SIM_ARCHIVE` bounded support sets at depth d."
+    r = d + 1 if d >= 0 else 0
+    e = P.sim_next[r]
+    P.sim_bits[r, e, :] = bits; P.sim_val[r, e] = lb; P.sim_next[r] = (e + 1) % P.sim_val.shape[1]
+
+
 # %% ../nbs/10_treedp.ipynb #d402ad68
 @njit(cache=True, inline='always')   # a dispatcher: no call, no copy of P
 def _lower_bound(P, cnt, bits, base, eq, nu, d):
@@ -252,8 +322,10 @@ def _node(P, table, KS, VS, cnt, bits, d):
     cnt[ENTRIES] += 1
     loss, eq, nu = _leaf_stats(P, bits)
     base = loss + P.lam
+    lb = _lower_bound(P, cnt, bits, base, eq, nu, d)
+    if P.use_similarity and lb < base - P.tol: lb = min(base, max(lb, _similarity_bound(P, bits, d)))
     v = VS[0]
-    v[s, LB] = _lower_bound(P, cnt, bits, base, eq, nu, d); v[s, UB] = base; v[s, BASE] = base; v[s, FEAT] = -1
+    v[s, LB] = lb; v[s, UB] = base; v[s, BASE] = base; v[s, FEAT] = -1
     return s
 
 @njit(cache=True, inline='always')   # once per expanded node; inlined into _solve
@@ -298,6 +370,7 @@ def _solve(P, table, KS, VS, cnt, bits, d, budget):
         return s
     if P.use_depth2 and (d == 1 or d == 2):                    # Proposition 9: solved in one pass, no children
         _depth_two(P, table, KS, VS, cnt, bits, d, s)
+        if P.use_similarity: _archive(P, bits, d, VS[0][s, LB])
         return s
     M, W = P.fbits.shape[0], bits.shape[0]
     dc = d - 1 if d > 0 else -1
@@ -323,6 +396,7 @@ def _solve(P, table, KS, VS, cnt, bits, d, budget):
         if v[sL, UB] + v[sR, UB] < best - tol:
             best = v[sL, UB] + v[sR, UB]; bestf = fj[i]
     _close(VS, s, ks, nc, best, bestf)
+    if P.use_similarity: _archive(P, bits, d, VS[0][s, LB])
     return s
 
 # %% ../nbs/10_treedp.ipynb #7c6f777c
@@ -361,41 +435,88 @@ def _subproblem_mean(P, bits):
     return S1 / W if W > 0 else 0.0
 
 @njit(cache=True)
-def _pair_statistics(P, bits, c, su):
-    "Fill P.tot = s(S), P.single[i] = s(S, x_i = 1) and P.pair[i, j] = s(S, x_i = x_j = 1) for i < j."
-    tot, single, pair = P.tot, P.single, P.pair
-    tot[:] = 0.0; single[:] = 0.0; pair[:] = 0.0
+def _add_unit(P, u, sign, c, su, tot, single, pair):
+    "Add (sign = 1) or remove (sign = -1) unit u's statistics to s(S), to s(S, x_i = 1) and to s(S, x_i = x_j = 1)."
+    _unit_statistics(P, u, c, su)
     C = tot.shape[0]
+    for k in range(C): tot[k] += sign * su[k]
+    for a in range(P.onep[u], P.onep[u + 1]):
+        i = P.onei[a]
+        for k in range(C): single[i, k] += sign * su[k]
+        for b in range(a + 1, P.onep[u + 1]):
+            j = P.onei[b]
+            for k in range(C): pair[i, j, k] += sign * su[k]
+
+@njit(cache=True)
+def _add_units(P, bits, sign, c, su, tot, single, pair):
+    "`_add_unit` for every unit of `bits`."
     for w in range(bits.shape[0]):
         x = bits[w]
         while x:
             u, x = pop_member(w, x)
-            _unit_statistics(P, u, c, su)
-            for k in range(C): tot[k] += su[k]
-            for a in range(P.onep[u], P.onep[u + 1]):
-                i = P.onei[a]
-                for k in range(C): single[i, k] += su[k]
-                for b in range(a + 1, P.onep[u + 1]):
-                    j = P.onei[b]
-                    for k in range(C): pair[i, j, k] += su[k]
+            _add_unit(P, u, sign, c, su, tot, single, pair)
 
 @njit(cache=True)
-def _side_statistics(P, i, right, side):
+def _fill_slot(P, q, bits, su):
+    "Slot q := the statistics of `bits` from scratch, centred on its own mean (l2)."
+    c = _subproblem_mean(P, bits) if P.kind == L2 else 0.0
+    P.tot[q, :] = 0.0; P.single[q] = 0.0; P.pair[q] = 0.0
+    _add_units(P, bits, 1.0, c, su, P.tot[q], P.single[q], P.pair[q])
+    P.slot_centre[q] = c; P.slot_updates[q] = 0
+
+@njit(cache=True)
+def _update_slot(P, q, bits, su):
+    "Slot q := the statistics of `bits`, by adding the units it lacks and removing those `bits` lacks (Proposition 11)."
+    old = P.slot_bits[q]; c = P.slot_centre[q]
+    W = bits.shape[0]
+    add = np.empty(W, np.uint64); rem = np.empty(W, np.uint64)
+    for k in range(W):
+        add[k] = bits[k] & ~old[k]; rem[k] = old[k] & ~bits[k]
+    _add_units(P, add, 1.0, c, su, P.tot[q], P.single[q], P.pair[q])
+    _add_units(P, rem, -1.0, c, su, P.tot[q], P.single[q], P.pair[q])
+    P.slot_updates[q] += 1
+
+@njit(cache=True)
+def _nearest_slot(P, bits, size):
+    "The slot whose support differs from `bits` in fewer than `size` units (the fewest), or -1."
+    best_q = -1; best = size
+    for q in range(2):
+        if P.slot_updates[q] < 0 or P.slot_updates[q] >= MAX_UPDATES: continue
+        diff = count_andnot(bits, P.slot_bits[q]) + count_andnot(P.slot_bits[q], bits)
+        if diff < best:
+            best = diff; best_q = q
+    return best_q
+
+@njit(cache=True)
+def _pair_statistics(P, bits, size, su):
+    """Make one slot hold s(S), s(S, x_i = 1) and s(S, x_i = x_j = 1) for i < j, S = `bits` with `size` units;
+    return the slot. Incrementally from the nearer slot when that touches fewer units (Proposition 11), else from
+    scratch in the slot not used last."""
+    q = _nearest_slot(P, bits, size) if P.incremental else -1
+    if q >= 0: _update_slot(P, q, bits, su)
+    else:
+        q = 1 - P.slot_last[0]
+        _fill_slot(P, q, bits, su)
+    P.slot_bits[q, :] = bits; P.slot_last[0] = q
+    return q
+
+@njit(cache=True)
+def _side_statistics(tot, single, i, right, side):
     "s of one side of the root split on feature i: x_i = 1 (right) or x_i = 0."
-    for k in range(side.shape[0]): side[k] = P.single[i, k] if right else P.tot[k] - P.single[i, k]
+    for k in range(side.shape[0]): side[k] = single[i, k] if right else tot[k] - single[i, k]
 
 @njit(cache=True)
-def _best_side(P, i, right, may_split, side, cell0, cell1):
+def _best_side(P, single, pair, i, right, may_split, side, cell0, cell1):
     "Best subtree of depth <= 1 on one side of the root split on i: (objective, its split feature or -1 for a leaf)."
     C = side.shape[0]
     best = _cell_loss(P, side) + P.lam; bf = -1
     if not may_split or side[C - 1] < 1.5: return best, bf
-    for j in range(P.single.shape[0]):
+    for j in range(single.shape[0]):
         if j == i: continue
         lo = min(i, j); hi = max(i, j)
         for k in range(C):
-            both = P.pair[lo, hi, k]                            # x_i = 1 and x_j = 1
-            cell1[k] = both if right else P.single[j, k] - both   # x_j = 1 on this side
+            both = pair[lo, hi, k]                              # x_i = 1 and x_j = 1
+            cell1[k] = both if right else single[j, k] - both     # x_j = 1 on this side
             cell0[k] = side[k] - cell1[k]
         if cell1[C - 1] < 0.5 or cell0[C - 1] < 0.5: continue    # j is constant on this side
         val = _cell_loss(P, cell0) + _cell_loss(P, cell1) + 2.0 * P.lam
@@ -415,19 +536,19 @@ def _record_exact(P, table, KS, VS, cnt, bits, f, right, d, value, feat):
 def _depth_two(P, table, KS, VS, cnt, bits, d, s):
     """Solve (bits, d) for d = 1 or 2 exactly from pair statistics (Proposition 9) and record it (and, for d = 2, the
     two children of its best root split)."""
-    C = P.tot.shape[0]
+    C = P.tot.shape[1]
     su = np.empty(C); side = np.empty(C); cell0 = np.empty(C); cell1 = np.empty(C)
-    c = _subproblem_mean(P, bits) if P.kind == L2 else 0.0
-    _pair_statistics(P, bits, c, su)
     v = VS[0]
+    q = _pair_statistics(P, bits, _leaf_stats(P, bits)[2], su)
+    tot, single, pair = P.tot[q], P.single[q], P.pair[q]
     best = v[s, BASE]; bf = -1; fl = -1; fr = -1; vl = 0.0; vr = 0.0
-    n_units = P.tot[C - 1]
-    for i in range(P.single.shape[0]):
-        if P.single[i, C - 1] < 0.5 or P.single[i, C - 1] > n_units - 0.5: continue   # x_i constant on S
-        _side_statistics(P, i, False, side)
-        left, jl = _best_side(P, i, False, d == 2, side, cell0, cell1)
-        _side_statistics(P, i, True, side)
-        right, jr = _best_side(P, i, True, d == 2, side, cell0, cell1)
+    n_units = tot[C - 1]
+    for i in range(single.shape[0]):
+        if single[i, C - 1] < 0.5 or single[i, C - 1] > n_units - 0.5: continue   # x_i constant on S
+        _side_statistics(tot, single, i, False, side)
+        left, jl = _best_side(P, single, pair, i, False, d == 2, side, cell0, cell1)
+        _side_statistics(tot, single, i, True, side)
+        right, jr = _best_side(P, single, pair, i, True, d == 2, side, cell0, cell1)
         if left + right < best - P.tol:
             best = left + right; bf = i; fl = jl; fr = jr; vl = left; vr = right
     if bf >= 0 and d == 2:
@@ -525,7 +646,9 @@ def search_tree(data:TreeData, # the problem
                 incumbent:Tree|None=None, # a known tree (e.g. greedy): its objective prunes the search from the start
                 chunk:int=2000, # nodes in the first numba round (later rounds are sized to ~0.25 s)
                 memory_limit:float|None=8.0, # GB for the memo; the search stops (anytime result) when it is exceeded
-                depth_two:bool=True): # solve subproblems with <= 2 levels left from pair statistics (Proposition 9)
+                depth_two:bool=True, # solve subproblems with <= 2 levels left from pair statistics (Proposition 9)
+                incremental:bool=True, # depth-two statistics updated from a neighbouring support set (Proposition 11)
+                similarity:bool=True): # classification: bounds carried from a neighbouring support set (Proposition 10)
     """Optimal tree by bounded DP; stops early (with a valid lower bound) when the monitor's limits are hit.
 
     ```python
@@ -551,7 +674,8 @@ def search_tree(data:TreeData, # the problem
     if np.isfinite(inc_obj): mon.update(upper=inc_obj)
     use_km = data.kind == L2 and bound != 'equiv'
     U = data.U
-    P = _problem(data, lam_raw, tol, use_km, depth_two and max_depth is not None)   # no limit: never two levels left
+    P = _problem(data, lam_raw, tol, use_km, depth_two and max_depth is not None, incremental, similarity,
+                 max_depth)   # no limit: never two levels left
     table = Dict.empty(key_type=types.int64, value_type=types.int64)
     KS = List([np.zeros((1024, n_words(U) + 1), np.uint64)]); VS = List([np.zeros((1024, 4))])
     cnt = np.zeros(8, np.int64); root = full(U); d = -1 if max_depth is None else int(max_depth)

@@ -157,16 +157,37 @@ def test_concurrent_searches_in_threads():
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(instances('classification'), instances('regression'), st.integers(1, 4), st.booleans())
-def test_depth_two_solver_matches_oracle(inst_c, inst_r, depth, depth_two):
-    "Proposition 9: subproblems with <= 2 levels left solved from pair statistics, both losses, against the oracle."
+@given(instances('classification'), instances('regression'), st.integers(1, 4), st.booleans(), st.booleans(),
+       st.booleans())
+def test_depth_two_solver_matches_oracle(inst_c, inst_r, depth, depth_two, incremental, similarity):
+    """Propositions 9-11: subproblems with <= 2 levels left solved from pair statistics (updated incrementally or not),
+    bounds carried from neighbouring supports (or not), both losses, against the oracle."""
     X, y, w, lam, _, chunk = inst_c
-    res = search_tree(TreeData(X, y, w), lam, depth, chunk=chunk, depth_two=depth_two)
+    sw = dict(depth_two=depth_two, incremental=incremental, similarity=similarity)
+    res = search_tree(TreeData(X, y, w), lam, depth, chunk=chunk, **sw)
     _check(res, brute_classification(X, y, lam, depth, w)[0])
     assert res.tree.depth <= depth
     X, y, w, lam, _, chunk = inst_r
     if np.ptp(y) == 0: return
     y = y + 1e5                                              # an offset: the centred statistics must not lose it
-    res = search_tree(TreeData(X, y, w, task='regression'), lam, depth, chunk=chunk, depth_two=depth_two)
+    res = search_tree(TreeData(X, y, w, task='regression'), lam, depth, chunk=chunk, **sw)
     _check(res, brute_regression(X, y, lam, depth, w)[0])
     assert res.tree.depth <= depth
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**31 - 1), st.sampled_from(['classification', 'regression']), st.integers(3, 4))
+def test_switches_agree_on_larger_instances(seed, task, depth):
+    """Beyond the oracle's reach (up to 300 rows, 12 features, real weights): every combination of the depth-two
+    switches certifies the same objective, so many incremental updates in a row (Proposition 11's drift) and carried
+    bounds (Proposition 10) change nothing."""
+    rng = np.random.default_rng(seed)
+    n, m = int(rng.integers(20, 300)), int(rng.integers(4, 13))
+    X = rng.integers(0, 2, (n, m)); w = rng.uniform(0.1, 3.0, n)
+    y = rng.integers(0, 3, n) if task == 'classification' else rng.normal(size=n) * 10.0 ** rng.integers(-6, 7) + 1e3
+    data = TreeData(X, y, w, task=task); lam = float(rng.choice([0.0, 0.002, 0.01]))
+    ref = search_tree(data, lam, depth, depth_two=False, incremental=False, similarity=False)
+    assert ref.complete
+    for inc, sim in [(True, True), (True, False), (False, True)]:
+        r = search_tree(data, lam, depth, incremental=inc, similarity=sim)
+        assert r.complete and abs(r.objective - ref.objective) <= 1e-9 * max(1.0, abs(ref.objective)), (inc, sim, r, ref)
