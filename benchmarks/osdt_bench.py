@@ -238,7 +238,22 @@ def fmt_s(o):
 def fmt_obj(v): return '—' if v != v else f"{v:.6f}"
 
 
+def depth_grid_main(argv):
+    """`--depth-grid`: the depth-limited grid (depths 3-6, lambda down to 0.0005, data sets inside and outside
+    ../shared) against pystreed, run by benchmarks/treedp_depth_bench.py's runner; writes results/osdt_depth.{csv,md}."""
+    import treedp_depth_bench as tdb
+    ap = argparse.ArgumentParser(description=depth_grid_main.__doc__)
+    ap.add_argument('--depth-grid', action='store_true')
+    ap.add_argument('--datasets', nargs='+', default=tdb.CLASSIFICATION)
+    tdb.add_grid_arguments(ap, str(Path(__file__).resolve().parent / 'results' / 'osdt_depth'))
+    a = ap.parse_args(argv)
+    return tdb.run_grid(a.datasets, a.depths, a.lams, a.cap, a.repeat, a.switches, a.out,
+                        'python benchmarks/osdt_bench.py ' + ' '.join(argv))
+
+
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if '--depth-grid' in argv: return depth_grid_main(argv)
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--quick', action='store_true', help='small grid (Monk1/2/3, COMPAS; λ ∈ {0.1, 0.025, 0.01}), cap 10 s')
     ap.add_argument('--time-cap', type=float, default=None, help='seconds per fit (default 120; 10 with --quick)')

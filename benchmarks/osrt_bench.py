@@ -103,7 +103,22 @@ def available(mod):
     except Exception: return False
 
 
+def depth_grid_main(argv):
+    """`--depth-grid`: the depth-limited grid (depths 3-6, lambda down to 0.0005, data sets inside and outside
+    ../shared) against pystreed, run by benchmarks/treedp_depth_bench.py's runner; writes results/osrt_depth.{csv,md}."""
+    import treedp_depth_bench as tdb
+    ap = argparse.ArgumentParser(description=depth_grid_main.__doc__)
+    ap.add_argument('--depth-grid', action='store_true')
+    ap.add_argument('--datasets', nargs='+', default=tdb.REGRESSION)
+    tdb.add_grid_arguments(ap, str(Path(__file__).resolve().parent / 'results' / 'osrt_depth'))
+    a = ap.parse_args(argv)
+    return tdb.run_grid(a.datasets, a.depths, a.lams, a.cap, a.repeat, a.switches, a.out,
+                        'python benchmarks/osrt_bench.py ' + ' '.join(argv))
+
+
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if '--depth-grid' in argv: return depth_grid_main(argv)
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--datasets', nargs='+', default=DATASETS)
     ap.add_argument('--depths', nargs='+', type=int, default=[2, 3, 4, 5])

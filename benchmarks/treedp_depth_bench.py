@@ -10,7 +10,8 @@ optimality of  loss / normaliser + λ · leaves  with at most `depth` splits on 
   * ours_plain  the same with `depth_two=False` (the engine before that solver),
   * streed      pystreed's STreeDClassifier ('cost-complex-accuracy') or STreeDRegressor ('cost-complex-regression',
                 equivalent-points lower bound), `cost_complexity = λ`, `max_depth = depth`.
-Every objective is recomputed from the tree the solver returned (misclassified fraction, resp. SSE / SST, + λ·leaves)
+Runs shorter than 0.2 s are repeated (`--repeat`, default 5, for every solver alike) and the fastest time kept, so
+that millisecond cases are not decided by one scheduler hiccup. Every objective is recomputed from the tree the solver returned (misclassified fraction, resp. SSE / SST, + λ·leaves)
 and compared; a certified objective of ours must never be worse than a peer's tree. Numba is compiled before timing;
 the compile time of a first fit in a fresh process is measured once and reported separately.
 Classification data: the OSDT tables shipped in glassworks/data, plus scikit-learn's wine (3 classes) and breast
@@ -48,10 +49,23 @@ def load_binary(name):
     return X.to_numpy().astype(np.int64), y.to_numpy(), task
 
 
-def run_ours(data, lam, depth, cap, depth_two):
+def best_of(run, repeat, short=0.2):
+    "Run once; a run shorter than `short` seconds is repeated up to `repeat` times in all and its fastest time kept."
+    res = run()
+    for _ in range(repeat - 1):
+        if res['sec'] >= short: break
+        again = run()
+        if again['sec'] < res['sec']: res = again
+    return res
+
+
+def run_ours(X, y, task, lam, depth, cap, depth_two, switches=()):
+    "TreeData (rows collapsed into units, statistics) and the search, both timed: pystreed's time includes its own."
     from glassworks.base import SearchMonitor
     t = time.perf_counter()
-    r = search_tree(data, lam, depth, monitor=SearchMonitor(time_limit=cap), depth_two=depth_two)
+    data = TreeData(X, y, task=task)
+    r = search_tree(data, lam, depth, monitor=SearchMonitor(time_limit=cap), depth_two=depth_two,
+                    **{k: False for k in switches})
     return dict(sec=time.perf_counter() - t, obj=float(r.objective), optimal=bool(r.complete), leaves=r.tree.n_leaves,
                 nodes=r.stats['nodes'])
 
@@ -78,62 +92,87 @@ def compile_time():
     return float(out.stdout.strip().splitlines()[-1]) if out.returncode == 0 else float('nan')
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0], epilog=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('--datasets', nargs='+', default=CLASSIFICATION + REGRESSION)
-    ap.add_argument('--depths', nargs='+', type=int, default=[3, 4, 5, 6])
-    ap.add_argument('--lams', nargs='+', type=float, default=[0.01, 0.002, 0.0005])
-    ap.add_argument('--cap', type=float, default=60.0, help='seconds per run and solver')
-    ap.add_argument('--out', default=str(Path(__file__).parent / 'results' / 'treedp_depth'))
-    a = ap.parse_args(argv)
-    first_fit = compile_time()
+def run_grid(datasets, depths, lams, cap=60.0, repeat=5, switches=(), out=None, command=''):
+    """Run the grid; write OUT.csv and OUT.md (if `out`); return the table."""
     search_tree(TreeData(np.array([[0, 1], [1, 0], [1, 1]]), np.array([0, 1, 1])), 0.01, 2)   # compile here too
     search_tree(TreeData(np.array([[0, 1], [1, 0], [1, 1]]), np.array([0., 1., 2.]), task='regression'), 0.01, 2)
+    first_fit = compile_time()
     rows = []
-    for name in a.datasets:
+    for name in datasets:
         X, y, task = load_binary(name)
         if task == 'classification': y = np.unique(y, return_inverse=True)[1]
-        data = TreeData(X, y, task=task)
-        print(f"{name}: n={len(y)} M={X.shape[1]} units={data.U} {task}", flush=True)
-        for depth in a.depths:
-            for lam in a.lams:
+        else: y = y.astype(float)
+        print(f"{name}: n={len(y)} M={X.shape[1]} units={TreeData(X, y, task=task).U} {task}", flush=True)
+        for depth in depths:
+            for lam in lams:
                 row = dict(dataset=name, task=task, n=len(y), M=X.shape[1], depth=depth, lam=lam)
-                for label, run in [('ours', lambda: run_ours(data, lam, depth, a.cap, True)),
-                                   ('ours_plain', lambda: run_ours(data, lam, depth, a.cap, False)),
-                                   ('streed', (lambda: run_streed_classification(X, y, lam, depth, a.cap)) if task == 'classification'
-                                    else (lambda: run_streed_regression(X, y.astype(float), lam, depth, a.cap, 'equivalent')))]:
-                    try: res = run()
+                for label, run in [('ours', lambda: run_ours(X, y, task, lam, depth, cap, True, switches)),
+                                   ('ours_plain', lambda: run_ours(X, y, task, lam, depth, cap, False)),
+                                   ('streed', (lambda: run_streed_classification(X, y, lam, depth, cap)) if task == 'classification'
+                                    else (lambda: run_streed_regression(X, y, lam, depth, cap, 'equivalent')))]:
+                    try: res = best_of(run, repeat)
                     except Exception as e:   # noqa: BLE001 - a peer failing must not stop the benchmark
                         res = dict(sec=np.nan, obj=np.nan, optimal=False, error=f"{type(e).__name__}: {e}")
                     row.update({f"{label}_{k}": v for k, v in res.items()})
                 row['ratio'] = row['ours_sec'] / row['streed_sec']
                 row['ratio_plain'] = row['ours_plain_sec'] / row['streed_sec']
                 row['ours_not_worse'] = bool(row['ours_obj'] <= row['streed_obj'] + 1e-7 * max(1.0, abs(row['streed_obj'])))
+                row['streed_wrong'] = bool(row['streed_optimal'] and row['ours_optimal'] and
+                                           row['streed_obj'] > row['ours_obj'] + 1e-7 * max(1.0, abs(row['ours_obj'])))
                 rows.append(row)
                 print(f"  d={depth} lam={lam:<7g} ours {row['ours_sec']:.4f}s  plain {row['ours_plain_sec']:.4f}s  "
                       f"streed {row['streed_sec']:.4f}s  ratio {row['ratio']:.2f}  not_worse {row['ours_not_worse']}", flush=True)
     df = pd.DataFrame(rows)
-    out = Path(a.out); out.parent.mkdir(parents=True, exist_ok=True)
+    if out is not None: write_report(df, Path(out), cap, repeat, first_fit, command, switches)
+    return df
+
+
+def write_report(df, out, cap, repeat, first_fit, command, switches=()):
+    out.parent.mkdir(parents=True, exist_ok=True)
     df.to_csv(out.with_suffix('.csv'), index=False)
     both = df[df.ours_optimal & df.streed_optimal]
-    lines = [f"# Depth-limited trees: ours against pystreed (`python benchmarks/treedp_depth_bench.py {' '.join(argv or sys.argv[1:])}`)", '',
-             f"Machine: {platform.machine()}, Python {platform.python_version()}, one process; per-run cap {a.cap} s. "
-             f"First fit in a fresh process (numba cache load or compile): {first_fit:.2f} s, not in the timings.", '',
-             "| task | cases | both certified | median ours/streed | median plain/streed | worst ours/streed | ours never worse |",
-             "|---|---|---|---|---|---|---|"]
-    for task, g in [('classification', both[both.task == 'classification']), ('regression', both[both.task == 'regression']),
-                    ('all', both)]:
+    off = f" Switched off in `ours`: {', '.join(switches)}." if switches else ''
+    lines = [f"# Depth-limited trees: ours against pystreed (`{command}`)", '',
+             f"Machine: {platform.machine()}, Python {platform.python_version()}, one process; per-run cap {cap} s; runs "
+             f"< 0.2 s: best of {repeat} (every solver). `ours` = TreeData + search_tree (depth-two solver, incremental "
+             f"statistics, similarity bound), `plain` = the engine without the depth-two solver. First fit in a fresh "
+             f"process (numba cache load or compile): {first_fit:.2f} s, not in the timings.{off}", '',
+             "| task | cases | both certified | median ours/streed | median plain/streed | worst ours/streed | cases > 3x | ours never worse | streed wrong |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for task in ['classification', 'regression', 'all']:
+        g = both if task == 'all' else both[both.task == task]
         if len(g):
             lines.append(f"| {task} | {len(df if task == 'all' else df[df.task == task])} | {len(g)} | {g.ratio.median():.3f} | "
-                         f"{g.ratio_plain.median():.3f} | {g.ratio.max():.2f} | {bool(g.ours_not_worse.all())} |")
+                         f"{g.ratio_plain.median():.3f} | {g.ratio.max():.2f} | {int((g.ratio > 3).sum())} | "
+                         f"{bool(g.ours_not_worse.all())} | {int(g.streed_wrong.sum())} |")
     cols = ['dataset', 'depth', 'lam', 'ours_sec', 'ours_plain_sec', 'streed_sec', 'ratio', 'ours_obj', 'streed_obj',
             'ours_optimal', 'streed_optimal', 'ours_nodes', 'ours_plain_nodes']
     fmt = lambda v: f"{v:.4g}" if isinstance(v, float) else str(v)
     lines += ['', '| ' + ' | '.join(cols) + ' |', '|' + '---|' * len(cols)]
     lines += ['| ' + ' | '.join(fmt(r[c]) for c in cols) + ' |' for _, r in df.iterrows()]
     out.with_suffix('.md').write_text('\n'.join(lines) + '\n')
-    print('\n'.join(lines[:9]))
+    print('\n'.join(lines[:10]))
+
+
+def add_grid_arguments(ap, default_out):
+    ap.add_argument('--depths', nargs='+', type=int, default=[3, 4, 5, 6])
+    ap.add_argument('--lams', nargs='+', type=float, default=[0.01, 0.002, 0.0005])
+    ap.add_argument('--cap', type=float, default=60.0, help='seconds per run and solver')
+    ap.add_argument('--out', default=default_out)
+    ap.add_argument('--repeat', type=int, default=5,
+                    help='runs shorter than 0.2 s are repeated up to this many times (each solver) and the fastest kept')
+    ap.add_argument('--off', dest='switches', nargs='*', default=[], choices=['incremental', 'similarity'],
+                    help="switch these search_tree options off in the 'ours' column (ablation)")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0], epilog=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--datasets', nargs='+', default=CLASSIFICATION + REGRESSION)
+    add_grid_arguments(ap, str(Path(__file__).parent / 'results' / 'treedp_depth'))
+    a = ap.parse_args(argv)
+    run_grid(a.datasets, a.depths, a.lams, a.cap, a.repeat, a.switches, a.out,
+             'python benchmarks/treedp_depth_bench.py ' + ' '.join(argv if argv is not None else sys.argv[1:]))
 
 
 if __name__ == '__main__':

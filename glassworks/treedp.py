@@ -300,11 +300,17 @@ def _archive(P, bits, d, lb):
 
 
 # %% ../nbs/10_treedp.ipynb #d402ad68
+@njit(cache=True, inline='always')
+def _kmeans_pays(P, nu, d):
+    """Is the k-means bound worth computing for a new subproblem with `nu` units and `d` levels left? Always, unless
+    the depth-two solver will solve it: then only when its O(M^2) scan costs much more than k-means on `nu` means."""
+    return d > 2 or d < 0 or not P.use_depth2 or 16 * nu < P.fbits.shape[0] ** 2
+
 @njit(cache=True, inline='always')   # a dispatcher: no call, no copy of P
 def _lower_bound(P, cnt, bits, base, eq, nu, d):
     "Propositions 3-5 for a new subproblem `bits` with `nu` units; a bound within `tol` of the leaf is the leaf."
     if d == 0 or nu <= 1: return base
-    if P.kind == L2 and P.use_kmeans:
+    if P.kind == L2 and P.use_kmeans and _kmeans_pays(P, nu, d):
         cmax = (1 << d) if (d > 0 and d < 62) else 0
         val, C = _kmeans_bound(P, bits, nu, cmax)
         cnt[BOUNDS] += 1
