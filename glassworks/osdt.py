@@ -895,7 +895,8 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
         if mode == 'dp':
             seed = self._warm(A, yy, w, classes, lam)[0]    # a warm-start tree seeds the DP's budget too
             res = search_tree(data, lam, max_depth=self.max_depth, monitor=mon, incumbent=seed,
-                              memory_limit=self.memory_limit)
+                              memory_limit=self.memory_limit,
+                              anytime=self.time_limit is not None)   # descents raise the bound steadily (treedp, Prop. 12)
             tree = refit_leaves(res.tree, A, yy, w, classes)
             obj = tree_regularized_risk(tree, lam)
             mon.update(upper=obj, lower=obj if res.complete else min(res.lower_bound, obj))

@@ -120,7 +120,8 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
         g = (greedy_regression_tree(A[keep], yy[keep], w[keep], lam * data.norm, self.max_depth, self.metric,
                                     self.feature_names_) if limited else None)
         res = search_tree(data, lam, self.max_depth, monitor=mon, bound=self.bound, incumbent=g,
-                          chunk=64 if self.time_limit is not None else self._chunk)
+                          chunk=64 if self.time_limit is not None else self._chunk,
+                          anytime=self.time_limit is not None)   # descents raise the bound steadily (Prop. 12 of treedp)
         tree, obj = res.tree, float(res.objective)
         # the result is the returned tree: its objective (recomputed from its leaves, not the engine's running
         # incumbent) and the certified bound; `_set_result` copies them into objective_, lower_bound_, gap_, optimal_

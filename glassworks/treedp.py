@@ -563,6 +563,69 @@ def _depth_two(P, table, KS, VS, cnt, bits, d, s):
     v = VS[0]; v[s, LB] = best; v[s, UB] = best; v[s, FEAT] = bf
 
 
+# %% ../nbs/10_treedp.ipynb #5a1e0b06
+@njit(cache=True)
+def _descend(P, table, KS, VS, cnt, bits, d):
+    "One descent from (bits, d) along the splits with the lowest bound (Proposition 12). Returns the memo slot."
+    s = _node(P, table, KS, VS, cnt, bits, d)
+    v = VS[0]; tol = P.tol
+    if v[s, UB] - v[s, LB] <= tol or cnt[ABORT]: return s
+    cnt[NODES] += 1
+    if cnt[NODES] > cnt[BUDGET]:
+        cnt[ABORT] = 1
+        return s
+    if P.use_depth2 and (d == 1 or d == 2):
+        _depth_two(P, table, KS, VS, cnt, bits, d, s)
+        if P.use_similarity: _archive(P, bits, d, VS[0][s, LB])
+        return s
+    M, W = P.fbits.shape[0], bits.shape[0]
+    dc = d - 1 if d > 0 else -1
+    kids = np.empty((2 * M, W), dtype=np.uint64)
+    ks = np.empty(2 * M, dtype=np.int64); fj = np.empty(M, dtype=np.int64); greedy = np.empty(M)
+    nc = _children(P, table, KS, VS, cnt, bits, dc, kids, ks, fj, greedy)
+    v = VS[0]
+    if nc == 0:
+        _close(VS, s, ks, 0, v[s, BASE], -1)
+        return s
+    crit, best, bestf = _critical_split(VS, s, ks, fj, nc, tol)
+    if crit >= 0:
+        sL, sR = ks[2 * crit], ks[2 * crit + 1]
+        v = VS[0]
+        k = 2 * crit if v[sL, UB] - v[sL, LB] >= v[sR, UB] - v[sR, LB] else 2 * crit + 1
+        _descend(P, table, KS, VS, cnt, kids[k], dc)
+        v = VS[0]
+        if v[sL, UB] + v[sR, UB] < best - tol:
+            best = v[sL, UB] + v[sR, UB]; bestf = fj[crit]
+    _close(VS, s, ks, nc, best, bestf)
+    if P.use_similarity: _archive(P, bits, d, VS[0][s, LB])
+    return s
+
+@njit(cache=True)
+def _critical_split(VS, s, ks, fj, nc, tol):
+    """The split whose children's bounds sum lowest, if that sum is below the best realised tree (else -1), and the
+    best realised tree: (split, objective, root feature)."""
+    v = VS[0]
+    best, bestf = v[s, UB], v[s, FEAT]
+    crit = -1; low = np.inf
+    for i in range(nc):
+        lb = v[ks[2 * i], LB] + v[ks[2 * i + 1], LB]
+        ub = v[ks[2 * i], UB] + v[ks[2 * i + 1], UB]
+        if lb < low:
+            low = lb; crit = i
+        if ub < best - tol:
+            best = ub; bestf = fj[i]
+    if low >= best - tol: crit = -1
+    return crit, best, bestf
+
+@njit(cache=True)
+def _descents(P, table, KS, VS, cnt, root, d):
+    "Descents from the root until it is solved or the node budget is spent."
+    while not cnt[ABORT]:
+        s = _descend(P, table, KS, VS, cnt, root, d)
+        v = VS[0]
+        if v[s, UB] - v[s, LB] <= P.tol: break
+
+
 # %% ../nbs/10_treedp.ipynb #b368b85c
 def _leaf_for(data:TreeData, bits, lam):
     u = indices(bits); n = int(data.sizes[u].sum())
@@ -654,7 +717,8 @@ def search_tree(data:TreeData, # the problem
                 memory_limit:float|None=8.0, # GB for the memo; the search stops (anytime result) when it is exceeded
                 depth_two:bool=True, # solve subproblems with <= 2 levels left from pair statistics (Proposition 9)
                 incremental:bool=True, # depth-two statistics updated from a neighbouring support set (Proposition 11)
-                similarity:bool=True): # classification: bounds carried from a neighbouring support set (Proposition 10)
+                similarity:bool=False, # classification: bounds carried from a neighbouring support set (Proposition 10)
+                anytime:bool=False): # half of every round's nodes go to best-first descents (Proposition 12)
     """Optimal tree by bounded DP; stops early (with a valid lower bound) when the monitor's limits are hit.
 
     ```python
@@ -689,8 +753,12 @@ def search_tree(data:TreeData, # the problem
     total, rounds = 0, 0
     while True:
         budget = chunk if mon.node_limit is None else max(1, min(chunk, mon.node_limit - total))
+        t = mon.elapsed; done = 0
+        if anytime:                                      # Proposition 12: raise the root's bound first
+            cnt[NODES], cnt[ABORT], cnt[BUDGET] = 0, 0, max(1, budget // 2)
+            _descents(P, table, KS, VS, cnt, root, d)
+            done = int(cnt[NODES]); budget = max(1, budget - done); total += done
         cnt[NODES], cnt[ABORT], cnt[BUDGET] = 0, 0, budget
-        t = mon.elapsed
         s = _solve(P, table, KS, VS, cnt, root, d, budget_root)
         total += int(cnt[NODES]); rounds += 1
         lb, ub = VS[0][s, LB], min(VS[0][s, UB], budget_root)
@@ -699,7 +767,7 @@ def search_tree(data:TreeData, # the problem
         if complete or mon.expired(nodes=total): break
         if memory_limit is not None and _memo_bytes(KS, VS, len(table)) > memory_limit * 2**30:
             mon.stopped_by = 'memory_limit'; break
-        chunk = _next_chunk(chunk, int(cnt[NODES]), mon.elapsed - t, mon)
+        chunk = _next_chunk(chunk, done + int(cnt[NODES]), mon.elapsed - t, mon)
     if VS[0][s, UB] < budget_root - tol:
         tree = Tree(_read_tree(data, table, KS, VS, root, d, lam_raw), data.feature_names, task=data.task,
                     classes=data.classes)

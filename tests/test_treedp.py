@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 
-from glassworks.treedp import TreeData, search_tree
+from glassworks.treedp import TreeData, search_tree, tree_objective
 from glassworks.base import SearchMonitor
 from glassworks.oracles import brute_classification, brute_regression
 
@@ -33,11 +33,11 @@ def _check(res, want):
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(instances('classification'))
-def test_classification_matches_oracle(inst):
+@given(instances('classification'), st.booleans())
+def test_classification_matches_oracle(inst, anytime):
     X, y, w, lam, depth, chunk = inst
     want = brute_classification(X, y, lam, depth, w)[0]
-    res = search_tree(TreeData(X, y, w), lam, depth, chunk=chunk)
+    res = search_tree(TreeData(X, y, w), lam, depth, chunk=chunk, anytime=anytime)
     _check(res, want)
     # the tree read back realises the objective and respects the depth limit
     acc_w = np.ones(len(y)) if w is None else w
@@ -47,15 +47,16 @@ def test_classification_matches_oracle(inst):
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(instances('regression'), st.sampled_from(['l2', 'l1']), st.sampled_from(['auto', 'equiv']))
-def test_regression_matches_oracle(inst, metric, bound):
+@given(instances('regression'), st.sampled_from(['l2', 'l1']), st.sampled_from(['auto', 'equiv']), st.booleans())
+def test_regression_matches_oracle(inst, metric, bound, anytime):
     X, y, w, lam, depth, chunk = inst
     if np.ptp(y) == 0:
         with pytest.raises(ValueError, match='constant'):
             TreeData(X, y, w, task='regression', metric=metric)
         return
     want = brute_regression(X, y, lam, depth, w, metric=metric)[0]
-    res = search_tree(TreeData(X, y, w, task='regression', metric=metric), lam, depth, bound=bound, chunk=chunk)
+    res = search_tree(TreeData(X, y, w, task='regression', metric=metric), lam, depth, bound=bound, chunk=chunk,
+                      anytime=anytime)
     _check(res, want)
     assert depth is None or res.tree.depth <= depth
 
@@ -158,12 +159,12 @@ def test_concurrent_searches_in_threads():
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(instances('classification'), instances('regression'), st.integers(1, 4), st.booleans(), st.booleans(),
-       st.booleans())
-def test_depth_two_solver_matches_oracle(inst_c, inst_r, depth, depth_two, incremental, similarity):
+       st.booleans(), st.booleans())
+def test_depth_two_solver_matches_oracle(inst_c, inst_r, depth, depth_two, incremental, similarity, anytime):
     """Propositions 9-11: subproblems with <= 2 levels left solved from pair statistics (updated incrementally or not),
     bounds carried from neighbouring supports (or not), both losses, against the oracle."""
     X, y, w, lam, _, chunk = inst_c
-    sw = dict(depth_two=depth_two, incremental=incremental, similarity=similarity)
+    sw = dict(depth_two=depth_two, incremental=incremental, similarity=similarity, anytime=anytime)
     res = search_tree(TreeData(X, y, w), lam, depth, chunk=chunk, **sw)
     _check(res, brute_classification(X, y, lam, depth, w)[0])
     assert res.tree.depth <= depth
@@ -188,6 +189,23 @@ def test_switches_agree_on_larger_instances(seed, task, depth):
     data = TreeData(X, y, w, task=task); lam = float(rng.choice([0.0, 0.002, 0.01]))
     ref = search_tree(data, lam, depth, depth_two=False, incremental=False, similarity=False)
     assert ref.complete
-    for inc, sim in [(True, True), (True, False), (False, True)]:
-        r = search_tree(data, lam, depth, incremental=inc, similarity=sim)
+    for inc, sim, anytime in [(True, True, False), (True, False, False), (False, True, False), (True, True, True)]:
+        r = search_tree(data, lam, depth, incremental=inc, similarity=sim, anytime=anytime, chunk=50)
         assert r.complete and abs(r.objective - ref.objective) <= 1e-9 * max(1.0, abs(ref.objective)), (inc, sim, r, ref)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**31 - 1), st.sampled_from(['classification', 'regression']), st.sampled_from([None, 4, 6]),
+       st.integers(1, 400))
+def test_anytime_bounds_are_valid(seed, task, depth, nodes):
+    """Proposition 12: stopped after any number of nodes, with descents, the bound is below the optimum, the tree read
+    back realises the reported objective, and the objective is above the optimum."""
+    rng = np.random.default_rng(seed)
+    n, m = int(rng.integers(20, 200)), int(rng.integers(3, 10))
+    X = rng.integers(0, 2, (n, m)); y = rng.integers(0, 2, n) if task == 'classification' else rng.normal(size=n)
+    data = TreeData(X, y, task=task); lam = float(rng.choice([0.001, 0.01]))
+    opt = search_tree(data, lam, depth).objective
+    r = search_tree(data, lam, depth, monitor=SearchMonitor(node_limit=nodes), anytime=True, chunk=max(2, nodes // 3))
+    assert r.lower_bound <= opt + 1e-9 and r.objective >= opt - 1e-9, (r, opt)
+    test_obj = tree_objective(data, r.tree, lam)
+    assert abs(test_obj - r.objective) <= 1e-9, (test_obj, r)
