@@ -173,15 +173,23 @@ def test_extractor_gamma_cv_time_limit_in_parallel():
 def _glassworks_dispatchers():
     from numba.core.registry import CPUDispatcher
     out = {}
-    for mod in ('bitsets', 'treedp', 'osdt', 'osrt', 'kmeans1d', 'hierscale', 'ogb', 'extract', 'binarize'):
-        m = importlib.import_module(f'glassworks.{mod}')
-        out.update({f'{mod}.{k}': v for k, v in vars(m).items() if isinstance(v, CPUDispatcher)})
+    for mod in pkgutil.iter_modules(glassworks.__path__):
+        if mod.name.startswith('_'): continue
+        m = importlib.import_module(f'glassworks.{mod.name}')
+        out.update({f'{mod.name}.{k}': v for k, v in vars(m).items()
+                    if isinstance(v, CPUDispatcher) and v.py_func.__module__ == m.__name__})
     return out
 
 
 def test_every_kernel_is_cached():
+    import re
+    from pathlib import Path
+    src = {p.name: p.read_text() for p in Path(glassworks.__file__).parent.glob('*.py')}
+    uncached = [(f, m.group(0)) for f, t in src.items()
+                for m in re.finditer(r'@(?:numba\.)?n?jit\b[^\n]*', t) if 'cache=True' not in m.group(0)]
+    assert uncached == [], f"numba kernels without cache=True: {uncached}"
     ds = _glassworks_dispatchers()
-    assert len(ds) > 50
+    assert len(ds) == sum(len(re.findall(r'@(?:numba\.)?n?jit\b', t)) for t in src.values()) > 100
     # @njit(cache=True) gives the dispatcher a FunctionCache (on disk); a plain @njit a NullCache
     assert [k for k, d in ds.items() if type(d._cache).__name__ != 'FunctionCache'] == []
 
