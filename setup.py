@@ -13,6 +13,7 @@ py_versions = '3.10 3.11 3.12 3.13'.split()
 
 requirements = shlex.split(cfg.get('requirements', ''))
 dev_requirements = shlex.split(cfg.get('dev_requirements', ''))
+distributed_requirements = shlex.split(cfg.get('distributed_requirements', ''))
 lic = licenses[cfg['license'].lower()]
 min_python = cfg['min_python']
 console_scripts = shlex.split(cfg.get('console_scripts', ''))
@@ -30,7 +31,7 @@ setuptools.setup(
     include_package_data=True,
     package_data={'glassworks': ['data/*/*.csv.gz', 'data/README.md']},   # small binarised tables, see glassworks/data/README.md
     install_requires=requirements,
-    extras_require={'dev': dev_requirements},
+    extras_require={'dev': dev_requirements, 'distributed': distributed_requirements},
     dependency_links=cfg.get('dep_links', '').split(),
     python_requires='>=' + cfg['min_python'],
     long_description=open('README.md', encoding='utf-8').read(),

@@ -23,6 +23,7 @@ quality 5-fold test R^2 at K in {10, 15, 20, 25} on regression data sets, Gradie
 Usage:
   python benchmarks/extract_bench.py [--parts speed exact quality] [--datasets diabetes friedman1 ...]
                                      [--trees 100] [--depths 3 5] [--max-rows 3000] [--out benchmarks/results/extract]
+                                     [--n-jobs N]   (quality part only: its cases in N joblib workers, same table)
 Raw tables (insurance, boston, wages, used_cars, happiness_2015) need GLASSWORKS_DATA; unavailable ones are skipped.
 """
 from __future__ import annotations
@@ -151,45 +152,57 @@ def lasso_models(tab_tr, y_tr, Ks):
     return out
 
 
-def part_quality(args):
+def quality_case(name, X, y, depth, fold, tr, te, args):
+    "The rows of one (data set, depth, fold) case of the quality part: every method on the same training fold."
     rows = []
+    Xtr, Xte, ytr, yte = X[tr], X[te], y[tr], y[te]
+    gb = GradientBoostingRegressor(n_estimators=args.trees, max_depth=depth, learning_rate=0.1,
+                                   subsample=0.5, random_state=fold).fit(Xtr, ytr)
+    full = r2(yte, gb.predict(Xte))
+    tab = node_table(gb, Xtr); tab_te = node_table(gb, Xte)
+    base = dict(dataset=name, depth=depth, fold=fold, n=len(X), full_ensemble=full)
+    rows.append(dict(base, method='full_ensemble', K=0, rules=tab.m, r2=full, seconds=np.nan))
+    for method in ['ours', 'leaves_only']:
+        for K in args.ks:
+            t = time.perf_counter()
+            ex = RuleExtractor(gb, max_rules=K, gamma=args.gamma, leaves_only=method == 'leaves_only').fit(Xtr, ytr)
+            rows.append(dict(base, method=method, K=K, rules=ex.model_.n_rules, gamma=ex.gamma_rel_,
+                             r2=r2(yte, ex.predict(Xte)), seconds=time.perf_counter() - t))
+    t = time.perf_counter()
+    for K, w in lasso_models(tab, ytr, args.ks).items():
+        nz = np.flatnonzero(w)
+        f = ytr.mean() + tab_te.columns(nz) @ w[nz]
+        rows.append(dict(base, method='lasso_nodes', K=K, rules=len(nz), r2=r2(yte, f), seconds=time.perf_counter() - t))
+    if depth != args.depths[0]: return rows   # RuleFit grows its own trees: once per fold
+    try:
+        from imodels import RuleFitRegressor
+        for K in args.ks:
+            t = time.perf_counter()
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore')
+                rf = RuleFitRegressor(max_rules=K, include_linear=False, random_state=0).fit(Xtr, ytr)
+            nr = int(np.sum(np.asarray(rf.coef) != 0)) if hasattr(rf, 'coef') else np.nan
+            rows.append(dict(base, depth=0, full_ensemble=np.nan, method='rulefit', K=K, rules=nr, r2=r2(yte, rf.predict(Xte)),
+                             seconds=time.perf_counter() - t))
+    except ImportError:
+        pass
+    return rows
+
+
+def part_quality(args):
+    """Every (data set, depth, fold) case, in this order; with `--n-jobs` the cases run in joblib workers (the active
+    joblib backend, e.g. loky processes) and their rows are gathered in the same order, so the table is the serial
+    one. Only R^2 is compared in this part; its `seconds` column is then measured under contention."""
+    from joblib import Parallel, delayed
+    cases = []
     for name in args.datasets:
         try: X, y = load_regression(name, args.max_rows)
         except Exception as e: print(f"skip {name}: {type(e).__name__}: {e}"); continue
         print(f"{name}: n={len(X)} p={X.shape[1]}", flush=True)
         for depth, (fold, (tr, te)) in itertools.product(args.depths, enumerate(KFold(5, shuffle=True, random_state=0).split(X))):
-            Xtr, Xte, ytr, yte = X[tr], X[te], y[tr], y[te]
-            gb = GradientBoostingRegressor(n_estimators=args.trees, max_depth=depth, learning_rate=0.1,
-                                           subsample=0.5, random_state=fold).fit(Xtr, ytr)
-            full = r2(yte, gb.predict(Xte))
-            tab = node_table(gb, Xtr); tab_te = node_table(gb, Xte)
-            base = dict(dataset=name, depth=depth, fold=fold, n=len(X), full_ensemble=full)
-            rows.append(dict(base, method='full_ensemble', K=0, rules=tab.m, r2=full, seconds=np.nan))
-            for method in ['ours', 'leaves_only']:
-                for K in args.ks:
-                    t = time.perf_counter()
-                    ex = RuleExtractor(gb, max_rules=K, gamma=args.gamma, leaves_only=method == 'leaves_only').fit(Xtr, ytr)
-                    rows.append(dict(base, method=method, K=K, rules=ex.model_.n_rules, gamma=ex.gamma_rel_,
-                                     r2=r2(yte, ex.predict(Xte)), seconds=time.perf_counter() - t))
-            t = time.perf_counter()
-            for K, w in lasso_models(tab, ytr, args.ks).items():
-                nz = np.flatnonzero(w)
-                f = ytr.mean() + tab_te.columns(nz) @ w[nz]
-                rows.append(dict(base, method='lasso_nodes', K=K, rules=len(nz), r2=r2(yte, f), seconds=time.perf_counter() - t))
-            if depth != args.depths[0]: continue   # RuleFit grows its own trees: once per fold
-            try:
-                from imodels import RuleFitRegressor
-                for K in args.ks:
-                    t = time.perf_counter()
-                    with warnings.catch_warnings():
-                        warnings.simplefilter('ignore')
-                        rf = RuleFitRegressor(max_rules=K, include_linear=False, random_state=0).fit(Xtr, ytr)
-                    nr = int(np.sum(np.asarray(rf.coef) != 0)) if hasattr(rf, 'coef') else np.nan
-                    rows.append(dict(base, depth=0, full_ensemble=np.nan, method='rulefit', K=K, rules=nr, r2=r2(yte, rf.predict(Xte)),
-                                     seconds=time.perf_counter() - t))
-            except ImportError:
-                pass
-    return pd.DataFrame(rows)
+            cases.append((name, X, y, depth, fold, tr, te))
+    out = Parallel(n_jobs=args.n_jobs)(delayed(quality_case)(*c, args) for c in cases)
+    return pd.DataFrame([r for rows in out for r in rows])
 
 
 def quality_tables(q, args):
@@ -233,6 +246,9 @@ def main(argv=None):
     ap.add_argument('--gammas', nargs='+', type=float, default=[0.01, 0.1, 1.0])
     ap.add_argument('--exact-time-limit', type=float, default=60.0)
     ap.add_argument('--out', default='benchmarks/results/extract')
+    ap.add_argument('--n-jobs', type=int, default=None,
+                    help='joblib jobs over the (data set, depth, fold) cases of the quality part only (R^2, not timed); '
+                         'the speed and exact parts always run serially')
     args = ap.parse_args(argv)
     out = Path(args.out); out.parent.mkdir(parents=True, exist_ok=True)
     md = [f"# Rule extraction benchmark\n\nMachine: {platform.machine()}, {platform.python_version()}; "

@@ -767,20 +767,41 @@ def _fold_error(tab_tr, y_tr, tab_va, y_va, a, gamma_rel:float, K, penalty, incl
     w = _ridge_on_support(tab_tr, prob.y, nodes, prob.gamma)[0]
     return float(np.sum((y_va - ym - tab_va.columns(nodes) @ w) ** 2))
 
+def _fold_errors(ensemble, A, y, tr, va, names, a, gammas, K, penalty, include_root:bool, leaves_only:bool,
+                 n_lambdas:int, deadline:float|None) -> list:
+    "`_fold_error` of one fold for each of `gammas` in turn, stopping before a candidate once `time.time()` passes `deadline`."
+    tab_tr, tab_va = node_table(ensemble, A[tr], names), node_table(ensemble, A[va], names)
+    out = []
+    for g in gammas:
+        if deadline is not None and time.time() >= deadline: break
+        out.append(_fold_error(tab_tr, y[tr], tab_va, y[va], a, g, K, penalty, include_root, leaves_only, n_lambdas))
+    return out
+
 def _cv_gamma(ensemble, A, y, names, a, grid, K, penalty=None, include_root:bool=False, leaves_only:bool=False,
-              n_lambdas:int=50, cv:int=3, monitor:SearchMonitor|None=None):
+              n_lambdas:int=50, cv:int=3, monitor:SearchMonitor|None=None, n_jobs:int|None=None):
     """The relative gamma of `grid` with the smallest `cv`-fold validation error (ties: the strongest ridge), and the
     mean validation squared error of every candidate. The ensemble is kept; only the extraction is refitted per fold.
-    Stops early (keeping the candidates scored so far) when `monitor` runs out of time."""
+    Stops early (keeping the candidates scored so far) when `monitor` runs out of time. With more than one joblib job
+    (`n_jobs`, or a `joblib.parallel_config`) every (fold, gamma) pair is a task; the errors are summed in fold order,
+    so the choice is the serial one."""
     from sklearn.model_selection import KFold
+    from joblib import Parallel, delayed, effective_n_jobs
     grid = sorted(float(g) for g in grid); n = len(y)
     if len(grid) == 1 or n < 4: return grid[-1], {}
     sse = {g: 0.0 for g in grid}; done = {g: 0 for g in grid}
-    for tr, va in KFold(min(cv, n // 2), shuffle=True, random_state=0).split(A):
-        tab_tr, tab_va = node_table(ensemble, A[tr], names), node_table(ensemble, A[va], names)
-        for g in grid:
-            if monitor is not None and monitor.expired(): break
-            sse[g] += _fold_error(tab_tr, y[tr], tab_va, y[va], a, g, K, penalty, include_root, leaves_only, n_lambdas); done[g] += 1
+    deadline = None
+    if monitor is not None and monitor.time_limit is not None:   # wall clock: comparable across worker processes
+        deadline = time.time() + monitor.time_limit - monitor.elapsed
+    splits = list(KFold(min(cv, n // 2), shuffle=True, random_state=0).split(A))
+    # serially a fold's node tables serve every gamma; in parallel each (fold, gamma) pair is its own task
+    groups = [grid] if effective_n_jobs(n_jobs) == 1 else [[g] for g in grid]
+    tasks = [(tr, va, gs) for tr, va in splits for gs in groups]
+    res = Parallel(n_jobs=n_jobs)(delayed(_fold_errors)(ensemble, A, y, tr, va, names, a, gs, K, penalty, include_root,
+                                                        leaves_only, n_lambdas, deadline) for tr, va, gs in tasks)
+    for (_, _, gs), errs in zip(tasks, res):   # fold order, as the serial loop
+        for g, e in zip(gs, errs):
+            sse[g] += e; done[g] += 1
+    if monitor is not None: monitor.expired()   # records a time limit reached during the CV
     full = [g for g in grid if done[g] == max(done.values()) and done[g] > 0]
     if not full: return grid[-1], {}
     scores = {g: sse[g] / n for g in grid if done[g] == done[full[0]]}
@@ -813,7 +834,9 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
     (constant rules); `leaves_only` [False] select leaves only (whole root-to-leaf rules, no depth pruning: a
     FIRE-like baseline); `n_lambdas` [50] path length;
     `refit` [False] refit the final weights almost without ridge; `time_limit` seconds (the path stops early and
-    the exact solver returns its incumbent and gap); `verbose` progress lines of the exact solver.
+    the exact solver returns its incumbent and gap); `verbose` progress lines of the exact solver; `n_jobs` [None]
+    joblib jobs for the gamma CV (each fold and candidate a task, under the active joblib backend, e.g. Dask inside
+    `joblib.parallel_config(backend='dask')`; the choice is the serial one).
 
     ```python
     >>> from sklearn.datasets import make_friedman1
@@ -827,11 +850,13 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
     ```"""
     def __init__(self, ensemble=None, max_rules=None, penalty=None, budget='rules', solver='cbcd', gamma='cv',
                  cv:int=3, include_root:bool=False, leaves_only:bool=False, n_lambdas:int=50, refit:bool=False,
-                 time_limit=None, verbose:int=0):
+                 time_limit=None, verbose:int=0,
+                 n_jobs:int|None=None, # joblib jobs for `gamma='cv'`; None = 1 unless a `joblib.parallel_config` says otherwise, -1 = all
+                ):
         self.ensemble, self.max_rules, self.penalty, self.budget, self.solver = ensemble, max_rules, penalty, budget, solver
         self.gamma, self.cv, self.include_root, self.n_lambdas, self.refit = gamma, cv, include_root, n_lambdas, refit
         self.leaves_only = leaves_only
-        self.time_limit, self.verbose = time_limit, verbose
+        self.time_limit, self.verbose, self.n_jobs = time_limit, verbose, n_jobs
 
     def _check_params(self):
         self._check_common_params()
@@ -877,7 +902,7 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
         K = self.max_rules if self.max_rules is not None or self.penalty is not None else 10
         self.gamma_rel_, self.cv_results_ = _cv_gamma(ens, A, yy, self.feature_names_, a, self._gamma_grid(), K,
                                                       self.penalty, self.include_root, self.leaves_only, self.n_lambdas,
-                                                      self.cv, mon)
+                                                      self.cv, mon, self.n_jobs)
         prob = ExtractionProblem(tab, yy - self.y_mean_, 1.0, a, self.include_root, self.leaves_only)
         prob.gamma = self.gamma_ = _relative_gamma(tab, self.gamma_rel_, prob.cand)
         self.table_, stats = tab, dict(n_nodes=tab.m, n_trees=tab.n_trees, gamma_rel=self.gamma_rel_, gamma_abs=self.gamma_)

@@ -997,9 +997,17 @@ def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=
     return out
 
 # %% ../nbs/20_hierscale.ipynb #c616f3c1
+def _hierscale_fold_mse(X, y, tr, val, grid, kw:dict):
+    "Validation MSE of every solution of the path fitted on rows `tr` at the lambda1 values `grid` (one CV fold)."
+    pth = hierscale_path(X[tr], y[tr], lambdas=grid, **kw)
+    return np.array([np.mean((y[val] - pth.predict(X[val], k)) ** 2) for k in range(len(pth))])
+
 class HierScaleRegressor(GlassworksRegressor):
     """hierScale sparse interaction model under strong hierarchy (scikit-learn API): fits the path and picks lambda1 on a
-    validation split (`cv=None`) or by K-fold CV (`cv=K`), then refits the path on all the data.
+    validation split (`cv=None`) or by K-fold CV (`cv=K`), then refits the path on all the data. The folds' paths
+    are fitted by `joblib.Parallel(n_jobs=n_jobs)` under the active joblib backend (loky processes, or a Dask cluster
+    inside `joblib.parallel_config(backend='dask')`); the folds and the order in which their errors are summed do not
+    depend on `n_jobs`, so the result is the serial one.
 
     ```python
     >>> rng = np.random.default_rng(0); X = rng.normal(size=(200, 6))
@@ -1013,14 +1021,20 @@ class HierScaleRegressor(GlassworksRegressor):
     ```"""
     def __init__(self, alpha:float=2.0, n_lambda:int=100, lambda_min_ratio:float=0.05, lambdas=None, cv:int|None=None,
                  validation_fraction:float=0.25, tol:float=1e-6, max_support:int|None=None, standardize:bool=False,
-                 random_state=None, verbose:int=0):
+                 random_state=None, verbose:int=0,
+                 n_jobs:int|None=None, # parallel jobs over the CV folds (joblib); None = 1 unless a `joblib.parallel_config` says otherwise, -1 = all
+                ):
         self.alpha, self.n_lambda, self.lambda_min_ratio, self.lambdas = alpha, n_lambda, lambda_min_ratio, lambdas
         self.cv, self.validation_fraction, self.tol, self.max_support = cv, validation_fraction, tol, max_support
         self.standardize, self.random_state, self.verbose = standardize, random_state, verbose
+        self.n_jobs = n_jobs
+
+    def _path_kw(self) -> dict:
+        return dict(alpha=self.alpha, tol=self.tol, max_support=self.max_support, standardize=self.standardize,
+                    verbose=max(0, self.verbose - 1))
 
     def _path(self, X, y, lambdas):
-        return hierscale_path(X, y, lambdas=lambdas, alpha=self.alpha, tol=self.tol, max_support=self.max_support,
-                              standardize=self.standardize, verbose=max(0, self.verbose - 1))
+        return hierscale_path(X, y, lambdas=lambdas, **self._path_kw())
 
     def fit(self, X, y):
         X, y, _ = self._validate_fit(X, y, 'regression')
@@ -1035,13 +1049,16 @@ class HierScaleRegressor(GlassworksRegressor):
         folds = ([rng.permutation(n)[:max(1, int(round(self.validation_fraction * n)))]] if self.cv is None else
                  np.array_split(rng.permutation(n), self.cv))
         err = np.zeros(len(grid)); cnt = np.zeros(len(grid))
-        for val in folds:
-            tr = np.setdiff1d(np.arange(n), val)
+        trains = [np.setdiff1d(np.arange(n), val) for val in folds]
+        for tr in trains:
             if len(tr) < 2 or np.ptp(X[tr], axis=0).min() == 0 or np.ptp(y[tr]) == 0:
                 raise InputError("a training split has a constant column or target; use more data or fewer folds.")
-            pth = self._path(X[tr], y[tr], grid)
-            for k in range(len(pth)):
-                err[k] += np.mean((y[val] - pth.predict(X[val], k)) ** 2); cnt[k] += 1
+        from joblib import Parallel, delayed
+        per_fold = Parallel(n_jobs=self.n_jobs)(delayed(_hierscale_fold_mse)(X, y, tr, val, grid, self._path_kw())
+                                                for tr, val in zip(trains, folds))
+        for mse in per_fold:   # summed in fold order, whatever ran where
+            for k in range(len(mse)):
+                err[k] += mse[k]; cnt[k] += 1
         with np.errstate(invalid='ignore', divide='ignore'):
             self.cv_mse_ = np.where(cnt == len(folds), err / np.maximum(cnt, 1), np.inf)
         self.best_index_ = int(np.argmin(self.cv_mse_[:len(full)]))
