@@ -725,6 +725,7 @@ def build(out: Path, nbs: Path, jobs: int, stage: Path | None = None, quiet: boo
             print(f'docs/build.py: sphinx reported {len(warns)} warning(s):\n  ' + '\n  '.join(warns[:40]), file=sys.stderr)
         manifest = {rel: {'page': src2out[rel] + '.html', 'title': titles[rel]} for rel in rels}
         (build_dir / 'pages.json').write_text(json.dumps(manifest, indent=1, sort_keys=True) + '\n')
+        (build_dir / '.nojekyll').write_text('')  # GitHub Pages: serve _static/ and _images/ as they are
         (build_dir / MARKER).write_text('built by docs/build.py; this folder is wiped on every build\n')
         (build_dir / '.buildinfo').unlink(missing_ok=True)
         for junk in ('_static/webpack-macros.html', '_sources'):  # a theme template copied as a static file; no sources

@@ -127,6 +127,17 @@ def sites(tmp_path_factory):
     tmp = tmp_path_factory.mktemp('docs')
     fx_nbs = tmp / 'fixture_nbs'; fx_nbs.mkdir()
     write_fixture_notebook(fx_nbs / 'fixture.ipynb')
+    # a tutorials/ notebook, a markdown page and a sidebar.yml with a section: nav, output names and links
+    (fx_nbs / 'tutorials').mkdir()
+    (fx_nbs / 'tutorials' / '01_first_steps.ipynb').write_text(json.dumps({
+        'cells': [_cell('markdown', '# First steps\n\n> A tutorial.'),
+                  _cell('markdown', 'Back to [the fixture](../fixture.ipynb) and `fixture_fn`.')],
+        'metadata': {}, 'nbformat': 4, 'nbformat_minor': 5}))
+    (fx_nbs / 'scaling_out.md').write_text('---\ntitle: Scaling out\ndescription: Many `cores`.\n---\n\n'
+                                           'See [the fixture](fixture.ipynb).\n\n::: {.callout-tip}\n## Tip\nBody.\n:::\n')
+    (fx_nbs / 'sidebar.yml').write_text('website:\n  sidebar:\n    contents:\n      - section: Guides\n        contents:\n'
+                                        '          - fixture.ipynb\n          - auto: "*scaling_out*"\n'
+                                        '      - section: Tutorials\n        contents:\n          - auto: tutorials\n')
     runs = {'real': ['--nbs', str(NBS), '--out', str(tmp / 'site')],
             'fixture': ['--nbs', str(fx_nbs), '--out', str(tmp / 'fixture_site'), '--jobs', '1', '--sphinx-jobs', '1']}
     t0 = time.perf_counter()
@@ -459,6 +470,15 @@ def test_fixture_page(driver, sites, server):
     assert 'EXPORTED_BODY_MARKER' not in t, '#| export source shown'
     assert 'ECHO_FALSE_SOURCE_MARKER' not in t and 'echo-false-output-visible' in t, '#| echo: false mishandled'
     assert 'plot_something()' in t, 'ordinary code cells should be shown'
+    # navigation from the fixture's sidebar.yml: sections, a tutorials/ notebook, a markdown page
+    nav = driver.execute_script(PAGE_INFO)
+    assert nav['captions'] == ['Guides', 'Tutorials'], nav['captions']
+    assert [h for h, _ in nav['nav']] == ['#', 'scaling_out.html', 'tutorials/first_steps.html'], nav['nav']
+    load(driver, f'{server["fixture"]}/scaling_out.html', math=False)
+    md = driver.execute_script(PAGE_INFO)
+    assert md['title'] == 'Scaling out' and md['desc'] == 'Many cores.', md
+    assert json.loads((sites['fixture'] / 'pages.json').read_text())['tutorials/01_first_steps.ipynb']['page'] == \
+        'tutorials/first_steps.html'
 
 
 _re_res = re.compile(r'<(script|link|img|iframe|source|embed|object|audio|video)\b[^>]*?\s(?:src|href|data)\s*=\s*["\']?\s*((?:https?:)?//[^"\'\s>]+)', re.I)
