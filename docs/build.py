@@ -525,6 +525,7 @@ def build_nav(contents: list, pages: list) -> list:
     seen = set()
 
     def match(entry) -> list:
+        if isinstance(entry, str) and '*' in entry: entry = {'auto': entry}  # Quarto: `contents: tutorials/*`
         if isinstance(entry, dict) and 'auto' in entry:
             pats = entry['auto'] if isinstance(entry['auto'], list) else [entry['auto']]
             res = []

@@ -137,7 +137,7 @@ def sites(tmp_path_factory):
                                            'See [the fixture](fixture.ipynb).\n\n::: {.callout-tip}\n## Tip\nBody.\n:::\n')
     (fx_nbs / 'sidebar.yml').write_text('website:\n  sidebar:\n    contents:\n      - section: Guides\n        contents:\n'
                                         '          - fixture.ipynb\n          - auto: "*scaling_out*"\n'
-                                        '      - section: Tutorials\n        contents:\n          - auto: tutorials\n')
+                                        '      - section: Tutorials\n        contents: "tutorials/*"\n')
     runs = {'real': ['--nbs', str(NBS), '--out', str(tmp / 'site')],
             'fixture': ['--nbs', str(fx_nbs), '--out', str(tmp / 'fixture_site'), '--jobs', '1', '--sphinx-jobs', '1']}
     t0 = time.perf_counter()
