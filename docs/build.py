@@ -458,6 +458,7 @@ def stage_notebook(nb: dict, fm: dict, rel: str, linker: Linker, scrub) -> dict:
         if 'remove-input' in tags and (not new_outs or 'remove-output' in tags): continue
         cells.append({'cell_type': 'code', 'execution_count': None, 'metadata': {'tags': tags} if tags else {},
                       'source': code, 'outputs': new_outs})
+    for i, c in enumerate(cells): c['id'] = f'c{i}'  # nbformat 4.5 wants cell ids
     return {'cells': cells, 'nbformat': 4, 'nbformat_minor': 5,
             'metadata': {'kernelspec': {'display_name': 'Python 3', 'language': 'python', 'name': 'python3'},
                          'language_info': {'name': 'python', 'pygments_lexer': 'ipython3'}}}
@@ -700,13 +701,13 @@ def build(out: Path, nbs: Path, jobs: int, stage: Path | None = None, quiet: boo
                 continue
             r = res[rel]
             if not r['ok']:  # --keep-going: a page that shows the error; the exit status stays 1
-                snb = {'cells': [md_cell(f'# {PurePosixPath(rel).stem}\n\n**This page failed to build.**\n\n'
-                                         f'```text\n{r["error"]}\n```\n')], 'metadata': {}, 'nbformat': 4, 'nbformat_minor': 5}
+                snb = {'cells': [dict(id='c0', **md_cell(f'# {PurePosixPath(rel).stem}\n\n**This page failed to build.**\n\n'
+                                         f'```text\n{r["error"]}\n```\n'))], 'metadata': {}, 'nbformat': 4, 'nbformat_minor': 5}
                 titles[rel] = PurePosixPath(rel).stem
             else:
                 snb = stage_notebook(json.loads(r['nb']), r['frontmatter'], rel, linker, scrub)
                 titles[rel] = str(r['frontmatter'].get('title') or PurePosixPath(rel).stem)
-            if rel == root_rel: snb['cells'].append(md_cell(toc))
+            if rel == root_rel: snb['cells'].append(dict(id='toctree', **md_cell(toc)))
             dst.write_text(json.dumps(snb, indent=1), encoding='utf-8')
         if root_rel is None:  # no landing page in nbs/: a generated one with the toctrees
             (src / 'index.md').write_text(f'# {cfg.get("title") or "Documentation"}\n\n{cfg.get("description", "")}\n\n' + toc,
