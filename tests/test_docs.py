@@ -526,3 +526,24 @@ def test_no_dead_links(sites, key):
             if not (site / target).exists(): bad.append(f'{page}: {href} (no such file)')
             elif frag and target in ids and frag not in ids[target]: bad.append(f'{page}: {href} (no such anchor)')
     assert not bad, f'{len(bad)} dead internal link(s):\n' + '\n'.join(bad[:30])
+
+
+@pytest.mark.parametrize('key', ['real', 'fixture'])
+def test_no_link_inside_a_link(sites, key):
+    "In the HTML source (a browser would silently split them): no <a> opened inside another <a>."
+    from html.parser import HTMLParser
+
+    class P(HTMLParser):
+        def __init__(self):
+            super().__init__(); self.depth = 0; self.nested = 0
+        def handle_starttag(self, tag, attrs):
+            if tag == 'a':
+                self.nested += self.depth > 0; self.depth += 1
+        def handle_endtag(self, tag):
+            if tag == 'a': self.depth = max(0, self.depth - 1)
+
+    bad = []
+    for f in sorted(sites[key].rglob('*.html')):
+        p = P(); p.feed(f.read_text(encoding='utf-8'))
+        if p.nested: bad.append(f'{f.relative_to(sites[key])}: {p.nested}')
+    assert not bad, f'links inside links: {bad}'
