@@ -310,6 +310,11 @@ def test_api_reference_methods_and_literal_docstrings(real, driver, server):
     assert 'from fastcore.test import' not in t, '#| hide cell is visible'
     assert 'if X is None: raise InputError' not in t, '#| export source is visible'
     assert real['info']['00_validation.ipynb']['toc'] > 3, 'no per-page contents in the secondary sidebar'
+    # ... and it follows the reader: scrolled to an entry, that entry is the highlighted one
+    driver.execute_script("document.getElementById('check_x').scrollIntoView(); window.dispatchEvent(new Event('scroll'))")
+    time.sleep(0.8)
+    act = driver.execute_script("return [...document.querySelectorAll('#pst-secondary-sidebar a.active')].map(a => a.textContent.trim())")
+    assert 'check_X' in act, f'the page contents do not follow the reader: active {act}'
     # methods defined in a class body get their own entry, with nbdev's anchor
     checked = 0
     for page, mod, cls, meth in [('models', 'models', 'Rule', 'simplify'), ('models', 'models', 'Tree', 'from_nested'),
