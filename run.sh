@@ -2,7 +2,7 @@
 # glassworks: one entry point that sets everything up, then runs what you ask.
 #   ./run.sh tour [--out DIR]   set up, then fit every method on embedded data, print models, write figures
 #   ./run.sh test               set up, then nbdev_test over every notebook + doctests + pytest tests/
-#   ./run.sh docs [--out DIR]   set up, then build the static docs site (no Quarto needed) into docs/_site
+#   ./run.sh docs [--out DIR]   set up, then build the static docs site (Sphinx + myst-nb, no Quarto) into docs/_site
 #   ./run.sh slow               set up, then run the long (#| slow) notebook experiments too
 #   ./run.sh setup              only set up: .venv with glassworks (editable) + dev extras; system packages
 # Needs: Debian/Ubuntu-like system with Python >= 3.10. System packages (graphviz for drawings, chromium and

@@ -1,20 +1,25 @@
 #!/usr/bin/env python
-"""Build the glassworks documentation site from `nbs/` without Quarto.
+"""Build the glassworks documentation site from `nbs/` with Sphinx + myst-nb + pydata-sphinx-theme (no Quarto).
 
-    python docs/build.py [--out docs/_site] [--nbs nbs] [--jobs N] [--proc-dir DIR]
+    python docs/build.py [--out docs/_site] [--nbs nbs] [--jobs N] [--stage DIR] [--keep-going]
 
-Each notebook goes through nbdev's own docs processors (`nbdev.processors.FilterDefaults`, exactly what
-`nbdev_proc_nbs` / `nbdev_docs` run on every notebook before handing `_proc/` to Quarto): front matter from
-`# Title` + `> summary`, `#|hide`/`#|export` cells dropped, `show_doc` cells added after exported definitions and
-executed (their markdown output is the API reference), `#| echo: false` etc. added as Quarto cell options.
-We do *not* call `nbdev_proc_nbs` itself: in nbdev 2.4.14 it first tries to install Quarto (curl + sudo) when it is
-missing, rewrites `nbs/nbdev.yml`/`_quarto.yml` and `<lib>/_modidx.py`. The processed notebooks are then rendered
-to static HTML here (markdown via nbconvert's mistune renderer, code via pygments, MathJax 2 copied from
-`jupyter_server_mathjax`), with a sidebar that follows `nbs/sidebar.yml`. No network access, no CDN.
+1. **nbdev processing.** Every notebook goes through nbdev's own docs processors (`nbdev.processors.FilterDefaults`,
+   what `nbdev_proc_nbs`/`nbdev_docs` run before Quarto), plus one of ours, `add_method_docs`, that gives the public
+   methods defined in a class body a `show_doc` entry after the class's. The `show_doc` cells are executed: their
+   markdown output is the API reference. `nbdev_proc_nbs` itself is not called (without Quarto it tries to install
+   it, and it rewrites `nbs/nbdev.yml` and `<lib>/_modidx.py`).
+2. **Staging.** The processed notebooks are written to a staging folder under their output names (nbdev's rule,
+   `00_validation.ipynb` -> `validation`), turned into what myst-nb understands: the front matter becomes the page
+   title and summary; `show_doc` outputs become markdown cells (API headings with nbdev's anchors, docstrings shown
+   literally); Quarto callouts become admonitions and tabsets sphinx-design tabs; nbdev's links to `doc_host` become
+   relative; `#|` options become myst-nb tags; machine-specific paths in saved outputs are scrubbed. The landing page
+   gets the toctrees, one per section of `nbs/sidebar.yml`.
+3. **Sphinx.** `sphinx-build` renders the staging folder with `docs/conf.py` (myst-nb, execution off; pydata theme;
+   MathJax 3 vendored in `docs/_static/mathjax`). A last pass checks every internal link and anchor.
 """
 from __future__ import annotations
 
-import argparse, base64, html, json, os, re, shutil, sys, time, traceback
+import argparse, copy, glob, html, json, os, re, shutil, subprocess, sys, tempfile, time, traceback
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path, PurePosixPath
@@ -22,213 +27,113 @@ from pathlib import Path, PurePosixPath
 ROOT = Path(__file__).resolve().parent.parent
 HERE = Path(__file__).resolve().parent
 MARKER = '.glassworks-site'  # written into the output folder; we only ever wipe folders that carry it
-ASSETS = 'assets'
-
-# ----------------------------------------------------------------------------------------------------------------
-# Small helpers (used in the workers and in the main process)
-
-_re_ansi = re.compile(r'\x1B(?:[@-Z\\-_]|\[[0-?]*[ -/]*[@-~])')
-_re_opt = re.compile(r'^\s*#\|\s*([\w-]+)\s*(?::\s*(.*?))?\s*$')
 
 
 def _text(x) -> str:
     return ''.join(x) if isinstance(x, (list, tuple)) else (x or '')
 
 
-def split_options(src: str):
-    "Split leading Quarto/nbdev `#|` option lines off a code cell; return `(options, code)`."
-    opts, lines = {}, src.splitlines()
-    i = 0
-    while i < len(lines) and (_re_opt.match(lines[i]) or not lines[i].strip()):
-        m = _re_opt.match(lines[i])
-        if m: opts[m.group(1).lower()] = (m.group(2) or 'true').strip().strip('"\'')
-        i += 1
-    return opts, '\n'.join(lines[i:]).strip('\n')
-
-
-def _false(v) -> bool: return str(v).strip().lower() in ('false', 'no', '0')
-
-
 def slugify(text: str) -> str:
-    "Pandoc/Quarto-style auto identifier (so nbdev doc links like `page.html#check_x` resolve)."
+    "Pandoc/Quarto-style identifier: what nbdev's links (`page.html#rule.simplify`) point at."
     s = re.sub(r'[^\w\s.-]', '', text, flags=re.UNICODE).strip().lower()
     s = re.sub(r'\s+', '-', s)
-    s = re.sub(r'^[^a-z]+', '', s)
+    s = re.sub(r'^[^a-z_]+', '', s)
     return s or 'section'
 
 
-_re_fdiv_open = re.compile(r'^:::+\s*\{([^}]*)\}\s*$')
-_re_fdiv_close = re.compile(r'^:::+\s*$')
-
-
-def fenced_divs(md: str) -> str:
-    "Turn Quarto fenced divs (`::: {.callout-note}` ... `:::`) into HTML divs around markdown."
-    if ':::' not in md: return md
-    out = []
-    for line in md.splitlines():
-        m = _re_fdiv_open.match(line)
-        if m:
-            classes = ' '.join(t[1:] for t in m.group(1).split() if t.startswith('.'))
-            out += ['', f'<div class="{html.escape(classes)}">', '']
-        elif _re_fdiv_close.match(line): out += ['', '</div>', '']
-        else: out.append(line)
-    return '\n'.join(out)
-
-
-_re_attr_link = re.compile(r'\[([^\]\n]+)\]\(([^)\s]+)\)\{([^}\n]*)\}')
-
-
-def _attr_link(m) -> str:
-    "Pandoc `[text](url){target=\"_blank\" ...}` (show_doc's source links) -> an HTML link."
-    attrs = dict(re.findall(r'([\w-]+)="([^"]*)"', m.group(3)))
-    target = f' target="{html.escape(attrs["target"])}" rel="noopener"' if 'target' in attrs else ''
-    cls = ' class="source-link"' if m.group(1).strip() == 'source' else ''
-    return f'<a href="{html.escape(m.group(2))}"{cls}{target}>{m.group(1)}</a>'
-
-
-def render_markdown(md: str) -> str:
-    from nbconvert.filters.markdown_mistune import markdown2html_mistune
-    return markdown2html_mistune(_re_attr_link.sub(_attr_link, fenced_divs(md)))
-
-
-_re_svg_prolog = re.compile(r'^.*?(?=<svg\b)', re.S)
-
-
-def clean_svg(svg: str) -> str:
-    "Inline-able SVG: drop the XML declaration, DOCTYPE and leading comments graphviz writes."
-    return _re_svg_prolog.sub('', svg, count=1).strip()
+def out_stem(rel: str) -> str:
+    "nbdev's default output name: `00_validation.ipynb` -> `validation` (numeric prefix dropped)."
+    return re.sub(r'^\d+[a-zA-Z0-9]*_', '', PurePosixPath(rel).stem.lower())
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# Worker: nbdev processing + rendering of one notebook
+# 1. nbdev processing (in worker processes)
 
-def _highlight(code: str, lang: str) -> str:
-    from pygments import highlight
-    from pygments.formatters import HtmlFormatter
-    from pygments.lexers import get_lexer_by_name
-    from pygments.util import ClassNotFound
-    try: lexer = get_lexer_by_name(lang or 'python')
-    except ClassNotFound: lexer = get_lexer_by_name('text')
-    return highlight(code, lexer, HtmlFormatter(cssclass='highlight'))
+def _class_methods(nb) -> dict:
+    "{class name: [public methods defined in its body]} over the exported cells of `nb`."
+    import ast
+    from nbdev.processors import _want_doc
+    res = {}
+    for cell in nb.cells:
+        if not _want_doc(cell): continue
+        try: tree = ast.parse(cell.source)
+        except SyntaxError: continue
+        for node in tree.body:
+            if not isinstance(node, ast.ClassDef) or node.name.startswith('_'): continue
+            meths = []
+            for f in node.body:
+                if not isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) or f.name.startswith('_'): continue
+                decs = [ast.unparse(d) for d in f.decorator_list]
+                if any(d == 'property' or d.endswith(('.setter', '.getter', '.deleter')) or 'cached_property' in d
+                       for d in decs): continue  # attributes, not callables: the class's docs describe them
+                meths.append(f.name)
+            if meths: res[node.name] = meths
+    return res
 
 
-def _pre(text: str, cls: str) -> str:
-    return f'<pre class="{cls}">{html.escape(_re_ansi.sub("", text))}</pre>'
+def add_method_docs_factory():
+    from nbdev.process import Processor
+    from nbdev.processors import _show_docs, _get_nm, NbCell
+    from execnb.nbio import mk_cell
+    from fastcore.foundation import L
 
+    class add_method_docs(Processor):
+        "After `show_doc(Cls)`, add `show_doc(Cls.method)` for each public method defined in the class body."
+        def begin(self):
+            nb = self.nb
+            meths = _class_methods(nb)
+            if not meths: return
+            trees = L(nb.cells).map(NbCell.parsed_).concat()
+            shown = {_get_nm(t) for t in _show_docs(trees)}
+            i = 0
+            while i < len(nb.cells):
+                c = nb.cells[i]
+                m = re.fullmatch(r'\s*show_doc\((\w+)\)\s*', c.source or '') if c.cell_type == 'code' else None
+                if m and m.group(1) in meths:
+                    for j, meth in enumerate(n for n in meths[m.group(1)] if f'{m.group(1)}.{n}' not in shown):
+                        new = mk_cell(f'show_doc({m.group(1)}.{meth})')
+                        new.has_sd = True
+                        nb.cells.insert(i + 1 + j, new)
+                        shown.add(f'{m.group(1)}.{meth}')
+                i += 1
+            if meths: nb.has_docs_ = True
 
-class _Renderer:
-    def __init__(self, page_stem: str):
-        self.stem, self.files, self.n_img = page_stem, {}, 0
-
-    def _img(self, data: str, ext: str, meta: dict) -> str:
-        self.n_img += 1
-        name = f'figures/{self.stem}-{self.n_img}.{ext}'
-        self.files[name] = base64.b64decode(data)
-        size = ''.join(f' {k}="{int(meta[k])}"' for k in ('width', 'height') if str(meta.get(k, '')).isdigit())
-        return f'<img src="{name}" alt="figure {self.n_img}"{size}>'
-
-    def output(self, out: dict, asis: bool) -> str:
-        kind = out.get('output_type')
-        if kind == 'stream':
-            return _pre(_text(out.get('text')), f'output stream {out.get("name", "stdout")}')
-        if kind == 'error':
-            tb = '\n'.join(out.get('traceback') or [f"{out.get('ename')}: {out.get('evalue')}"])
-            return _pre(tb, 'output error')
-        if kind not in ('execute_result', 'display_data'): return ''
-        data, meta = out.get('data', {}), out.get('metadata', {})
-        if asis and 'text/markdown' in data:
-            return f'<div class="output-asis">{render_markdown(_text(data["text/markdown"]))}</div>'
-        if 'text/html' in data: return f'<div class="output html">{_text(data["text/html"])}</div>'
-        if 'image/svg+xml' in data: return f'<div class="output svg">{clean_svg(_text(data["image/svg+xml"]))}</div>'
-        for mime, ext in (('image/png', 'png'), ('image/jpeg', 'jpg'), ('image/gif', 'gif')):
-            if mime in data:
-                return f'<div class="output image">{self._img(_text(data[mime]), ext, meta.get(mime, {}))}</div>'
-        if 'text/markdown' in data:
-            return f'<div class="output markdown">{render_markdown(_text(data["text/markdown"]))}</div>'
-        if 'text/latex' in data: return f'<div class="output latex">{html.escape(_text(data["text/latex"]))}</div>'
-        if 'text/plain' in data: return _pre(_text(data['text/plain']), 'output text')
-        return ''
-
-    def markdown_cell(self, cell: dict) -> str:
-        src = _text(cell.get('source'))
-        for name, bundle in (cell.get('attachments') or {}).items():
-            for mime, data in bundle.items():
-                if mime.startswith('image/'):
-                    self.n_img += 1
-                    fn = f'figures/{self.stem}-{self.n_img}.{mime.split("/")[1].split("+")[0]}'
-                    self.files[fn] = data.encode() if mime == 'image/svg+xml' else base64.b64decode(_text(data))
-                    src = src.replace(f'attachment:{name}', fn)
-                    break
-        body = render_markdown(src)
-        if not re.sub(r'<!--.*?-->', '', body, flags=re.S).strip(): return ''  # e.g. nbdev's "AUTOGENERATED" comment
-        return f'<div class="cell markdown">{body}</div>'
-
-    def code_cell(self, cell: dict) -> str:
-        opts, code = split_options(_text(cell.get('source')))
-        if _false(opts.get('include', 'true')): return ''
-        show_src = not _false(opts.get('echo', 'true')) and code.strip()
-        out_opt = opts.get('output', 'true').lower()
-        parts = []
-        if show_src:
-            src_html = _highlight(code, (cell.get('metadata') or {}).get('language', 'python'))
-            fold = opts.get('code-fold', '').lower()
-            if fold in ('true', 'show'):
-                summary = html.escape(opts.get('code-summary', 'Code'))
-                src_html = f'<details class="code-fold"{" open" if fold == "show" else ""}><summary>{summary}</summary>{src_html}</details>'
-            parts.append(f'<div class="source">{src_html}</div>')
-        if out_opt != 'false':
-            outs = [self.output(o, out_opt == 'asis') for o in cell.get('outputs', [])]
-            outs = [o for o in outs if o]
-            if outs: parts.append(f'<div class="outputs">{"".join(outs)}</div>')
-        if not parts: return ''
-        cls = 'cell code' + (' api' if not show_src and out_opt == 'asis' else '')
-        return f'<div class="{cls}">{"".join(parts)}</div>'
-
-    def raw_cell(self, cell: dict) -> str:
-        fmt = ((cell.get('metadata') or {}).get('format') or (cell.get('metadata') or {}).get('raw_mimetype') or '')
-        return _text(cell.get('source')) if fmt.lower() in ('text/html', 'html') else ''
+    return add_method_docs
 
 
 _MIXED = 'Found cells containing imports and other code'
 
 
-def process_notebook(src: str, rel: str, proc_dir: str | None = None) -> dict:
-    "Run nbdev's docs processors on notebook `src` and render the body. Runs in a worker process."
+def process_notebook(src: str, rel: str) -> dict:
+    "Run nbdev's docs processors (+ method entries) on notebook `src`; return the processed notebook as JSON."
     main_mod = sys.modules.get('__main__')  # IPython's shell (exec_show_docs) swaps __main__; the pool needs it back
     t0, mixed = time.perf_counter(), []
     try:
         os.environ['IN_TEST'] = '1'  # as nbdev.serve_drv does while processing
         if str(ROOT) not in sys.path: sys.path.insert(0, str(ROOT))  # document this checkout's package
-        # nbconvert -> nbformat -> jsonschema imports `rfc3987_syntax` when installed, which compiles a lark grammar
-        # at import time (4-13 s per worker). We never validate IRIs here: make that optional import fail fast.
+        # jsonschema imports `rfc3987_syntax` when installed, which compiles a grammar at import time (seconds)
         if 'rfc3987_syntax' not in sys.modules: sys.modules['rfc3987_syntax'] = None
         import warnings
-        from execnb.nbio import read_nb, write_nb
-        from nbdev.processors import FilterDefaults
+        from execnb.nbio import read_nb, nb2dict
+        from nbdev.processors import FilterDefaults, add_show_docs
+
+        class Procs(FilterDefaults):
+            def base_procs(self):
+                ps = list(super().base_procs())
+                ps.insert(ps.index(add_show_docs) + 1, add_method_docs_factory())
+                return ps
+
         nb = read_nb(src)
         with warnings.catch_warnings(record=True) as ws:
             warnings.simplefilter('always')
-            try: FilterDefaults()(nb)  # the processors `nbdev_proc_nbs` runs; executes show_doc + needed cells
+            try: Procs()(nb)  # executes show_doc cells, exported cells and cells with imports
             finally:
                 mixed = [str(w.message) for w in ws if _MIXED in str(w.message)]
                 for w in ws:
                     if _MIXED not in str(w.message): warnings.showwarning(w.message, w.category, w.filename, w.lineno)
-        if proc_dir:
-            dst = Path(proc_dir) / rel
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            write_nb(nb, dst)
         fm = dict(getattr(nb, 'frontmatter_', None) or {})
-        stem = PurePosixPath(rel).stem
-        out_file = str(fm.get('output-file') or f'{stem}.html')
-        r = _Renderer(PurePosixPath(out_file).stem)
-        body = []
-        for cell in nb.cells:
-            ct = cell.get('cell_type')
-            if cell.get('source') is None: continue
-            if ct == 'raw' and _text(cell.get('source')).lstrip().startswith('---'): continue  # front matter
-            body.append({'markdown': r.markdown_cell, 'code': r.code_cell, 'raw': r.raw_cell}.get(ct, lambda c: '')(cell))
-        return dict(ok=True, rel=rel, title=str(fm.get('title') or stem), description=str(fm.get('description') or ''),
-                    output_file=out_file, body='\n'.join(b for b in body if b), files=r.files,
+        d = nb2dict(nb)
+        return dict(ok=True, rel=rel, nb=json.dumps(d), frontmatter=json.loads(json.dumps(fm, default=str)),
                     seconds=time.perf_counter() - t0, mixed=len(mixed))
     except BaseException as e:  # report, don't crash the pool
         causes, c = [], e
@@ -246,7 +151,342 @@ def process_notebook(src: str, rel: str, proc_dir: str | None = None) -> dict:
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# Main process: sidebar, page assembly, assets
+# 2. Markdown preprocessing (Quarto -> MyST) and link rewriting
+
+_re_fence = re.compile(r'^\s*(`{3,}|~{3,})')
+_re_div_open = re.compile(r'^(:{3,})\s*(?:\{([^}]*)\}|([\w-]+))\s*$')
+_re_div_close = re.compile(r'^:{3,}\s*$')
+_re_heading_line = re.compile(r'^(#{1,6})\s+(.*?)\s*#*\s*$')
+CALLOUTS = {'note': 'note', 'tip': 'tip', 'warning': 'warning', 'important': 'important', 'caution': 'caution'}
+
+
+def _parse_divs(lines):
+    "Lines -> tree of str lines and dicts {attrs, children} for Quarto fenced divs (code fences are opaque)."
+    root = {'attrs': '', 'children': []}
+    stack, fence = [root], None
+    for line in lines:
+        if fence:
+            stack[-1]['children'].append(line)
+            if re.match(r'^\s*' + re.escape(fence) + r'\s*$', line): fence = None
+            continue
+        m = _re_fence.match(line)
+        if m:
+            fence = m.group(1)
+            stack[-1]['children'].append(line)
+            continue
+        m = _re_div_open.match(line)
+        if m:
+            d = {'attrs': m.group(2) if m.group(2) is not None else '.' + m.group(3), 'children': []}
+            stack[-1]['children'].append(d)
+            stack.append(d)
+        elif _re_div_close.match(line) and len(stack) > 1: stack.pop()
+        else: stack[-1]['children'].append(line)
+    return root
+
+
+def _height(node) -> int:
+    kids = [c for c in node['children'] if isinstance(c, dict)]
+    return 1 + max((_height(k) for k in kids), default=0)
+
+
+def _emit(children, out):
+    for c in children:
+        if isinstance(c, str): out.append(c); continue
+        attrs = c['attrs']
+        classes = re.findall(r'(?:^|\s)\.([\w-]+)', attrs)
+        kv = dict(re.findall(r'([\w-]+)\s*=\s*"([^"]*)"', attrs))
+        h = _height(c)
+        callout = next((cl[8:] for cl in classes if cl.startswith('callout-')), None)
+        if callout is not None:
+            kids = list(c['children'])
+            title = kv.get('title')
+            first = next((i for i, k in enumerate(kids) if not (isinstance(k, str) and not k.strip())), None)
+            if first is not None and isinstance(kids[first], str):
+                m = _re_heading_line.match(kids[first])
+                if m:
+                    if title is None: title = m.group(2)
+                    del kids[first]
+            kind = CALLOUTS.get(callout, 'note')
+            fence = ':' * (3 + h)
+            out.append('')
+            if title: out += [f'{fence}{{admonition}} {title}', f':class: {kind}']
+            else: out.append(f'{fence}{{{kind}}}')
+            _emit(kids, out)
+            out += [fence, '']
+        elif 'panel-tabset' in classes:
+            # tabs are the top-level headings of the tabset's content
+            kids, tabs, cur = c['children'], [], None
+            level = None
+            for k in kids:
+                if isinstance(k, str):
+                    m = _re_heading_line.match(k)
+                    if m and (level is None or len(m.group(1)) <= level):
+                        level = len(m.group(1))
+                        cur = {'title': m.group(2), 'children': []}
+                        tabs.append(cur)
+                        continue
+                if cur is None:
+                    if isinstance(k, str) and not k.strip(): continue
+                    cur = {'title': 'Tab', 'children': []}
+                    tabs.append(cur)
+                cur['children'].append(k)
+            fo = ':' * (3 + h)
+            out += ['', f'{fo}{{tab-set}}']
+            for t in tabs:
+                fi = ':' * (3 + h - 1)
+                out.append(f'{fi}{{tab-item}} {t["title"]}')
+                _emit(t['children'], out)
+                out += [fi, '']
+            out += [fo, '']
+        else:  # any other div: a container with its classes (column-margin etc. have no meaning here)
+            fence = ':' * (3 + h)
+            out += ['', f'{fence}{{container}} {" ".join(classes)}'.rstrip()]
+            _emit(c['children'], out)
+            out += [fence, '']
+
+
+def quarto_divs(md: str) -> str:
+    "Quarto callouts -> MyST admonitions (title as the admonition's title); tabsets -> sphinx-design tabs."
+    if ':::' not in md: return md
+    out = []
+    _emit(_parse_divs(md.split('\n'))['children'], out)
+    return '\n'.join(out)
+
+
+_re_md_link = re.compile(r'(!?)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^)\s>]*)>?(\s+"[^"]*")?\s*\)(\{[^}\n]*\})?')
+_re_nested = re.compile(r'\[([^\[\]]*)\[(`[^`\n]+`)\]\([^()\s]+\)([^\[\]]*)\]\(')
+
+
+class Linker:
+    "Rewrites links in markdown: nbdev's absolute doc links and `.ipynb`/`.md` links -> relative `page.html#anchor`."
+    def __init__(self, doc_base: str, src2out: dict):
+        self.doc_base, self.src2out = doc_base, src2out  # src2out: 'tutorials/01_x.ipynb' -> 'tutorials/x'
+
+    def target(self, url: str, src_rel: str):
+        "Site path (posix, without .html) + fragment for a link to our own docs, else None."
+        path, _, frag = url.partition('#')
+        if self.doc_base and url.startswith(self.doc_base):
+            cand = path[len(self.doc_base):].lstrip('/') or 'index.html'
+            if cand.endswith('.html'): return cand[:-5], frag
+            return None
+        if re.match(r'^[a-z][a-z0-9+.-]*:', path) or path.startswith('//') or not path: return None
+        key = os.path.normpath((PurePosixPath(src_rel).parent / path).as_posix()).replace(os.sep, '/')
+        if key in self.src2out: return self.src2out[key], frag
+        return None
+
+    def __call__(self, md: str, src_rel: str) -> str:
+        prev = None
+        while prev != md: prev, md = md, _re_nested.sub(r'[\1\2\3](', md)  # a link nbdev put inside a link
+        here = PurePosixPath(self.src2out.get(src_rel, out_stem(src_rel))).parent.as_posix()
+
+        def sub(m):
+            bang, text, url, title, attrs = m.groups()
+            if not bang and re.fullmatch(r'`[^`]+`', text.strip()):
+                name = text.strip().strip('`').split('.')[-1]
+                if name.startswith('_') and not name.startswith('__'): return text  # private: never linked
+            t = self.target(url, src_rel)
+            if t is not None:
+                url = os.path.relpath(t[0] + '.html', here).replace(os.sep, '/') + (f'#{t[1]}' if t[1] else '')
+            return f'{bang}[{text}]({url}{title or ""})'
+
+        return _re_md_link.sub(sub, md)
+
+
+def escape_literal(text: str) -> str:
+    "Markdown that shows `text` literally (docstring prose): keep code spans and links, escape what would format."
+    out = []
+    for line in text.split('\n'):
+        parts = re.split(r'(`[^`\n]+`|\[(?:[^\[\]]|\[[^\[\]]*\])*\]\([^)\s]*\))', line)
+        for i, p in enumerate(parts):
+            if i % 2 == 0: p = re.sub(r'([\\*_<>$~|#\[\]])', r'\\\1', p)
+            parts[i] = p
+        line = ''.join(parts)
+        line = re.sub(r'^(\s*)([-+=]{3,}\s*)$', lambda m: m.group(1) + '\\' + m.group(2), line)  # setext headings
+        out.append(line.lstrip() if line.startswith('    ') else line)  # no accidental indented code blocks
+    return '\n'.join(out)
+
+
+_re_source = re.compile(r'^\[source\]\(([^)\s]+)\)(\{[^}\n]*\})?\s*$')
+
+
+def api_markdown(md: str) -> str:
+    "nbdev's `show_doc` markdown -> a MyST API entry: heading with nbdev's anchor, source link, signature, docstring."
+    lines, out, i = md.split('\n'), [], 0
+    src_url, heading = None, None
+    body = []
+    while i < len(lines):
+        line = lines[i]
+        if heading is None:
+            if line.strip() in ('---', '') : i += 1; continue
+            m = _re_source.match(line.strip())
+            if m: src_url = m.group(1); i += 1; continue
+            m = _re_heading_line.match(line)
+            if m: heading = (m.group(1), m.group(2)); i += 1; continue
+        body.append(line); i += 1
+    if heading is None: return md  # not a show_doc entry we know: leave it
+    level, name = heading
+    name_txt = re.sub(r'\[([^\]]*)\]\([^)]*\)', r'\1', name).replace('`', '')
+    anchor = slugify(name_txt)
+    out += [f'{level} {name_txt}', '']
+    src_html = (f'<a class="gw-source reference external" href="{html.escape(src_url)}" target="_blank" '
+                f'rel="noopener">source</a>' if src_url else '')
+    out += [f'<div class="gw-api-anchor"><span id="{html.escape(anchor)}"></span>{src_html}</div>', '']
+    # body: fenced blocks kept (signature links made plain), prose escaped so it shows literally
+    fence, first_code, prose, wrapped = None, True, [], []
+
+    def flush():
+        if not prose: return
+        k = next((j for j, l in enumerate(prose) if l.strip()), None)
+        if k is not None and not wrapped:  # nbdev shows the docstring's first line as *...*: not our markup
+            m = re.match(r'^(\s*)\*(.*)\*(\s*)$', prose[k])
+            if m: prose[k] = m.group(1) + m.group(2) + m.group(3); wrapped.append(1)
+        out.append(escape_literal('\n'.join(prose)))
+        prose.clear()
+
+    for line in body:
+        if fence:
+            if re.match(r'^\s*' + re.escape(fence) + r'\s*$', line):
+                fence = None
+                out.append(line)
+                continue
+            line = re.sub(r'\[(`[^`\n]+`)\]\([^)\s]*\)', r'\1', line)  # nbdev links code too: back to `name`
+            if is_sig and not line.strip(): continue
+            out.append(line)
+            continue
+        m = _re_fence.match(line)
+        if m:
+            flush()
+            fence, is_sig = m.group(1), first_code
+            first_code = False
+            out.append(line)
+            continue
+        prose.append(line)
+    flush()
+    if fence: out.append(fence)
+    return '\n'.join(out).strip('\n') + '\n'
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# 2b. Staging notebooks
+
+_re_opt = re.compile(r'^\s*#\|\s*([\w-]+)\s*(?::\s*(.*?))?\s*$')
+_re_ansi = re.compile(r'\x1B(?:[@-Z\\-_]|\[[0-?]*[ -/]*[@-~])')
+
+
+def split_options(src: str):
+    "Split leading Quarto/nbdev `#|` option lines off a code cell; return `(options, code)`."
+    opts, lines = {}, src.split('\n')
+    i = 0
+    while i < len(lines) and (_re_opt.match(lines[i]) or not lines[i].strip()):
+        m = _re_opt.match(lines[i])
+        if m: opts[m.group(1).lower()] = (m.group(2) or 'true').strip().strip('"\'')
+        i += 1
+    return opts, '\n'.join(lines[i:]).strip('\n')
+
+
+def _false(v) -> bool: return str(v).strip().lower() in ('false', 'no', '0')
+
+
+def path_scrubber():
+    "Replace machine-specific paths in saved outputs (temporary folders, this checkout, the home folder)."
+    subs = [(re.compile(r'(?:/private)?/(?:var/folders/[\w/]+/T|tmp)/tmp[\w.-]+'), '<tmpdir>'),
+            (re.compile(re.escape(str(ROOT))), '.'),
+            (re.compile(r'(?:\.\./)+shared/data'), '<data>')]
+    home = os.path.expanduser('~')
+    if home not in ('/', '', '~'): subs.append((re.compile(re.escape(home) + r'(?=/)'), '~'))
+
+    def scrub(s: str) -> str:
+        for r, t in subs: s = r.sub(t, s)
+        return s
+    return scrub
+
+
+def md_cell(src: str) -> dict:
+    return {'cell_type': 'markdown', 'metadata': {}, 'source': src}
+
+
+def stage_notebook(nb: dict, fm: dict, rel: str, linker: Linker, scrub) -> dict:
+    "A processed notebook -> the notebook myst-nb renders."
+    cells = []
+    title, desc = str(fm.get('title') or PurePosixPath(rel).stem), str(fm.get('description') or '')
+    head = f'# {title}\n'
+    if desc: head += '\n{.gw-description}\n' + linker(desc, rel) + '\n'
+    cells.append(md_cell(head))
+    for c in nb.get('cells', []):
+        ct, src = c.get('cell_type'), _text(c.get('source'))
+        if ct == 'raw':
+            if src.lstrip().startswith('---'): continue  # front matter (shown as the title above)
+            fmt = ((c.get('metadata') or {}).get('format') or (c.get('metadata') or {}).get('raw_mimetype') or '')
+            if fmt.lower() in ('text/html', 'html'): cells.append(md_cell(src))
+            continue
+        if ct == 'markdown':
+            if not re.sub(r'<!--.*?-->', '', src, flags=re.S).strip(): continue  # nbdev's "AUTOGENERATED" comment
+            cells.append({'cell_type': 'markdown', 'metadata': {}, 'source': linker(quarto_divs(src), rel),
+                          **({'attachments': c['attachments']} if c.get('attachments') else {})})
+            continue
+        if ct != 'code': continue
+        opts, code = split_options(src)
+        if _false(opts.get('include', 'true')): continue
+        outs = c.get('outputs') or []
+        echo, out_opt = not _false(opts.get('echo', 'true')), opts.get('output', 'true').lower()
+        md_outs = [o for o in outs if o.get('output_type') in ('display_data', 'execute_result')
+                   and 'text/markdown' in (o.get('data') or {})]
+        if not echo and out_opt == 'asis' and md_outs and len(md_outs) == len(outs):
+            for o in md_outs:
+                md = _text(o['data']['text/markdown'])
+                if re.match(r'^\s*show_doc\(', code): md = api_markdown(md)
+                cells.append(md_cell(linker(quarto_divs(md), rel)))
+            continue
+        tags = []
+        if not echo or not code.strip(): tags.append('remove-input')
+        if out_opt == 'false': tags.append('remove-output')
+        if opts.get('code-fold', '').lower() in ('true', 'show'): tags.append('hide-input')
+        new_outs = []
+        for o in outs:
+            o = copy.deepcopy(o)
+            if o.get('output_type') == 'stream': o['text'] = scrub(_re_ansi.sub('', _text(o.get('text'))))
+            elif o.get('output_type') == 'error':
+                o['traceback'] = [scrub(t) for t in o.get('traceback') or []]
+            else:
+                data = o.get('data') or {}
+                data.pop('application/vnd.jupyter.widget-view+json', None)
+                if not data: continue
+                for k in ('text/plain', 'text/html', 'text/markdown'):
+                    if k in data: data[k] = scrub(_text(data[k]))
+                if out_opt == 'asis' and 'text/markdown' in data: data['text/markdown'] = linker(data['text/markdown'], rel)
+            new_outs.append(o)
+        if 'remove-input' in tags and (not new_outs or 'remove-output' in tags): continue
+        cells.append({'cell_type': 'code', 'execution_count': None, 'metadata': {'tags': tags} if tags else {},
+                      'source': code, 'outputs': new_outs})
+    for i, c in enumerate(cells): c['id'] = f'c{i}'  # nbformat 4.5 wants cell ids
+    return {'cells': cells, 'nbformat': 4, 'nbformat_minor': 5,
+            'metadata': {'kernelspec': {'display_name': 'Python 3', 'language': 'python', 'name': 'python3'},
+                         'language_info': {'name': 'python', 'pygments_lexer': 'ipython3'}}}
+
+
+def stage_markdown(text: str, rel: str, linker: Linker, nblinker=None) -> str:
+    "A markdown page (nbs/*.md): YAML front matter -> title + summary, nbdev's backtick links, Quarto divs."
+    title = desc = None
+    m = re.match(r'^---\s*\n(.*?)\n---\s*\n', text, re.S)
+    if m:
+        import yaml
+        try: meta = yaml.safe_load(m.group(1)) or {}
+        except yaml.YAMLError: meta = {}
+        title, desc = meta.get('title'), meta.get('description')
+        text = text[m.end():]
+    try:
+        from nbdev.doclinks import NbdevLookup
+        text = NbdevLookup().linkify(text)
+    except Exception as e:  # links are a nicety; the page must still build
+        print(f'docs/build.py: warning: no nbdev links in {rel}: {e}', file=sys.stderr)
+    head = ''
+    if title and not re.search(r'^#\s', text, re.M): head = f'# {title}\n\n'
+    if desc: head += '{.gw-description}\n' + str(desc) + '\n\n'
+    return linker(quarto_divs(head + text), rel)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Navigation (nbs/sidebar.yml) -> toctrees
 
 def read_settings(root: Path) -> dict:
     import configparser
@@ -255,10 +495,10 @@ def read_settings(root: Path) -> dict:
     return dict(cp['DEFAULT']) if cp.has_section('DEFAULT') or cp.defaults() else {}
 
 
-def find_notebooks(nbs: Path) -> list[str]:
-    "Notebooks below `nbs`, skipping `_`/`.`-prefixed files and folders (nbdev's convention)."
+def find_sources(nbs: Path) -> list[str]:
+    "Notebooks (recursive) and markdown pages below `nbs`, skipping `_`/`.`-prefixed files and folders."
     res = []
-    for p in sorted(nbs.rglob('*.ipynb')):
+    for p in sorted([*nbs.rglob('*.ipynb'), *nbs.rglob('*.md')]):
         rel = p.relative_to(nbs)
         if any(part.startswith(('_', '.')) for part in rel.parts): continue
         res.append(rel.as_posix())
@@ -279,168 +519,106 @@ def read_sidebar(nbs: Path) -> list:
     return []
 
 
-def build_nav(contents: list, pages: dict) -> list:
-    "Nav tree [('page', rel) | ('section', title, [children])]; notebooks not listed are appended, sorted."
+def build_nav(contents: list, pages: list) -> list:
+    """Nav [('page', rel) | ('section', title, [rels])] from sidebar.yml (Quarto's `auto: folder-or-glob` included;
+    nested sections are flattened into their top-level section); pages it does not list are appended."""
+    import fnmatch
     seen = set()
 
-    def walk(items):
+    def match(entry) -> list:
+        if isinstance(entry, str) and '*' in entry: entry = {'auto': entry}  # Quarto: `contents: tutorials/*`
+        if isinstance(entry, dict) and 'auto' in entry:
+            pats = entry['auto'] if isinstance(entry['auto'], list) else [entry['auto']]
+            res = []
+            for pat in pats:
+                pat = str(pat).lstrip('./').rstrip('/')
+                res += [p for p in pages if p not in res and (p.startswith(pat + '/') or fnmatch.fnmatch(p, pat)
+                                                              or fnmatch.fnmatch(p, pat + '.*'))]
+            return res
+        key = str(entry.get('href', '') if isinstance(entry, dict) else entry).lstrip('./')
+        return [key] if key in pages else []
+
+    def flat(items) -> list:
         res = []
         for it in items or []:
-            if isinstance(it, str):
-                key = it.lstrip('./')
-                if key in pages and key not in seen: seen.add(key); res.append(('page', key))
-            elif isinstance(it, dict):
-                if 'section' in it or 'contents' in it:
-                    kids = walk(it.get('contents') if isinstance(it.get('contents'), list) else [])
-                    href = str(it.get('href', '')).lstrip('./')
-                    if href in pages and href not in seen: seen.add(href); kids.insert(0, ('page', href))
-                    if kids: res.append(('section', str(it.get('section') or it.get('text') or ''), kids))
-                elif 'href' in it:
-                    key = str(it['href']).lstrip('./')
-                    if key in pages and key not in seen: seen.add(key); res.append(('page', key))
+            if isinstance(it, dict) and ('section' in it or 'contents' in it):
+                res += match({'href': it['href']}) if it.get('href') else []
+                res += flat(it.get('contents') if isinstance(it.get('contents'), list) else [it.get('contents')])
+            elif it is not None: res += match(it)
         return res
 
-    nav = walk(contents)
-    rest = [k for k in sorted(pages) if k not in seen]
-    if 'index.ipynb' in rest:  # the landing page goes first when sidebar.yml forgets it
-        rest.remove('index.ipynb'); nav.insert(0, ('page', 'index.ipynb'))
-    nav += [('page', k) for k in rest]
+    nav = []
+    for it in contents:
+        if isinstance(it, dict) and ('section' in it or 'contents' in it):
+            kids = [k for k in dict.fromkeys(flat([it])) if k not in seen]
+            seen.update(kids)
+            if kids: nav.append(('section', str(it.get('section') or it.get('text') or ''), kids))
+        else:
+            for k in match(it):
+                if k not in seen: seen.add(k); nav.append(('page', k))
+    rest = [k for k in pages if k not in seen]
+    if 'index.ipynb' in rest: rest.remove('index.ipynb'); nav.insert(0, ('page', 'index.ipynb'))
+    tut = [k for k in rest if k.startswith('tutorials/')]
+    if tut: nav.append(('section', 'Tutorials', tut))
+    nav += [('page', k) for k in rest if k not in tut]
     return nav
 
 
-def relpath(target: str, current: str) -> str:
-    "Relative URL from page `current` to site path `target` (both posix, relative to the site root)."
-    return os.path.relpath(target, PurePosixPath(current).parent.as_posix() or '.').replace(os.sep, '/')
+def toctree_md(nav: list, src2out: dict, root_rel: str | None) -> str:
+    "MyST toctrees for the root page: one per section (its caption), loose pages in uncaptioned ones."
+    blocks, loose = [], []
+
+    def flush_loose():
+        if loose: blocks.append('```{toctree}\n:hidden:\n:maxdepth: 2\n\n' + '\n'.join(loose) + '\n```')
+        loose.clear()
+
+    for n in nav:
+        if n[0] == 'page':
+            if n[1] != root_rel: loose.append(src2out[n[1]])
+        else:
+            flush_loose()
+            kids = [src2out[k] for k in n[2] if k != root_rel]
+            if kids: blocks.append(f'```{{toctree}}\n:hidden:\n:maxdepth: 2\n:caption: {n[1]}\n\n' + '\n'.join(kids) + '\n```')
+    flush_loose()
+    return '\n\n'.join(blocks) + '\n'
 
 
-def render_nav(nav, pages: dict, current: str) -> str:
-    cur_out = pages[current]['out']
+# ----------------------------------------------------------------------------------------------------------------
+# 3. After Sphinx: every internal link resolves
 
-    def items(nodes):
-        h = []
-        for n in nodes:
-            if n[0] == 'page':
-                p = pages[n[1]]
-                active = ' class="active" aria-current="page"' if n[1] == current else ''
-                h.append(f'<li><a href="{relpath(p["out"], cur_out)}" data-nb="{html.escape(n[1])}"{active}>'
-                         f'{html.escape(p["title"])}</a></li>')
-            else:
-                h.append(f'<li class="section"><span class="section-title">{html.escape(n[1])}</span>'
-                         f'<ul>{items(n[2])}</ul></li>')
-        return ''.join(h)
-
-    return f'<ul class="nav">{items(nav)}</ul>'
+_re_a = re.compile(r'<a\b([^>]*?)\shref="([^"]*)"([^>]*)>(.*?)</a>', re.S)
 
 
-_re_heading = re.compile(r'<h([1-6])(?:\s[^>]*)?>(.*?)</h\1>', re.S)
-_re_anchor = re.compile(r'<a class="anchor-link"[^>]*>.*?</a>', re.S)
-_re_tags = re.compile(r'<[^>]+>')
-_re_href = re.compile(r'(<a\b[^>]*?\shref=")([^"]*)(")')
+def check_links(out: Path, fix: bool = True) -> list:
+    "Internal links whose page or anchor does not exist: reported; with `fix`, links to a missing anchor keep the page."
+    files = {f.relative_to(out).as_posix(): f for f in out.rglob('*.html')}
+    ids = {k: set(re.findall(r'\sid="([^"]+)"', f.read_text(encoding='utf-8'))) for k, f in files.items()}
+    problems = []
+    for page, f in files.items():
+        text = f.read_text(encoding='utf-8')
+
+        def sub(m):
+            href = html.unescape(m.group(2))
+            if re.match(r'^[a-z][a-z0-9+.-]*:', href) or href.startswith('//'): return m.group(0)
+            path, _, frag = href.partition('#')
+            target = os.path.normpath((PurePosixPath(page).parent / path).as_posix() if path else page).replace(os.sep, '/')
+            if path and (out / target).is_dir(): target = (PurePosixPath(target) / 'index.html').as_posix()
+            if target in ids:
+                if not frag or frag in ids[target]: return m.group(0)
+                problems.append(f'{page}: {href} (no #{frag} on {target})')
+                if fix: return f'<a{m.group(1)} href="{html.escape(path or "#")}"{m.group(3)}>{m.group(4)}</a>'
+                return m.group(0)
+            if (out / target).exists(): return m.group(0)  # e.g. a downloadable file
+            problems.append(f'{page}: {href} (no such page)')
+            return m.group(4) if fix else m.group(0)  # unlink: keep the text
+
+        new = _re_a.sub(sub, text)
+        if new != text: f.write_text(new, encoding='utf-8')
+    return problems
 
 
-def fix_headings(body: str):
-    "Quarto-style heading ids (+ permalink); return body and a TOC of h2/h3."
-    used, toc = {}, []
-
-    def sub(m):
-        level, inner = m.group(1), _re_anchor.sub('', m.group(2))
-        text = html.unescape(_re_tags.sub('', inner)).strip()
-        base = slugify(text)
-        n = used.get(base, 0); used[base] = n + 1
-        sid = base if n == 0 else f'{base}-{n}'
-        if level in ('2', '3'): toc.append((int(level), sid, text))
-        return f'<h{level} id="{sid}" class="anchored">{inner}<a class="anchor-link" href="#{sid}" aria-label="link to this section">#</a></h{level}>'
-
-    return _re_heading.sub(sub, body), toc
-
-
-def fix_links(body: str, current: str, pages: dict, nb_rel: str, doc_base: str) -> str:
-    "Make links to our own docs (absolute doc_host links, `*.ipynb` links) relative to the current page."
-    by_out = {p['out']: p for p in pages.values()}
-    nb_dir = PurePosixPath(nb_rel).parent
-
-    def sub(m):
-        href = m.group(2)
-        path, frag = (href.split('#', 1) + [''])[:2]
-        target = None
-        if doc_base and href.startswith(doc_base):
-            cand = path[len(doc_base):].lstrip('/') or 'index.html'
-            if cand in by_out: target = cand
-        elif not re.match(r'^[a-z][a-z0-9+.-]*:', path) and path.endswith('.ipynb'):
-            key = os.path.normpath((nb_dir / path).as_posix()).replace(os.sep, '/')
-            if key in pages: target = pages[key]['out']
-        if target is None: return m.group(0)
-        url = relpath(target, current) + (f'#{frag}' if frag else '')
-        return f'{m.group(1)}{html.escape(url)}{m.group(3)}'
-
-    return _re_href.sub(sub, body)
-
-
-PAGE = """<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="glassworks docs/build.py (nbdev processors, no Quarto)">
-<meta name="source" content="{source}">
-<meta name="description" content="{meta_desc}">
-<title>{page_title}</title>
-<link rel="stylesheet" href="{root}assets/pygments.css">
-<link rel="stylesheet" href="{root}assets/site.css">
-<script type="text/x-mathjax-config">
-MathJax.Hub.Config({{
-  tex2jax: {{inlineMath: [['$','$'], ['\\\\(','\\\\)']], displayMath: [['$$','$$'], ['\\\\[','\\\\]']],
-            processEscapes: true, processEnvironments: true}},
-  TeX: {{equationNumbers: {{autoNumber: "AMS"}}}},
-  "HTML-CSS": {{availableFonts: [], preferredFont: null, webFont: "STIX-Web", imageFont: null, linebreaks: {{automatic: true}}}},
-  "fast-preview": {{disabled: true}},
-  messageStyle: "none", showMathMenu: false
-}});
-</script>
-<script src="{root}assets/mathjax/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full"></script>
-</head>
-<body>
-<nav class="sidebar" aria-label="Site navigation">
-<div class="brand"><a href="{index}">{site_title}</a></div>
-<p class="tagline">{site_desc}</p>
-{nav}
-</nav>
-<div class="layout">
-<main class="content" id="content">
-<header class="page-header">
-<h1 class="title">{title}</h1>
-{description}
-</header>
-{body}
-<footer class="page-footer">{copyright}</footer>
-</main>
-{toc}
-</div>
-</body>
-</html>
-"""
-
-
-def copy_mathjax(dest: Path):
-    "Copy MathJax 2 from jupyter_server_mathjax (HTML-CSS output with STIX-Web fonts) into the site."
-    try:
-        import jupyter_server_mathjax
-    except ImportError:
-        raise SystemExit('docs/build.py: jupyter-server-mathjax is not installed (pip install jupyter-server-mathjax)')
-    src = Path(jupyter_server_mathjax.__file__).parent / 'static'
-    if not (src / 'MathJax.js').exists():
-        raise SystemExit(f'docs/build.py: no MathJax.js in {src}')
-
-    def ignore(d, names):
-        d = Path(d).relative_to(src).as_posix()
-        skip = set()
-        if d == 'localization': skip |= {n for n in names if n != 'en'}
-        if d == 'extensions': skip.add('a11y')
-        if d == 'jax/output': skip.add('SVG')  # no SVG jax.js in this MathJax copy, only its fonts
-        return skip
-
-    shutil.copytree(src, dest, ignore=ignore)
-
+# ----------------------------------------------------------------------------------------------------------------
+# Driver
 
 def check_out(out: Path):
     "Refuse to build into anything but a new/empty folder or a previous site build (we wipe it)."
@@ -452,30 +630,26 @@ def check_out(out: Path):
     if out == ROOT or out in ROOT.parents: raise SystemExit(f'docs/build.py: refusing to build into {out}')
 
 
-def prepare_out(out: Path):
-    check_out(out)
-    if out.exists(): shutil.rmtree(out)
-    out.mkdir(parents=True)
-    (out / MARKER).write_text('built by docs/build.py; this folder is wiped on every build\n')
-
-
-def build(out: Path, nbs: Path, jobs: int, proc_dir: Path | None = None, quiet: bool = False,
-          keep_going: bool = False) -> dict:
+def build(out: Path, nbs: Path, jobs: int, stage: Path | None = None, quiet: bool = False,
+          keep_going: bool = False, sphinx_jobs: str = 'auto') -> dict:
     t0 = time.perf_counter()
     os.chdir(ROOT)  # nbdev's get_config() finds settings.ini from the working directory
     cfg = read_settings(ROOT)
     check_out(out)
     if not nbs.is_dir(): raise SystemExit(f'docs/build.py: notebook folder {nbs} not found')
-    rels = find_notebooks(nbs)
+    rels = find_sources(nbs)
+    nb_rels = [r for r in rels if r.endswith('.ipynb')]
     if not rels: raise SystemExit(f'docs/build.py: no notebooks in {nbs}')
-    for rel in rels:  # fail early and clearly on a broken/half-written notebook
+    for rel in nb_rels:  # fail early and clearly on a broken/half-written notebook
         try: json.loads((nbs / rel).read_text(encoding='utf-8'))
         except Exception as e: raise SystemExit(f'docs/build.py: {nbs / rel} is not a valid notebook: {e}')
 
-    jobs = max(1, min(jobs, len(rels)))
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context('spawn')) as ex:
-        results = list(ex.map(process_notebook, [str(nbs / r) for r in rels], rels,
-                              [str(proc_dir) if proc_dir else None] * len(rels)))
+    jobs = max(1, min(jobs, len(nb_rels) or 1))
+    results = []
+    if nb_rels:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context('spawn')) as ex:
+            results = list(ex.map(process_notebook, [str(nbs / r) for r in nb_rels], nb_rels))
+    t_proc = time.perf_counter() - t0
     failed = [r for r in results if not r['ok']]
     fail_msg = ''
     if failed:
@@ -483,88 +657,122 @@ def build(out: Path, nbs: Path, jobs: int, proc_dir: Path | None = None, quiet: 
         fail_msg = ('docs/build.py: nbdev processing failed (details above):\n' +
                     '\n'.join(f'  {nbs / r["rel"]}: {r["error"]}' for r in failed))
         if not keep_going: raise SystemExit(fail_msg)
-        for r in failed:  # --keep-going: a placeholder page that shows the error; the exit status stays 1
-            stem = PurePosixPath(r['rel']).stem  # output name as nbdev's front matter would give it:
-            r.update(title=stem, description='', output_file=re.sub(r'^\d+[a-zA-Z0-9]*_', '', stem.lower()) + '.html', files={}, seconds=0., mixed=0,
-                     body=f'<div class="build-error"><p><strong>This page failed to build.</strong></p>'
-                          f'<pre class="output error">{html.escape(r["error"])}</pre></div>')
+    res = {r['rel']: r for r in results}
 
-    pages = {}
-    for r in results:
-        out_file = (PurePosixPath(r['rel']).parent / r['output_file']).as_posix()
-        if out_file in {p['out'] for p in pages.values()}:  # two notebooks with the same output-file
-            alt = (PurePosixPath(r['rel']).parent / (PurePosixPath(r['rel']).stem + '.html')).as_posix()
-            print(f'docs/build.py: warning: {r["rel"]} also maps to {out_file}; using {alt}', file=sys.stderr)
-            out_file = alt
-        pages[r['rel']] = dict(r, out=out_file)
+    # output names: nbdev's front matter `output-file` (as Quarto would name the page), else nbdev's rule
+    src2out, used = {}, set()
+    for rel in rels:
+        r = res.get(rel) or {}
+        fm = r.get('frontmatter') or {}
+        name = str(fm.get('output-file') or '')
+        stem = PurePosixPath(name).stem if name else (out_stem(rel) if rel.endswith('.ipynb') else PurePosixPath(rel).stem)
+        o = (PurePosixPath(rel).parent / stem).as_posix()
+        if o in used or o in ('search', 'genindex'):
+            alt = (PurePosixPath(rel).parent / PurePosixPath(rel).stem).as_posix()
+            print(f'docs/build.py: warning: {rel} also maps to {o}.html; using {alt}.html', file=sys.stderr)
+            o = alt
+        used.add(o); src2out[rel] = o
 
-    prepare_out(out)
-    (out / ASSETS).mkdir()
-    copy_mathjax(out / ASSETS / 'mathjax')
-    shutil.copy2(HERE / 'site.css', out / ASSETS / 'site.css')
-    from pygments.formatters import HtmlFormatter
-    (out / ASSETS / 'pygments.css').write_text(HtmlFormatter(style='default').get_style_defs('.highlight'))
-
-    nav = build_nav(read_sidebar(nbs), pages)
     doc_base = (cfg.get('doc_host', '').rstrip('/') + '/' + cfg.get('doc_baseurl', '').strip('/')).rstrip('/') + '/'
     if doc_base == '/': doc_base = ''
-    site_title = cfg.get('title') or cfg.get('lib_name') or 'Documentation'
-    index_out = pages.get('index.ipynb', {}).get('out') or pages[rels[0]]['out']
-    for rel, p in pages.items():
-        cur = p['out']
-        root = relpath('.', cur) + '/'
-        root = '' if root == './' else root
-        for name, data in p['files'].items():  # figures live next to the page that shows them
-            f = out / PurePosixPath(cur).parent / name
-            f.parent.mkdir(parents=True, exist_ok=True)
-            f.write_bytes(data)
-        body, toc = fix_headings(p['body'])
-        body = fix_links(body, cur, pages, rel, doc_base)
-        toc_html = ''
-        if len(toc) > 1:
-            toc_html = ('<aside class="toc" aria-label="On this page"><p class="toc-title">On this page</p><ul>' +
-                        ''.join(f'<li class="l{lv}"><a href="#{sid}">{html.escape(t)}</a></li>' for lv, sid, t in toc) +
-                        '</ul></aside>')
-        desc = p['description']
-        page = PAGE.format(
-            source=html.escape(rel), meta_desc=html.escape(desc or cfg.get('description', '')),
-            page_title=html.escape(p['title'] if p['title'] == site_title else f'{p["title"]} – {site_title}'),
-            root=root, index=relpath(index_out, cur), site_title=html.escape(site_title),
-            site_desc=html.escape(cfg.get('description', '')), nav=render_nav(nav, pages, rel),
-            title=html.escape(p['title']),
-            description=f'<p class="description">{html.escape(desc)}</p>' if desc else '',
-            body=body, toc=toc_html,
-            copyright=f'© {html.escape(cfg.get("copyright", ""))}' if cfg.get('copyright') else '')
-        dest = out / cur
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_text(page, encoding='utf-8')
-    manifest = {rel: {'page': p['out'], 'title': p['title']} for rel, p in pages.items()}
-    (out / 'pages.json').write_text(json.dumps(manifest, indent=1, sort_keys=True) + '\n')
+    linker, scrub = Linker(doc_base, src2out), path_scrubber()
+
+    tmp = None
+    if stage is None: stage = Path(tmp := tempfile.mkdtemp(prefix='glassworks-docs-'))
+    else:
+        if stage.exists(): shutil.rmtree(stage)
+        stage.mkdir(parents=True)
+    try:
+        src = stage / 'src'
+        src.mkdir()
+        root_rel = next((r for r in ('index.ipynb', 'index.md') if r in src2out and src2out[r] == 'index'), None)
+        nav = build_nav(read_sidebar(nbs), rels)
+        toc = toctree_md(nav, src2out, root_rel)
+        titles = {}
+        for rel in rels:
+            dst = src / (src2out[rel] + ('.ipynb' if rel.endswith('.ipynb') else '.md'))
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            if rel.endswith('.md'):
+                text = stage_markdown((nbs / rel).read_text(encoding='utf-8'), rel, linker)
+                if rel == root_rel: text += '\n\n' + toc
+                dst.write_text(text, encoding='utf-8')
+                m = re.search(r'^#\s+(.+)$', text, re.M)
+                titles[rel] = m.group(1).strip() if m else PurePosixPath(rel).stem
+                continue
+            r = res[rel]
+            if not r['ok']:  # --keep-going: a page that shows the error; the exit status stays 1
+                snb = {'cells': [dict(id='c0', **md_cell(f'# {PurePosixPath(rel).stem}\n\n**This page failed to build.**\n\n'
+                                         f'```text\n{r["error"]}\n```\n'))], 'metadata': {}, 'nbformat': 4, 'nbformat_minor': 5}
+                titles[rel] = PurePosixPath(rel).stem
+            else:
+                snb = stage_notebook(json.loads(r['nb']), r['frontmatter'], rel, linker, scrub)
+                titles[rel] = str(r['frontmatter'].get('title') or PurePosixPath(rel).stem)
+            if rel == root_rel: snb['cells'].append(dict(id='toctree', **md_cell(toc)))
+            dst.write_text(json.dumps(snb, indent=1), encoding='utf-8')
+        if root_rel is None:  # no landing page in nbs/: a generated one with the toctrees
+            (src / 'index.md').write_text(f'# {cfg.get("title") or "Documentation"}\n\n{cfg.get("description", "")}\n\n' + toc,
+                                          encoding='utf-8')
+        # Sphinx
+        build_dir = stage / 'html'
+        env = dict(os.environ, GLASSWORKS_DOCS_ROOT=str(ROOT), PYTHONWARNINGS='ignore')
+        cmd = [sys.executable, '-m', 'sphinx', '-b', 'html', '-c', str(HERE), '-d', str(stage / 'doctrees'),
+               '-j', str(sphinx_jobs), '-q', str(src), str(build_dir)]
+        t1 = time.perf_counter()
+        p = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        t_sphinx = time.perf_counter() - t1
+        if p.returncode != 0:
+            raise SystemExit(f'docs/build.py: sphinx-build failed ({p.returncode}):\n{p.stderr[-6000:]}\n{p.stdout[-2000:]}')
+        warns = [l for l in p.stderr.splitlines() if 'WARNING' in l or 'ERROR' in l]
+        if warns and not quiet:
+            print(f'docs/build.py: sphinx reported {len(warns)} warning(s):\n  ' + '\n  '.join(warns[:40]), file=sys.stderr)
+        manifest = {rel: {'page': src2out[rel] + '.html', 'title': titles[rel]} for rel in rels}
+        (build_dir / 'pages.json').write_text(json.dumps(manifest, indent=1, sort_keys=True) + '\n')
+        (build_dir / '.nojekyll').write_text('')  # GitHub Pages: serve _static/ and _images/ as they are
+        (build_dir / MARKER).write_text('built by docs/build.py; this folder is wiped on every build\n')
+        (build_dir / '.buildinfo').unlink(missing_ok=True)
+        for junk in ('_static/webpack-macros.html', '_sources'):  # a theme template copied as a static file; no sources
+            j = build_dir / junk
+            if j.is_dir(): shutil.rmtree(j)
+            elif j.exists(): j.unlink()
+        problems = check_links(build_dir)
+        if problems:
+            print(f'docs/build.py: {len(problems)} internal link(s) without a target (anchor dropped / unlinked):\n  '
+                  + '\n  '.join(problems[:40]), file=sys.stderr)
+        check_out(out)
+        if out.exists(): shutil.rmtree(out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(str(build_dir), str(out))
+    finally:
+        if tmp: shutil.rmtree(tmp, ignore_errors=True)
     dt = time.perf_counter() - t0
     if not quiet:
-        for rel, p in pages.items():
-            note = f'  ({p["mixed"]} cell(s) mixing imports and code were executed)' if p['mixed'] else ''
-            print(f'  {rel:<28} -> {p["out"]:<24} {p["seconds"]:5.1f}s{note}')
-        print(f'docs/build.py: built {len(pages)} page(s) from {nbs} into {out} in {dt:.1f}s')
+        for rel in rels:
+            r = res.get(rel)
+            note = f'  ({r["mixed"]} cell(s) mixing imports and code were executed)' if r and r.get('mixed') else ''
+            secs = f'{r["seconds"]:5.1f}s' if r and r.get('ok') else '     '
+            print(f'  {rel:<32} -> {src2out[rel] + ".html":<28} {secs}{note}')
+        print(f'docs/build.py: built {len(rels)} page(s) from {nbs} into {out} in {dt:.1f}s '
+              f'(nbdev processing {t_proc:.1f}s, sphinx {t_sphinx:.1f}s)')
     if fail_msg: raise SystemExit(fail_msg)
     return manifest
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description='Build the static docs site from the notebooks (nbdev processors, no Quarto).')
+    ap = argparse.ArgumentParser(description='Build the static docs site from the notebooks (nbdev processors + Sphinx).')
     ap.add_argument('--out', default=str(ROOT / 'docs' / '_site'), help='output folder (wiped; default docs/_site)')
     ap.add_argument('--nbs', default=None, help='notebook folder (default: nbs_path of settings.ini)')
-    ap.add_argument('--jobs', type=int, default=min(4, os.cpu_count() or 1), help='parallel worker processes')
-    ap.add_argument('--proc-dir', default=None, help='also write the nbdev-processed notebooks here (for debugging)')
+    ap.add_argument('--jobs', type=int, default=min(4, os.cpu_count() or 1), help='parallel nbdev worker processes')
+    ap.add_argument('--sphinx-jobs', default='auto', help="sphinx-build -j (default 'auto')")
+    ap.add_argument('--stage', default=None, help='keep the staging folder (myst-nb sources, Sphinx output) here')
     ap.add_argument('--keep-going', action='store_true',
                     help='still write the site when notebooks fail (error pages for them); exit status stays 1')
     ap.add_argument('--quiet', action='store_true')
     a = ap.parse_args(argv)
     out = Path(a.out).resolve()
     nbs = Path(a.nbs).resolve() if a.nbs else (ROOT / (read_settings(ROOT).get('nbs_path') or 'nbs')).resolve()
-    proc = Path(a.proc_dir).resolve() if a.proc_dir else None
+    stage = Path(a.stage).resolve() if a.stage else None
     try:
-        build(out, nbs, a.jobs, proc, a.quiet, a.keep_going)
+        build(out, nbs, a.jobs, stage, a.quiet, a.keep_going, a.sphinx_jobs)
     except SystemExit as e:
         if isinstance(e.code, str): print(e.code, file=sys.stderr); return 1
         return e.code or 0
