@@ -404,6 +404,9 @@ def write_md(path, rows, meta):
     for s in ('bnb', 'streed'):
         ms, ks = median_ratio(rows, s)
         if ks: L.append(f"* Median time ratio {s} / gosdt: {ms:.3g} over {ks} cases both certified.")
+    both = [r['dp_seconds'] / r['streed_seconds'] for r in rows if r.get('dp_optimal') and r.get('streed_optimal')]
+    if both: L.append(f"* **Median time ratio dp / pystreed: {statistics.median(both):.3g}** over {len(both)} cases both "
+                      f"certified (worst {max(both):.3g}).")
     n_to = {s: sum(1 for r in rows if r[f"{s}_status"] not in ('optimal', 'n/a')) for s in SOLVERS}
     L.append('* Runs not certified within the cap (timeouts/errors): '
              + ', '.join(f"{s} {n_to[s]}" for s in SOLVERS if s in meta['solvers']) + f" of {len(rows)}.")
