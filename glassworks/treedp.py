@@ -15,9 +15,9 @@ from .base import SearchMonitor
 from .validation import check_option, InputError
 
 # %% auto #0
-__all__ = ['CLS', 'L2', 'L1', 'Problem', 'DEPTH2_MAX_BYTES', 'SIM_ARCHIVE', 'MAX_UPDATES', 'LB', 'UB', 'BASE', 'FEAT', 'NODES',
-           'ABORT', 'BUDGET', 'HITS', 'ENTRIES', 'BOUNDS', 'REL_TOL', 'weighted_median', 'unique_rows', 'TreeData',
-           'SearchResult', 'tree_objective', 'search_tree']
+__all__ = ['CLS', 'L2', 'L1', 'Problem', 'Units', 'DEPTH2_MAX_BYTES', 'SIM_ARCHIVE', 'MAX_UPDATES', 'LB', 'UB', 'BASE', 'FEAT',
+           'NODES', 'ABORT', 'BUDGET', 'HITS', 'ENTRIES', 'BOUNDS', 'REL_TOL', 'weighted_median', 'unique_rows',
+           'TreeData', 'SearchResult', 'tree_objective', 'search_tree']
 
 # %% ../nbs/10_treedp.ipynb #46d5a782
 CLS, L2, L1 = 0, 1, 2
@@ -128,6 +128,8 @@ Problem = namedtuple('Problem', [
     'xbuf', 'wbuf',    # (U,) scratch: unit means and weights handed to k-means
     'use_depth2',  # solve subproblems with at most two levels left from pair statistics (Proposition 9)
     'onep', 'onei',    # CSR lists of each unit's features equal to 1 (onei[onep[u]:onep[u+1]], ascending)
+    'units',       # Units: the few members the per-unit kernels read (see below)
+    'key',         # (words + 1,) scratch: the memo key of the subproblem being looked up
     'tot', 'single', 'pair',  # (2, C), (2, M, C), (2, M, M, C): two slots of statistics of S, of x_j = 1, of x_i = x_j = 1
     'incremental',   # update the nearer slot by the symmetric difference when that is cheaper (Proposition 11)
     'slot_bits',     # (2, words) the support whose statistics each slot holds
@@ -138,6 +140,10 @@ Problem = namedtuple('Problem', [
     'uweight',       # (U,) total weight of each unit
     'sim_bits', 'sim_val', 'sim_next',  # (D, A, words), (D, A), (D,): the last A bounded supports per depth level
 ])
+
+# The kernels called once per unit or per cell take this small tuple (or scalars), not P: numba increments and
+# decrements the reference count of every array in a tuple argument on each call, and P holds ~30 arrays.
+Units = namedtuple('Units', ['kind', 'stats', 'ueq', 'onep', 'onei'])
 
 DEPTH2_MAX_BYTES = 2**28   # the depth-two solver's pair tables (2 * M * M * C floats) are used only up to this size
 SIM_ARCHIVE = 16           # support sets remembered per depth level for Proposition 10
@@ -153,9 +159,10 @@ def _problem(data:TreeData, lam_raw:float, tol:float, use_kmeans:bool, use_depth
     onep = np.searchsorted(r, np.arange(U + 1)).astype(np.int64)
     Mp = M if use_depth2 else 0
     D, W = (1 if max_depth is None else int(max_depth) + 2), data.fbits.shape[1]   # archive rows: remaining depth + 1
+    onei = c.astype(np.int64)
     return Problem(data.kind, data.stats, data.ueq, data.fbits, float(lam_raw), float(tol), bool(use_kmeans),
                    data.ys, data.ws, data.us, np.zeros(K), np.zeros(U), np.zeros(U), use_depth2, onep,
-                   c.astype(np.int64), np.zeros((2, C)), np.zeros((2, Mp, C)), np.zeros((2, Mp, Mp, C)),
+                   onei, Units(data.kind, data.stats, data.ueq, onep, onei), np.zeros(W + 1, np.uint64), np.zeros((2, C)), np.zeros((2, Mp, C)), np.zeros((2, Mp, Mp, C)),
                    bool(incremental), np.zeros((2, W), np.uint64), np.zeros(2),
                    np.full(2, -1, np.int64), np.zeros(1, np.int64),
                    bool(similarity) and data.kind == CLS, np.ascontiguousarray(data.stats.sum(1) if data.kind == CLS
@@ -247,11 +254,15 @@ LB, UB, BASE, FEAT = 0, 1, 2, 3
 NODES, ABORT, BUDGET, HITS, ENTRIES, BOUNDS = 0, 1, 2, 3, 4, 5
 
 @njit(cache=True)
-def _key(bits, d):
-    W = bits.shape[0]; key = np.empty(W + 1, dtype=np.uint64)
+def _key_into(key, bits, d):
+    "Write the memo key of (bits, d) into `key`: the bitset, then d + 1 (0: no depth limit)."
+    W = bits.shape[0]
     for k in range(W): key[k] = bits[k]
     key[W] = np.uint64(d + 1)
     return key
+
+@njit(cache=True)
+def _key(bits, d): return _key_into(np.empty(bits.shape[0] + 1, dtype=np.uint64), bits, d)
 
 @njit(cache=True)
 def _insert(table, KS, VS, key):
@@ -318,10 +329,10 @@ def _lower_bound(P, cnt, bits, base, eq, nu, d):
     else: lb = min(base, eq + 2 * P.lam)
     return base if lb >= base - P.tol else lb
 
-@njit(cache=True)
+@njit(cache=True, inline='always')   # hot: inlined, so its arrays are not re-counted on every call
 def _node(P, table, KS, VS, cnt, bits, d):
     "Slot of subproblem (bits, d), created with its leaf objective and lower bound if new."
-    s, new = _insert(table, KS, VS, _key(bits, d))
+    s, new = _insert(table, KS, VS, _key_into(P.key, bits, d))   # memo_insert copies the key
     if not new:
         cnt[HITS] += 1
         return s
@@ -406,22 +417,22 @@ def _solve(P, table, KS, VS, cnt, bits, d, budget):
     return s
 
 # %% ../nbs/10_treedp.ipynb #7c6f777c
-@njit(cache=True)
-def _unit_statistics(P, u, c, out):
+@njit(cache=True, inline='always')   # hot: inlined, so its arrays are not re-counted on every call
+def _unit_statistics(un, u, c, out):
     "Additive statistics of unit u: class weights (classification) or W, W a, W a^2 + EQ with a = mean - c (l2); then 1."
     C = out.shape[0]
-    if P.kind == CLS:
-        for k in range(C - 1): out[k] = P.stats[u, k]
+    if un.kind == CLS:
+        for k in range(C - 1): out[k] = un.stats[u, k]
     else:
-        W = P.stats[u, 0]; a = P.stats[u, 1] - c
-        out[0] = W; out[1] = W * a; out[2] = W * a * a + P.ueq[u]
+        W = un.stats[u, 0]; a = un.stats[u, 1] - c
+        out[0] = W; out[1] = W * a; out[2] = W * a * a + un.ueq[u]
     out[C - 1] = 1.0
 
-@njit(cache=True)
-def _cell_loss(P, s):
+@njit(cache=True, inline='always')   # hot: inlined, so its arrays are not re-counted on every call
+def _cell_loss(kind, s):
     "Leaf loss of a cell from its additive statistics `s` (Proposition 9)."
     C = s.shape[0]
-    if P.kind == CLS:
+    if kind == CLS:
         tot = 0.0; mx = 0.0
         for k in range(C - 1):
             tot += s[k]; mx = max(mx, s[k])
@@ -440,34 +451,34 @@ def _subproblem_mean(P, bits):
             W += P.stats[u, 0]; S1 += P.stats[u, 0] * P.stats[u, 1]
     return S1 / W if W > 0 else 0.0
 
-@njit(cache=True)
-def _add_unit(P, u, sign, c, su, tot, single, pair):
+@njit(cache=True, inline='always')   # hot: inlined, so its arrays are not re-counted on every call
+def _add_unit(un, u, sign, c, su, tot, single, pair):
     "Add (sign = 1) or remove (sign = -1) unit u's statistics to s(S), to s(S, x_i = 1) and to s(S, x_i = x_j = 1)."
-    _unit_statistics(P, u, c, su)
+    _unit_statistics(un, u, c, su)
     C = tot.shape[0]
     for k in range(C): tot[k] += sign * su[k]
-    for a in range(P.onep[u], P.onep[u + 1]):
-        i = P.onei[a]
+    for a in range(un.onep[u], un.onep[u + 1]):
+        i = un.onei[a]
         for k in range(C): single[i, k] += sign * su[k]
-        for b in range(a + 1, P.onep[u + 1]):
-            j = P.onei[b]
+        for b in range(a + 1, un.onep[u + 1]):
+            j = un.onei[b]
             for k in range(C): pair[i, j, k] += sign * su[k]
 
 @njit(cache=True)
-def _add_units(P, bits, sign, c, su, tot, single, pair):
+def _add_units(un, bits, sign, c, su, tot, single, pair):
     "`_add_unit` for every unit of `bits`."
     for w in range(bits.shape[0]):
         x = bits[w]
         while x:
             u, x = pop_member(w, x)
-            _add_unit(P, u, sign, c, su, tot, single, pair)
+            _add_unit(un, u, sign, c, su, tot, single, pair)
 
 @njit(cache=True)
 def _fill_slot(P, q, bits, su):
     "Slot q := the statistics of `bits` from scratch, centred on its own mean (l2)."
     c = _subproblem_mean(P, bits) if P.kind == L2 else 0.0
     P.tot[q, :] = 0.0; P.single[q] = 0.0; P.pair[q] = 0.0
-    _add_units(P, bits, 1.0, c, su, P.tot[q], P.single[q], P.pair[q])
+    _add_units(P.units, bits, 1.0, c, su, P.tot[q], P.single[q], P.pair[q])
     P.slot_centre[q] = c; P.slot_updates[q] = 0
 
 @njit(cache=True)
@@ -478,8 +489,8 @@ def _update_slot(P, q, bits, su):
     add = np.empty(W, np.uint64); rem = np.empty(W, np.uint64)
     for k in range(W):
         add[k] = bits[k] & ~old[k]; rem[k] = old[k] & ~bits[k]
-    _add_units(P, add, 1.0, c, su, P.tot[q], P.single[q], P.pair[q])
-    _add_units(P, rem, -1.0, c, su, P.tot[q], P.single[q], P.pair[q])
+    _add_units(P.units, add, 1.0, c, su, P.tot[q], P.single[q], P.pair[q])
+    _add_units(P.units, rem, -1.0, c, su, P.tot[q], P.single[q], P.pair[q])
     P.slot_updates[q] += 1
 
 @njit(cache=True)
@@ -506,16 +517,16 @@ def _pair_statistics(P, bits, size, su):
     P.slot_bits[q, :] = bits; P.slot_last[0] = q
     return q
 
-@njit(cache=True)
+@njit(cache=True, inline='always')   # hot: inlined, so its arrays are not re-counted on every call
 def _side_statistics(tot, single, i, right, side):
     "s of one side of the root split on feature i: x_i = 1 (right) or x_i = 0."
     for k in range(side.shape[0]): side[k] = single[i, k] if right else tot[k] - single[i, k]
 
-@njit(cache=True)
-def _best_side(P, single, pair, i, right, may_split, side, cell0, cell1):
+@njit(cache=True, inline='always')   # hot: inlined, so its arrays are not re-counted on every call
+def _best_side(kind, lam, tol, single, pair, i, right, may_split, side, cell0, cell1):
     "Best subtree of depth <= 1 on one side of the root split on i: (objective, its split feature or -1 for a leaf)."
     C = side.shape[0]
-    best = _cell_loss(P, side) + P.lam; bf = -1
+    best = _cell_loss(kind, side) + lam; bf = -1
     if not may_split or side[C - 1] < 1.5: return best, bf
     for j in range(single.shape[0]):
         if j == i: continue
@@ -525,8 +536,8 @@ def _best_side(P, single, pair, i, right, may_split, side, cell0, cell1):
             cell1[k] = both if right else single[j, k] - both     # x_j = 1 on this side
             cell0[k] = side[k] - cell1[k]
         if cell1[C - 1] < 0.5 or cell0[C - 1] < 0.5: continue    # j is constant on this side
-        val = _cell_loss(P, cell0) + _cell_loss(P, cell1) + 2.0 * P.lam
-        if val < best - P.tol:
+        val = _cell_loss(kind, cell0) + _cell_loss(kind, cell1) + 2.0 * lam
+        if val < best - tol:
             best = val; bf = j
     return best, bf
 
@@ -552,9 +563,9 @@ def _depth_two(P, table, KS, VS, cnt, bits, d, s):
     for i in range(single.shape[0]):
         if single[i, C - 1] < 0.5 or single[i, C - 1] > n_units - 0.5: continue   # x_i constant on S
         _side_statistics(tot, single, i, False, side)
-        left, jl = _best_side(P, single, pair, i, False, d == 2, side, cell0, cell1)
+        left, jl = _best_side(P.kind, P.lam, P.tol, single, pair, i, False, d == 2, side, cell0, cell1)
         _side_statistics(tot, single, i, True, side)
-        right, jr = _best_side(P, single, pair, i, True, d == 2, side, cell0, cell1)
+        right, jr = _best_side(P.kind, P.lam, P.tol, single, pair, i, True, d == 2, side, cell0, cell1)
         if left + right < best - P.tol:
             best = left + right; bf = i; fl = jl; fr = jr; vl = left; vr = right
     if bf >= 0 and d == 2:
