@@ -855,16 +855,18 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
                  node_limit:int|None=None, # bnb: queue pops; dp: subproblems expanded
                  memory_limit:float|None=8.0, # GB the search may add to the process; then it stops with the best tree and its bound
                  verbose:int=0,
-                 binarizer=None): # None: X must be 0/1; a Binarizer strategy ('quantile', 'gbdt', ...) or a Binarizer binarises any numeric X inside
+                 binarizer=None, # None: X must be 0/1; a Binarizer strategy ('quantile', 'gbdt', ...) or a Binarizer binarises any numeric X inside
+                 explore:str='depth-first'): # DP search order: 'depth-first' (fastest to optimal) or 'hybrid' (best-first descents too: under a time limit the bound rises steadily; slower to finish)
         self.regularization, self.search, self.max_depth, self.max_leaves = regularization, search, max_depth, max_leaves
         self.policy, self.bounds, self.incumbent = policy, bounds, incumbent
         self.time_limit, self.node_limit, self.memory_limit, self.verbose = time_limit, node_limit, memory_limit, verbose
-        self.binarizer = binarizer
+        self.binarizer, self.explore = binarizer, explore
 
     def _check_params(self):
         self._check_common_params()
         check_scalar(self.regularization, 'regularization', low=0, include_low=False)
         check_option(self.search, 'search', _SEARCHES)
+        check_option(self.explore, 'explore', ('depth-first', 'hybrid'))
         check_option(self.policy, 'policy', POLICIES)
         check_scalar(self.max_depth, 'max_depth', kind=numbers.Integral, low=0, allow_none=True)
         check_scalar(self.max_leaves, 'max_leaves', kind=numbers.Integral, low=1, allow_none=True)
@@ -896,7 +898,7 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
             seed = self._warm(A, yy, w, classes, lam)[0]    # a warm-start tree seeds the DP's budget too
             res = search_tree(data, lam, max_depth=self.max_depth, monitor=mon, incumbent=seed,
                               memory_limit=self.memory_limit,
-                              anytime=self.time_limit is not None)   # descents raise the bound steadily (treedp, Prop. 12)
+                              anytime=self.explore == 'hybrid')   # descents raise the bound steadily (treedp, Prop. 12)
             tree = refit_leaves(res.tree, A, yy, w, classes)
             obj = tree_regularized_risk(tree, lam)
             mon.update(upper=obj, lower=obj if res.complete else min(res.lower_bound, obj))

@@ -88,13 +88,15 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
                  time_limit:float|None=None, # seconds; on expiry the best tree so far is kept, with `lower_bound_`
                  node_limit:int|None=None, # cap on search nodes (same anytime behaviour)
                  verbose:int=0, # 0 silent, 1 progress lines, 2 a line per improvement
-                 binarizer=None): # None: X must be 0/1; a Binarizer strategy ('quantile', 'gbdt', ...) or a Binarizer binarises any numeric X inside
+                 binarizer=None, # None: X must be 0/1; a Binarizer strategy ('quantile', 'gbdt', ...) or a Binarizer binarises any numeric X inside
+                 explore:str='depth-first'): # DP search order: 'depth-first' (fastest to optimal) or 'hybrid' (best-first descents too: under a time limit the bound rises steadily; slower to finish)
         self.regularization, self.max_depth, self.metric, self.bound = regularization, max_depth, metric, bound
         self.time_limit, self.node_limit, self.verbose = time_limit, node_limit, verbose
-        self.binarizer = binarizer
+        self.binarizer, self.explore = binarizer, explore
 
     def _check_params(self):
         self._check_common_params()
+        check_option(self.explore, 'explore', ('depth-first', 'hybrid'))
         check_scalar(self.regularization, 'regularization', low=0, include_low=False)
         check_scalar(self.max_depth, 'max_depth', kind=numbers.Integral, low=0, allow_none=True)
         check_scalar(self.node_limit, 'node_limit', kind=numbers.Integral, low=1, allow_none=True)
@@ -121,7 +123,7 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
                                     self.feature_names_) if limited else None)
         res = search_tree(data, lam, self.max_depth, monitor=mon, bound=self.bound, incumbent=g,
                           chunk=64 if self.time_limit is not None else self._chunk,
-                          anytime=self.time_limit is not None)   # descents raise the bound steadily (Prop. 12 of treedp)
+                          anytime=self.explore == 'hybrid')   # descents raise the bound steadily (Prop. 12 of treedp)
         tree, obj = res.tree, float(res.objective)
         # the result is the returned tree: its objective (recomputed from its leaves, not the engine's running
         # incumbent) and the certified bound; `_set_result` copies them into objective_, lower_bound_, gap_, optimal_

@@ -165,3 +165,15 @@ def test_compas_optima_and_dp_agreement():
         a = OSDTClassifier(lam, search='bnb').fit(X.iloc[idx], y.iloc[idx])
         b = OSDTClassifier(lam, search='dp').fit(X.iloc[idx], y.iloc[idx])
         assert a.optimal_ and b.optimal_ and abs(a.objective_ - b.objective_) < 1e-9
+
+
+def test_explore_hybrid_same_optimum_and_checked():
+    "explore='hybrid' (best-first descents, treedp Prop. 12) certifies the same optimum; a bad value is refused."
+    import pytest
+    rng = np.random.default_rng(6)
+    X = rng.integers(0, 2, (150, 8)); y = (X[:, 0] ^ X[:, 1]) | (rng.random(150) < 0.1)
+    a = OSDTClassifier(0.005, search='dp', max_depth=4).fit(X, y)
+    b = OSDTClassifier(0.005, search='dp', max_depth=4, explore='hybrid').fit(X, y)
+    assert a.optimal_ and b.optimal_ and abs(a.objective_ - b.objective_) < 1e-12
+    with pytest.raises(ValueError, match='explore'):
+        OSDTClassifier(0.005, explore='breadth').fit(X, y)

@@ -263,3 +263,16 @@ def test_leaf_count_bound_is_ceil_one_over_lambda():
         lam = float(rng.choice([0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0]))
         h = OSRTRegressor(lam).fit(X, y).n_leaves_
         assert h <= math.ceil(1 / lam), (it, lam, h)
+
+
+def test_explore_hybrid_same_optimum_and_checked():
+    "explore='hybrid' (best-first descents, treedp Prop. 12) certifies the same optimum; a bad value is refused."
+    import pytest
+    from glassworks.validation import InputError
+    rng = np.random.default_rng(5)
+    X = rng.integers(0, 2, (120, 7)); y = X[:, 0] * 2.0 + X[:, 1] * X[:, 2] + rng.normal(0, 0.3, 120)
+    a = OSRTRegressor(0.005, max_depth=4).fit(X, y)
+    b = OSRTRegressor(0.005, max_depth=4, explore='hybrid').fit(X, y)
+    assert a.optimal_ and b.optimal_ and abs(a.objective_ - b.objective_) < 1e-12
+    with pytest.raises((InputError, ValueError), match='explore'):
+        OSRTRegressor(0.005, explore='breadth').fit(X, y)
