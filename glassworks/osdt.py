@@ -895,7 +895,9 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
         data = TreeData(A, yy, sample_weight=w, task='classification', feature_names=self.feature_names_,
                         classes=classes)
         if mode == 'dp':
-            seed = self._warm(A, yy, w, classes, lam)[0]    # a warm-start tree seeds the DP's budget too
+            # a warm-start tree seeds the DP's budget too; the greedy one is built only if the first round is not enough
+            seed = ((lambda: self._warm(A, yy, w, classes, lam)[0]) if isinstance(self.incumbent, str) else
+                    self._warm(A, yy, w, classes, lam)[0])
             res = search_tree(data, lam, max_depth=self.max_depth, monitor=mon, incumbent=seed,
                               memory_limit=self.memory_limit,
                               anytime=self.explore == 'hybrid')   # descents raise the bound steadily (treedp, Prop. 12)

@@ -119,10 +119,11 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
         limited = self.time_limit is not None or self.node_limit is not None
         # under a limit, a greedy tree seeds the search: it is the answer if nothing better is found in time,
         # and its objective prunes the search from the first node on
-        g = (greedy_regression_tree(A[keep], yy[keep], w[keep], lam * data.norm, self.max_depth, self.metric,
-                                    self.feature_names_) if limited else None)
+        # (built lazily: only if the first round of the search does not already finish)
+        g = ((lambda: greedy_regression_tree(A[keep], yy[keep], w[keep], lam * data.norm, self.max_depth, self.metric,
+                                             self.feature_names_)) if limited else None)
         res = search_tree(data, lam, self.max_depth, monitor=mon, bound=self.bound, incumbent=g,
-                          chunk=64 if self.time_limit is not None else self._chunk,
+                          chunk=min(512, self._chunk) if self.time_limit is not None else self._chunk,
                           anytime=self.explore == 'hybrid')   # descents raise the bound steadily (Prop. 12 of treedp)
         tree, obj = res.tree, float(res.objective)
         # the result is the returned tree: its objective (recomputed from its leaves, not the engine's running

@@ -709,6 +709,15 @@ def _memo_bytes(KS, VS, entries):
     "Memory held by the memo: key and value stores plus about 64 bytes per hash-table entry."
     return KS[0].nbytes + VS[0].nbytes + 64 * entries
 
+def _incumbent_objective(data, incumbent, lam, max_depth, mon):
+    "Objective of a known tree (inf for None), checked against the depth limit and reported to the monitor."
+    if incumbent is None: return np.inf
+    if max_depth is not None and incumbent.depth > max_depth:
+        raise InputError(f"the incumbent tree has depth {incumbent.depth} > max_depth={max_depth}.")
+    obj = tree_objective(data, incumbent, lam)
+    mon.update(upper=obj)
+    return obj
+
 def _next_chunk(chunk, nodes, seconds, mon, target=0.25):
     "Size the next round so that it takes about `target` seconds and does not overrun the time limit much."
     rate = seconds / max(nodes, 1)                                     # seconds per node, measured
@@ -723,7 +732,8 @@ def search_tree(data:TreeData, # the problem
                 max_depth:int|None=None, # at most this many splits on any path (None: no limit)
                 monitor:SearchMonitor|None=None, # time/node limits, progress and trace
                 bound:str='auto', # 'kmeans' (l2 regression), 'equiv' (equivalent points), 'auto'
-                incumbent:Tree|None=None, # a known tree (e.g. greedy): its objective prunes the search from the start
+                incumbent=None, # a known Tree (e.g. greedy): its objective prunes the search from the start; or a
+                                # function returning one, called only if the first round does not finish
                 chunk:int=2000, # nodes in the first numba round (later rounds are sized to ~0.25 s)
                 memory_limit:float|None=8.0, # GB for the memo; the search stops (anytime result) when it is exceeded
                 depth_two:bool=True, # solve subproblems with <= 2 levels left from pair statistics (Proposition 9)
@@ -749,10 +759,8 @@ def search_tree(data:TreeData, # the problem
     if bound == 'kmeans' and data.kind != L2: raise InputError("the k-means bound applies to l2 regression only.")
     mon = monitor if monitor is not None else SearchMonitor()
     lam_raw, tol = lam * data.norm, REL_TOL * data.norm   # raw units; tolerance relative to the scale
-    inc_obj = tree_objective(data, incumbent, lam) if incumbent is not None else np.inf
-    if incumbent is not None and max_depth is not None and incumbent.depth > max_depth:
-        raise InputError(f"the incumbent tree has depth {incumbent.depth} > max_depth={max_depth}.")
-    if np.isfinite(inc_obj): mon.update(upper=inc_obj)
+    lazy = callable(incumbent) and not isinstance(incumbent, Tree)     # built only if the first round is not enough
+    inc_obj = _incumbent_objective(data, None if lazy else incumbent, lam, max_depth, mon)
     use_km = data.kind == L2 and bound != 'equiv'
     U = data.U
     P = _problem(data, lam_raw, tol, use_km, depth_two and max_depth is not None, incremental, similarity,
@@ -779,6 +787,14 @@ def search_tree(data:TreeData, # the problem
         if memory_limit is not None and _memo_bytes(KS, VS, len(table)) > memory_limit * 2**30:
             mon.stopped_by = 'memory_limit'; break
         chunk = _next_chunk(chunk, done + int(cnt[NODES]), mon.elapsed - t, mon)
+        if lazy:                                          # the search did not finish at once: the known tree pays off
+            incumbent, lazy = incumbent(), False
+            inc_obj = _incumbent_objective(data, incumbent, lam, max_depth, mon)
+            budget_root = min(budget_root, inc_obj * data.norm)
+    if lazy and not complete:                             # stopped in the first round: the known tree may be better
+        incumbent = incumbent()
+        inc_obj = _incumbent_objective(data, incumbent, lam, max_depth, mon)
+        budget_root = min(budget_root, inc_obj * data.norm)
     if VS[0][s, UB] < budget_root - tol:
         tree = Tree(_read_tree(data, table, KS, VS, root, d, lam_raw), data.feature_names, task=data.task,
                     classes=data.classes)

@@ -209,3 +209,20 @@ def test_anytime_bounds_are_valid(seed, task, depth, nodes):
     assert r.lower_bound <= opt + 1e-9 and r.objective >= opt - 1e-9, (r, opt)
     test_obj = tree_objective(data, r.tree, lam)
     assert abs(test_obj - r.objective) <= 1e-9, (test_obj, r)
+
+
+def test_lazy_incumbent_is_built_only_when_needed():
+    "A function as the incumbent is called only if the first round does not finish; the optimum is unchanged."
+    from glassworks.models import Leaf, Tree
+    rng = np.random.default_rng(2)
+    X = rng.integers(0, 2, (200, 8)); y = (X[:, 0] ^ X[:, 1]) | (rng.random(200) < 0.1)
+    data = TreeData(X, y); calls = []
+    def leaf():
+        calls.append(1); return Tree(Leaf(0), data.feature_names)
+    want = search_tree(data, 0.002, 4).objective
+    r = search_tree(data, 0.002, 4, incumbent=leaf, chunk=100000)          # one round is enough: never called
+    assert r.complete and abs(r.objective - want) < 1e-12 and not calls
+    r = search_tree(data, 0.002, 4, incumbent=leaf, chunk=2)               # the first round is not: called once
+    assert r.complete and abs(r.objective - want) < 1e-12 and len(calls) == 1
+    r = search_tree(data, 0.002, 4, incumbent=leaf, chunk=2, monitor=SearchMonitor(node_limit=2))   # stopped at once
+    assert len(calls) == 2 and r.objective <= tree_objective(data, leaf(), 0.002) + 1e-12
