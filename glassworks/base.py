@@ -117,6 +117,7 @@ class GlassworksEstimator(BaseEstimator):
         B = self._new_binarizer()
         if B is not None:   # any numeric table: binarised inside, the fitted Binarizer kept as `binarizer_`
             if X is None: check_X(X)
+            if B.strategy == 'gbdt' and B.target == 'auto': B.set_params(target=task)   # whole-number y of a regressor
             B.fit(X, y if B.strategy == 'gbdt' else None)
             self.binarizer_, Xb = B, B.transform(X)
         elif hasattr(self, 'binarizer_'): del self.binarizer_

@@ -156,7 +156,8 @@ def gbdt_prune(B, y, task, n_estimators, max_depth, seed):
 
 # %% ../nbs/03_binarize.ipynb #295705cb
 _OPTIONS = dict(strategy=('quantile', 'midpoints', 'equal_width', 'gbdt'), categorical=('onehot',),
-                missing=('error', 'indicator'), output=('pandas', 'numpy'))
+                missing=('error', 'indicator'), output=('pandas', 'numpy'),
+                target=('auto', 'classification', 'regression'))
 
 def _is_categorical_dtype(dtype) -> bool:
     from pandas.api import types as pt
@@ -260,11 +261,13 @@ def _gbdt_cuts(bz, cont, uniq, y, n):
     if y is None:
         raise InputError("strategy='gbdt' needs the target: call fit(X, y) (the thresholds are guessed from y).")
     y = np.asarray(y)
-    try: kind = type_of_target(y)
-    except ValueError as e: raise InputError(f"y is not a valid target: {e}") from None
-    if kind in ('binary', 'multiclass'): task = 'classification'
-    elif kind == 'continuous': task = 'regression'
-    else: raise InputError(f"strategy='gbdt' needs a class or continuous target, got a {kind!r} y.")
+    if bz.target != 'auto': task = bz.target                 # the caller knows (a regressor's whole-number target)
+    else:
+        try: kind = type_of_target(y)
+        except ValueError as e: raise InputError(f"y is not a valid target: {e}") from None
+        if kind in ('binary', 'multiclass'): task = 'classification'
+        elif kind == 'continuous': task = 'regression'
+        else: raise InputError(f"strategy='gbdt' needs a class or continuous target, got a {kind!r} y.")
     yy = check_y(y, task=task, n_samples=n)
     if task == 'classification': yy = yy[0]
     cols = list(cont)
@@ -432,11 +435,12 @@ class Binarizer(TransformerMixin, BaseEstimator):
                  random_state=None, # seed for the 'gbdt' ensemble
                  missing:str='error', # 'error' on NaN, or 'indicator': add a `col is missing` feature
                  output:str='pandas', # `transform` returns a uint8 'pandas' DataFrame or a 'numpy' array
+                 target:str='auto', # how 'gbdt' reads y: 'auto' (whole numbers are classes), 'classification', 'regression'
                 ):
         self.strategy, self.n_bins, self.max_thresholds = strategy, n_bins, max_thresholds
         self.categorical, self.drop_first, self.categorical_features = categorical, drop_first, categorical_features
         self.gbdt_n_estimators, self.gbdt_max_depth, self.random_state = gbdt_n_estimators, gbdt_max_depth, random_state
-        self.missing, self.output = missing, output
+        self.missing, self.output, self.target = missing, output, target
 
     def fit(self, X, y=None):
         "Learn cuts and levels per column from `X` (and `y`, needed by `strategy='gbdt'`); return `self`."

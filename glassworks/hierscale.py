@@ -1168,7 +1168,6 @@ def path_slider(model):
     try:
         import ipywidgets as widgets
         from IPython import get_ipython
-        from IPython.display import display
         if get_ipython() is None or not hasattr(get_ipython(), 'kernel'): raise ImportError
     except Exception:
         print(model.to_string()); return None
@@ -1178,5 +1177,4 @@ def path_slider(model):
         model.select(s.value); out.clear_output(wait=True)
         with out: print(model.to_string())
     s.observe(show, names='value'); show()
-    box = widgets.VBox([s, out]); display(box)
-    return box
+    return widgets.VBox([s, out])             # Jupyter shows a returned widget (display() here would show it twice)

@@ -238,3 +238,17 @@ def test_numpy_input_and_pipeline():
     O = np.array([['a', 1.5], ['b', 2.5], ['a', 3.5]], dtype=object)
     out = Binarizer(categorical_features=[0], strategy='midpoints').fit(O).transform(O)
     assert list(out.columns) == ['x0 == a', 'x0 == b', 'x1 <= 2', 'x1 <= 3']
+
+
+def test_gbdt_target_whole_number_regression():
+    "A regressor's whole-number target is a regression target for the gbdt cuts (not 400 classes); 'auto' keeps guessing."
+    from glassworks.osrt import OSRTRegressor
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({'a': rng.normal(size=300), 'b': rng.normal(size=300)})
+    y = np.round(20 * X['a'].to_numpy() + rng.normal(size=300)).astype(int)        # integers, many distinct values
+    assert Binarizer(strategy='gbdt').fit(X, y).gbdt_task_ == 'classification'      # what 'auto' infers
+    assert Binarizer(strategy='gbdt', target='regression').fit(X, y).gbdt_task_ == 'regression'
+    m = OSRTRegressor(0.01, max_depth=2, binarizer='gbdt').fit(X, y)
+    assert m.binarizer_.gbdt_task_ == 'regression'
+    with pytest.raises(ValueError, match='target'):
+        Binarizer(strategy='gbdt', target='ranking').fit(X, y)
