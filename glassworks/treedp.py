@@ -542,12 +542,17 @@ def _best_side(kind, lam, tol, single, pair, i, right, may_split, side, cell0, c
     return best, bf
 
 @njit(cache=True)
-def _record_exact(P, table, KS, VS, cnt, bits, f, right, d, value, feat):
-    "Enter the child (bits, x_f = right) at depth d as solved: lb = ub = value, split feature feat."
-    kid = np.empty(bits.shape[0], dtype=np.uint64)
-    for k in range(bits.shape[0]): kid[k] = (bits[k] & P.fbits[f, k]) if right else (bits[k] & ~P.fbits[f, k])
-    s = _node(P, table, KS, VS, cnt, kid, d)
+def _record_exact(P, table, KS, VS, cnt, bits, f, right, d, value, feat, base):
+    """Enter the child (bits, x_f = right) at depth d as solved: lb = ub = value, split feature feat, and (if new)
+    leaf objective `base` from the pair statistics (no pass over its units: nothing else of it is needed)."""
+    W = bits.shape[0]
+    key = P.key
+    for k in range(W): key[k] = (bits[k] & P.fbits[f, k]) if right else (bits[k] & ~P.fbits[f, k])
+    key[W] = np.uint64(d + 1)
+    s, new = _insert(table, KS, VS, key)
+    cnt[ENTRIES if new else HITS] += 1
     v = VS[0]; v[s, LB] = value; v[s, UB] = value; v[s, FEAT] = feat
+    if new: v[s, BASE] = base
 
 @njit(cache=True)
 def _depth_two(P, table, KS, VS, cnt, bits, d, s):
@@ -569,8 +574,9 @@ def _depth_two(P, table, KS, VS, cnt, bits, d, s):
         if left + right < best - P.tol:
             best = left + right; bf = i; fl = jl; fr = jr; vl = left; vr = right
     if bf >= 0 and d == 2:
-        _record_exact(P, table, KS, VS, cnt, bits, bf, False, 1, vl, fl)
-        _record_exact(P, table, KS, VS, cnt, bits, bf, True, 1, vr, fr)
+        for right, value, feat in ((False, vl, fl), (True, vr, fr)):
+            _side_statistics(tot, single, bf, right, side)
+            _record_exact(P, table, KS, VS, cnt, bits, bf, right, 1, value, feat, _cell_loss(P.kind, side) + P.lam)
     v = VS[0]; v[s, LB] = best; v[s, UB] = best; v[s, FEAT] = bf
 
 
