@@ -240,15 +240,9 @@ def fmt_obj(v): return '—' if v != v else f"{v:.6f}"
 
 def depth_grid_main(argv):
     """`--depth-grid`: the depth-limited grid (depths 3-6, lambda down to 0.0005, data sets inside and outside
-    ../shared) against pystreed, run by benchmarks/treedp_depth_bench.py's runner; writes results/osdt_depth.{csv,md}."""
+    ../shared) against pystreed, by benchmarks/treedp_depth_bench.py; writes results/osdt_depth.{csv,md}."""
     import treedp_depth_bench as tdb
-    ap = argparse.ArgumentParser(description=depth_grid_main.__doc__)
-    ap.add_argument('--depth-grid', action='store_true')
-    ap.add_argument('--datasets', nargs='+', default=tdb.CLASSIFICATION)
-    tdb.add_grid_arguments(ap, str(Path(__file__).resolve().parent / 'results' / 'osdt_depth'))
-    a = ap.parse_args(argv)
-    return tdb.run_grid(a.datasets, a.depths, a.lams, a.cap, a.repeat, a.switches, a.out,
-                        'python benchmarks/osdt_bench.py ' + ' '.join(argv))
+    return tdb.grid_main(argv, tdb.CLASSIFICATION, 'osdt_depth', 'benchmarks/osdt_bench.py')
 
 
 def main(argv=None):

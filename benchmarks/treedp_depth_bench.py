@@ -173,6 +173,16 @@ def add_grid_arguments(ap, default_out):
                     help="search_tree switches for the 'ours' column, e.g. similarity=1 incremental=0 (ablation)")
 
 
+def grid_main(argv, datasets, out_name, script):
+    "The command line of a grid run from another script (`osdt_bench.py --depth-grid`, `osrt_bench.py --depth-grid`)."
+    ap = argparse.ArgumentParser(description=f"{script} --depth-grid: depth-limited trees against pystreed")
+    ap.add_argument('--depth-grid', action='store_true')
+    ap.add_argument('--datasets', nargs='+', default=datasets)
+    add_grid_arguments(ap, str(Path(__file__).resolve().parent / 'results' / out_name))
+    a = ap.parse_args(argv)
+    return run_grid(a.datasets, a.depths, a.lams, a.cap, a.repeat, a.switches, a.out, f'python {script} ' + ' '.join(argv))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0], epilog=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -375,29 +375,49 @@ def _close(VS, s, ks, nc, best, bestf):
     for i in range(nc): lb = min(lb, v[ks[2 * i], LB] + v[ks[2 * i + 1], LB])
     v[s, LB] = max(v[s, LB], min(lb, best)); v[s, UB] = best; v[s, FEAT] = bestf
 
-@njit(cache=True)
-def _solve(P, table, KS, VS, cnt, bits, d, budget):
-    "Bounded DP on (bits, d); see Proposition 7. Returns the memo slot."
+@njit(cache=True, inline='always')   # shared by _solve and _descend, inlined into both
+def _open(P, table, KS, VS, cnt, bits, d, budget):
+    """The common start of a visit to (bits, d) by `_solve` and `_descend`: (memo slot, whether it must be expanded).
+    Not if it is settled or over `budget`, the node budget is spent, or the depth-two solver settles it now."""
     s = _node(P, table, KS, VS, cnt, bits, d)
-    v = VS[0]; tol = P.tol
-    if v[s, UB] - v[s, LB] <= tol or v[s, LB] >= budget - tol or cnt[ABORT]: return s
+    v = VS[0]
+    if v[s, UB] - v[s, LB] <= P.tol or v[s, LB] >= budget - P.tol or cnt[ABORT]: return s, False
     cnt[NODES] += 1
     if cnt[NODES] > cnt[BUDGET]:
         cnt[ABORT] = 1
-        return s
+        return s, False
     if P.use_depth2 and (d == 1 or d == 2):                    # Proposition 9: solved in one pass, no children
         _depth_two(P, table, KS, VS, cnt, bits, d, s)
         if P.use_similarity: _archive(P, bits, d, VS[0][s, LB])
-        return s
+        return s, False
+    return s, True
+
+@njit(cache=True, inline='always')   # shared by _solve and _descend, inlined into both
+def _expand(P, table, KS, VS, cnt, bits, d, s):
+    """Every split of (bits, d) with its two children (kids, memo slots ks, features fj, one-split objectives):
+    (number of splits, kids, ks, fj, greedy). No split: the node is closed as a leaf."""
     M, W = P.fbits.shape[0], bits.shape[0]
-    dc = d - 1 if d > 0 else -1
     kids = np.empty((2 * M, W), dtype=np.uint64)
     ks = np.empty(2 * M, dtype=np.int64); fj = np.empty(M, dtype=np.int64); greedy = np.empty(M)
-    nc = _children(P, table, KS, VS, cnt, bits, dc, kids, ks, fj, greedy)
+    nc = _children(P, table, KS, VS, cnt, bits, d - 1 if d > 0 else -1, kids, ks, fj, greedy)
+    if nc == 0: _close(VS, s, ks, 0, VS[0][s, BASE], -1)       # no feature splits S: it is a leaf
+    return nc, kids, ks, fj, greedy
+
+@njit(cache=True, inline='always')
+def _finish(P, VS, s, ks, nc, best, bestf, bits, d):
+    "Close the node with its best split (Proposition 7) and remember its bound for Proposition 10."
+    _close(VS, s, ks, nc, best, bestf)
+    if P.use_similarity: _archive(P, bits, d, VS[0][s, LB])
+
+@njit(cache=True)
+def _solve(P, table, KS, VS, cnt, bits, d, budget):
+    "Bounded DP on (bits, d); see Proposition 7. Returns the memo slot."
+    s, go = _open(P, table, KS, VS, cnt, bits, d, budget)
+    if not go: return s
+    nc, kids, ks, fj, greedy = _expand(P, table, KS, VS, cnt, bits, d, s)
+    if nc == 0: return s
+    tol = P.tol; dc = d - 1 if d > 0 else -1
     v = VS[0]                                                  # the value table may have been regrown
-    if nc == 0:                                                # no feature splits S: it is a leaf
-        _close(VS, s, ks, 0, v[s, BASE], -1)
-        return s
     order = np.argsort(greedy[:nc], kind='mergesort')          # best one-split trees first: good incumbents early
     best, bestf = v[s, UB], v[s, FEAT]
     for t in range(nc):
@@ -412,8 +432,7 @@ def _solve(P, table, KS, VS, cnt, bits, d, budget):
         v = VS[0]
         if v[sL, UB] + v[sR, UB] < best - tol:
             best = v[sL, UB] + v[sR, UB]; bestf = fj[i]
-    _close(VS, s, ks, nc, best, bestf)
-    if P.use_similarity: _archive(P, bits, d, VS[0][s, LB])
+    _finish(P, VS, s, ks, nc, best, bestf, bits, d)
     return s
 
 # %% ../nbs/10_treedp.ipynb #7c6f777c
@@ -584,26 +603,11 @@ def _depth_two(P, table, KS, VS, cnt, bits, d, s):
 @njit(cache=True)
 def _descend(P, table, KS, VS, cnt, bits, d):
     "One descent from (bits, d) along the splits with the lowest bound (Proposition 12). Returns the memo slot."
-    s = _node(P, table, KS, VS, cnt, bits, d)
-    v = VS[0]; tol = P.tol
-    if v[s, UB] - v[s, LB] <= tol or cnt[ABORT]: return s
-    cnt[NODES] += 1
-    if cnt[NODES] > cnt[BUDGET]:
-        cnt[ABORT] = 1
-        return s
-    if P.use_depth2 and (d == 1 or d == 2):
-        _depth_two(P, table, KS, VS, cnt, bits, d, s)
-        if P.use_similarity: _archive(P, bits, d, VS[0][s, LB])
-        return s
-    M, W = P.fbits.shape[0], bits.shape[0]
-    dc = d - 1 if d > 0 else -1
-    kids = np.empty((2 * M, W), dtype=np.uint64)
-    ks = np.empty(2 * M, dtype=np.int64); fj = np.empty(M, dtype=np.int64); greedy = np.empty(M)
-    nc = _children(P, table, KS, VS, cnt, bits, dc, kids, ks, fj, greedy)
-    v = VS[0]
-    if nc == 0:
-        _close(VS, s, ks, 0, v[s, BASE], -1)
-        return s
+    s, go = _open(P, table, KS, VS, cnt, bits, d, np.inf)
+    if not go: return s
+    nc, kids, ks, fj, greedy = _expand(P, table, KS, VS, cnt, bits, d, s)
+    if nc == 0: return s
+    tol = P.tol; dc = d - 1 if d > 0 else -1
     crit, best, bestf = _critical_split(VS, s, ks, fj, nc, tol)
     if crit >= 0:
         sL, sR = ks[2 * crit], ks[2 * crit + 1]
@@ -613,8 +617,7 @@ def _descend(P, table, KS, VS, cnt, bits, d):
         v = VS[0]
         if v[sL, UB] + v[sR, UB] < best - tol:
             best = v[sL, UB] + v[sR, UB]; bestf = fj[crit]
-    _close(VS, s, ks, nc, best, bestf)
-    if P.use_similarity: _archive(P, bits, d, VS[0][s, LB])
+    _finish(P, VS, s, ks, nc, best, bestf, bits, d)
     return s
 
 @njit(cache=True)
