@@ -144,6 +144,15 @@ Problem = namedtuple('Problem', [
 # The kernels called once per unit or per cell take this small tuple (or scalars), not P: numba increments and
 # decrements the reference count of every array in a tuple argument on each call, and P holds ~30 arrays.
 Units = namedtuple('Units', ['kind', 'stats', 'ueq', 'onep', 'onei'])
+Units.__doc__ = """What the per-unit kernels of the depth-two solver read: loss kind, unit statistics and EQ, and each unit's
+features equal to 1 (`onei[onep[u]:onep[u + 1]]`).
+
+```python
+>>> un = _problem(TreeData(np.array([[0, 1], [1, 1]]), np.array([0, 1])), 0.0, 1e-12, False).units
+>>> un.onei.tolist(), un.onep.tolist()
+([1, 0, 1], [0, 1, 3])
+
+```"""
 
 DEPTH2_MAX_BYTES = 2**28   # the depth-two solver's pair tables (2 * M * M * C floats) are used only up to this size
 SIM_ARCHIVE = 16           # support sets remembered per depth level for Proposition 10
