@@ -74,8 +74,9 @@ def run_ours(X, y, task, lam, depth, cap, depth_two, switches=()):
     from glassworks.base import SearchMonitor
     t = time.perf_counter()
     data = TreeData(X, y, task=task)
-    kw = {k: bool(int(v)) for k, v in (sw.split('=') for sw in switches)}
-    r = search_tree(data, lam, depth, monitor=SearchMonitor(time_limit=cap), depth_two=depth_two, **kw)
+    kw = dict(depth_two=depth_two)
+    kw.update({k: bool(int(v)) for k, v in (sw.split('=') for sw in switches)})
+    r = search_tree(data, lam, depth, monitor=SearchMonitor(time_limit=cap), **kw)
     return dict(sec=time.perf_counter() - t, obj=float(r.objective), optimal=bool(r.complete), leaves=r.tree.n_leaves,
                 nodes=r.stats['nodes'])
 

@@ -662,11 +662,13 @@ def _leaf_for(data:TreeData, bits, lam):
         counts = data.stats[u].sum(0); k = int(np.argmax(counts))
         loss = (counts.sum() - counts[k]) / data.norm
         return Leaf(data.classes[k], n_samples=n, counts=counts, loss=loss)
-    m = np.isin(data.inv, u); yy, ww = data.y[m], data.w[m]
-    if data.metric == 'l2':
-        c = float(np.sum(ww * yy) / ww.sum()); loss = float(np.sum(ww * (yy - c) ** 2)) / data.norm
-    else:
-        c = float(weighted_median(yy, ww)); loss = float(np.sum(ww * np.abs(yy - c))) / data.norm
+    if data.metric == 'l2':     # from the unit statistics: SSE = within-unit SSE + sum_u W_u (mean_u - c)^2
+        W, mu = data.stats[u, 0], data.stats[u, 1]
+        c = float(W @ mu / W.sum()); loss = float(data.ueq[u].sum() + W @ (mu - c) ** 2) / data.norm
+        return Leaf(c, n_samples=n, loss=loss)
+    m = np.zeros(data.U, bool); m[u] = True; m = m[data.inv]      # the leaf's rows (a median needs them)
+    yy, ww = data.y[m], data.w[m]
+    c = float(weighted_median(yy, ww)); loss = float(np.sum(ww * np.abs(yy - c))) / data.norm
     return Leaf(c, n_samples=n, loss=loss)
 
 def _read_tree(data, table, KS, VS, bits, d, lam):
