@@ -8,7 +8,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit, types
 from numba.typed import Dict, List
-from .bitsets import memo_find, memo_insert, columns_to_bits, n_words, full, indices, pop_member, count_andnot
+from .bitsets import memo_find, memo_insert, columns_to_bits, n_words, full, indices, pop_member, count_andnot, popcount
 from .kmeans1d import kmeans_penalized_nb
 from .models import Tree, Leaf, Split
 from .base import SearchMonitor
@@ -130,7 +130,8 @@ Problem = namedtuple('Problem', [
     'onep', 'onei',    # CSR lists of each unit's features equal to 1 (onei[onep[u]:onep[u+1]], ascending)
     'units',       # Units: the few members the per-unit kernels read (see below)
     'key',         # (words + 1,) scratch: the memo key of the subproblem being looked up
-    'tot', 'single', 'pair',  # (2, C), (2, M, C), (2, M, M, C): two slots of statistics of S, of x_j = 1, of x_i = x_j = 1
+    'tot', 'single', 'pair',  # (3, C), (3, M, C), (3, M, M, C): slots of statistics of S, of x_j = 1, of x_i = x_j = 1
+                              # (slots 0, 1: recent depth-two supports; slot 2: the parent of the current ones)
     'incremental',   # update the nearer slot by the symmetric difference when that is cheaper (Proposition 11)
     'slot_bits',     # (2, words) the support whose statistics each slot holds
     'slot_centre',   # (2,) the l2 centre c of each slot's statistics
@@ -154,7 +155,7 @@ features equal to 1 (`onei[onep[u]:onep[u + 1]]`).
 
 ```"""
 
-DEPTH2_MAX_BYTES = 2**28   # the depth-two solver's pair tables (2 * M * M * C floats) are used only up to this size
+DEPTH2_MAX_BYTES = 2**28   # the depth-two solver's pair tables (3 * M * M * C floats) are used only up to this size
 SIM_ARCHIVE = 16           # support sets remembered per depth level for Proposition 10
 MAX_UPDATES = 64           # a slot is refilled from scratch after this many incremental updates (bounds the drift)
 
@@ -163,7 +164,7 @@ def _problem(data:TreeData, lam_raw:float, tol:float, use_kmeans:bool, use_depth
     "The kernels' view of `data` for one search, with fresh scratch buffers."
     K, U, M = data.stats.shape[1], data.U, data.M
     C = K + 1 if data.kind == CLS else 4                     # additive statistics of a cell, the unit count last
-    use_depth2 = bool(use_depth2) and data.kind != L1 and 2 * M * M * C * 8 <= DEPTH2_MAX_BYTES
+    use_depth2 = bool(use_depth2) and data.kind != L1 and 3 * M * M * C * 8 <= DEPTH2_MAX_BYTES
     r, c = np.nonzero(data.rows)                             # row-major: each unit's features ascend
     onep = np.searchsorted(r, np.arange(U + 1)).astype(np.int64)
     Mp = M if use_depth2 else 0
@@ -171,9 +172,9 @@ def _problem(data:TreeData, lam_raw:float, tol:float, use_kmeans:bool, use_depth
     onei = c.astype(np.int64)
     return Problem(data.kind, data.stats, data.ueq, data.fbits, float(lam_raw), float(tol), bool(use_kmeans),
                    data.ys, data.ws, data.us, np.zeros(K), np.zeros(U), np.zeros(U), use_depth2, onep,
-                   onei, Units(data.kind, data.stats, data.ueq, onep, onei), np.zeros(W + 1, np.uint64), np.zeros((2, C)), np.zeros((2, Mp, C)), np.zeros((2, Mp, Mp, C)),
-                   bool(incremental), np.zeros((2, W), np.uint64), np.zeros(2),
-                   np.full(2, -1, np.int64), np.zeros(1, np.int64),
+                   onei, Units(data.kind, data.stats, data.ueq, onep, onei), np.zeros(W + 1, np.uint64), np.zeros((3, C)), np.zeros((3, Mp, C)), np.zeros((3, Mp, Mp, C)),
+                   bool(incremental), np.zeros((3, W), np.uint64), np.zeros(3),
+                   np.full(3, -1, np.int64), np.zeros(1, np.int64),
                    bool(similarity) and data.kind == CLS, np.ascontiguousarray(data.stats.sum(1) if data.kind == CLS
                    else data.stats[:, 0]), np.zeros((D, SIM_ARCHIVE, W), np.uint64), np.full((D, SIM_ARCHIVE), -1.0),
                    np.zeros(D, np.int64))
@@ -426,6 +427,8 @@ def _solve(P, table, KS, VS, cnt, bits, d, budget):
     nc, kids, ks, fj, greedy = _expand(P, table, KS, VS, cnt, bits, d, s)
     if nc == 0: return s
     tol = P.tol; dc = d - 1 if d > 0 else -1
+    if d == 3 and P.use_depth2 and P.incremental and P.kind == CLS:   # children's statistics: parent minus sibling
+        _parent_statistics(P, bits, np.empty(P.tot.shape[1]))
     v = VS[0]                                                  # the value table may have been regrown
     order = np.argsort(greedy[:nc], kind='mergesort')          # best one-split trees first: good incumbents early
     best, bestf = v[s, UB], v[s, FEAT]
@@ -533,13 +536,57 @@ def _nearest_slot(P, bits, size):
     return best_q
 
 @njit(cache=True)
+def _sibling_slot(P, bits):
+    "A recent slot holding the sibling of `bits` under the parent slot 2 (disjoint, together the parent), or -1."
+    if P.slot_updates[2] < 0: return -1
+    par = P.slot_bits[2]
+    for q in range(2):
+        if P.slot_updates[q] < 0 or P.slot_centre[q] != P.slot_centre[2]: continue
+        ok = True
+        for k in range(bits.shape[0]):
+            if (bits[k] | P.slot_bits[q, k]) != par[k] or (bits[k] & P.slot_bits[q, k]) != 0:
+                ok = False; break
+        if ok: return q
+    return -1
+
+@njit(cache=True)
+def _subtract_slot(P, q, t):
+    "Slot t := parent slot 2 minus slot q, entry by entry (Proposition 11: the statistics add over disjoint sets)."
+    C, M = P.tot.shape[1], P.single.shape[1]
+    for k in range(C): P.tot[t, k] = P.tot[2, k] - P.tot[q, k]
+    for i in range(M):
+        for k in range(C): P.single[t, i, k] = P.single[2, i, k] - P.single[q, i, k]
+        for j in range(i + 1, M):
+            for k in range(C): P.pair[t, i, j, k] = P.pair[2, i, j, k] - P.pair[q, i, j, k]
+    P.slot_centre[t] = P.slot_centre[2]
+    P.slot_updates[t] = max(P.slot_updates[q], P.slot_updates[2]) + 1
+
+@njit(cache=True)
+def _parent_statistics(P, bits, su):
+    "Slot 2 := the statistics of `bits`, a node whose children the depth-two solver will solve (updated or refilled)."
+    size = popcount(bits)
+    old = P.slot_bits[2]
+    if 0 <= P.slot_updates[2] < MAX_UPDATES and count_andnot(bits, old) + count_andnot(old, bits) < size:
+        _update_slot(P, 2, bits, su)
+    else: _fill_slot(P, 2, bits, su)
+    P.slot_bits[2, :] = bits
+
+@njit(cache=True)
 def _pair_statistics(P, bits, size, su):
-    """Make one slot hold s(S), s(S, x_i = 1) and s(S, x_i = x_j = 1) for i < j, S = `bits` with `size` units;
-    return the slot. Incrementally from the nearer slot when that touches fewer units (Proposition 11), else from
-    scratch in the slot not used last."""
-    q = _nearest_slot(P, bits, size) if P.incremental else -1
-    if q >= 0: _update_slot(P, q, bits, su)
-    else:
+    """Make one of slots 0, 1 hold s(S), s(S, x_i = 1) and s(S, x_i = x_j = 1) for i < j, S = `bits` with `size`
+    units; return the slot. As the parent's statistics minus the sibling's when a slot holds the sibling (an
+    O(M^2) subtraction), else incrementally from the nearer slot when that touches fewer units (Proposition 11), else
+    from scratch in the slot not used last."""
+    q = -1
+    if P.incremental:
+        sib = _sibling_slot(P, bits)
+        if sib >= 0:
+            q = 1 - sib
+            _subtract_slot(P, sib, q)
+        else:
+            q = _nearest_slot(P, bits, size)
+            if q >= 0: _update_slot(P, q, bits, su)
+    if q < 0:
         q = 1 - P.slot_last[0]
         _fill_slot(P, q, bits, su)
     P.slot_bits[q, :] = bits; P.slot_last[0] = q
