@@ -133,9 +133,9 @@ Problem = namedtuple('Problem', [
     'tot', 'single', 'pair',  # (3, C), (3, M, C), (3, M, M, C): slots of statistics of S, of x_j = 1, of x_i = x_j = 1
                               # (slots 0, 1: recent depth-two supports; slot 2: the parent of the current ones)
     'incremental',   # update the nearer slot by the symmetric difference when that is cheaper (Proposition 11)
-    'slot_bits',     # (2, words) the support whose statistics each slot holds
-    'slot_centre',   # (2,) the l2 centre c of each slot's statistics
-    'slot_updates',  # (2,) incremental updates since the slot was last filled from scratch; -1: empty
+    'slot_bits',     # (3, words) the support whose statistics each slot holds
+    'slot_centre',   # (3,) the l2 centre c of each slot's statistics
+    'slot_updates',  # (3,) incremental updates since the slot was last filled from scratch; -1: empty
     'slot_last',     # (1,) the slot used last (a refill takes the other one)
     'use_similarity',  # classification: lower bounds from a solved neighbouring support set (Proposition 10)
     'uweight',       # (U,) total weight of each unit
@@ -160,7 +160,7 @@ SIM_ARCHIVE = 16           # support sets remembered per depth level for Proposi
 MAX_UPDATES = 64           # a slot is refilled from scratch after this many incremental updates (bounds the drift)
 
 def _problem(data:TreeData, lam_raw:float, tol:float, use_kmeans:bool, use_depth2:bool=True,
-             incremental:bool=True, similarity:bool=True, max_depth:int|None=None) -> Problem:
+             incremental:bool=True, similarity:bool=False, max_depth:int|None=None) -> Problem:
     "The kernels' view of `data` for one search, with fresh scratch buffers."
     K, U, M = data.stats.shape[1], data.U, data.M
     C = K + 1 if data.kind == CLS else 4                     # additive statistics of a cell, the unit count last
@@ -172,7 +172,8 @@ def _problem(data:TreeData, lam_raw:float, tol:float, use_kmeans:bool, use_depth
     onei = c.astype(np.int64)
     return Problem(data.kind, data.stats, data.ueq, data.fbits, float(lam_raw), float(tol), bool(use_kmeans),
                    data.ys, data.ws, data.us, np.zeros(K), np.zeros(U), np.zeros(U), use_depth2, onep,
-                   onei, Units(data.kind, data.stats, data.ueq, onep, onei), np.zeros(W + 1, np.uint64), np.zeros((3, C)), np.zeros((3, Mp, C)), np.zeros((3, Mp, Mp, C)),
+                   onei, Units(data.kind, data.stats, data.ueq, onep, onei), np.zeros(W + 1, np.uint64),
+                   np.zeros((3, C)), np.zeros((3, Mp, C)), np.zeros((3, Mp, Mp, C)),
                    bool(incremental), np.zeros((3, W), np.uint64), np.zeros(3),
                    np.full(3, -1, np.int64), np.zeros(1, np.int64),
                    bool(similarity) and data.kind == CLS, np.ascontiguousarray(data.stats.sum(1) if data.kind == CLS
@@ -525,13 +526,19 @@ def _update_slot(P, q, bits, su):
     P.slot_updates[q] += 1
 
 @njit(cache=True)
+def _updatable(P, q, bits, size):
+    "Units in which slot q's support differs from `bits`, if fewer than `size` and the slot may still be updated; else -1."
+    if P.slot_updates[q] < 0 or P.slot_updates[q] >= MAX_UPDATES: return -1
+    diff = count_andnot(bits, P.slot_bits[q]) + count_andnot(P.slot_bits[q], bits)
+    return diff if diff < size else -1
+
+@njit(cache=True)
 def _nearest_slot(P, bits, size):
     "The slot whose support differs from `bits` in fewer than `size` units (the fewest), or -1."
     best_q = -1; best = size
     for q in range(2):
-        if P.slot_updates[q] < 0 or P.slot_updates[q] >= MAX_UPDATES: continue
-        diff = count_andnot(bits, P.slot_bits[q]) + count_andnot(P.slot_bits[q], bits)
-        if diff < best:
+        diff = _updatable(P, q, bits, size)
+        if 0 <= diff < best:
             best = diff; best_q = q
     return best_q
 
@@ -564,10 +571,7 @@ def _subtract_slot(P, q, t):
 @njit(cache=True)
 def _parent_statistics(P, bits, su):
     "Slot 2 := the statistics of `bits`, a node whose children the depth-two solver will solve (updated or refilled)."
-    size = popcount(bits)
-    old = P.slot_bits[2]
-    if 0 <= P.slot_updates[2] < MAX_UPDATES and count_andnot(bits, old) + count_andnot(old, bits) < size:
-        _update_slot(P, 2, bits, su)
+    if _updatable(P, 2, bits, popcount(bits)) >= 0: _update_slot(P, 2, bits, su)
     else: _fill_slot(P, 2, bits, su)
     P.slot_bits[2, :] = bits
 
