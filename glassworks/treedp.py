@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections import namedtuple
 import numpy as np
 from numba import njit, types
-from numba.typed import Dict, List
+from numba.experimental import structref
+from numba.typed import Dict
 from .bitsets import memo_find, memo_insert, columns_to_bits, n_words, full, indices, pop_member, count_andnot, popcount
 from .kmeans1d import kmeans_penalized_nb
 from .models import Tree, Leaf, Split
@@ -15,9 +16,9 @@ from .base import SearchMonitor
 from .validation import check_option, InputError
 
 # %% auto #0
-__all__ = ['CLS', 'L2', 'L1', 'Problem', 'Units', 'DEPTH2_MAX_BYTES', 'SIM_ARCHIVE', 'MAX_UPDATES', 'LB', 'UB', 'BASE', 'FEAT',
-           'NODES', 'ABORT', 'BUDGET', 'HITS', 'ENTRIES', 'BOUNDS', 'REL_TOL', 'weighted_median', 'unique_rows',
-           'TreeData', 'SearchResult', 'tree_objective', 'search_tree']
+__all__ = ['CLS', 'L2', 'L1', 'PROBLEM_FIELDS', 'Units', 'DEPTH2_MAX_BYTES', 'SIM_ARCHIVE', 'MAX_UPDATES', 'LB', 'UB', 'BASE',
+           'FEAT', 'NODES', 'ABORT', 'BUDGET', 'HITS', 'ENTRIES', 'BOUNDS', 'REL_TOL', 'weighted_median', 'unique_rows',
+           'TreeData', 'Problem', 'Memo', 'SearchResult', 'tree_objective', 'search_tree']
 
 # %% ../nbs/10_treedp.ipynb #46d5a782
 CLS, L2, L1 = 0, 1, 2
@@ -115,7 +116,7 @@ class TreeData:
     def __repr__(self): return f"TreeData(task={self.task!r}, n={self.n}, features={self.M}, units={self.U})"
 
 # %% ../nbs/10_treedp.ipynb #e719d7cf
-Problem = namedtuple('Problem', [
+PROBLEM_FIELDS = [
     'kind',        # CLS, L2 or L1
     'stats',       # (U, K) per-unit class weights, or (U, 3) weight, mean, within-unit statistic
     'ueq',         # (U,) equivalent-points loss of each unit
@@ -140,20 +141,55 @@ Problem = namedtuple('Problem', [
     'use_similarity',  # classification: lower bounds from a solved neighbouring support set (Proposition 10)
     'uweight',       # (U,) total weight of each unit
     'sim_bits', 'sim_val', 'sim_next',  # (D, A, words), (D, A), (D,): the last A bounded supports per depth level
-])
+    'scratch',     # (4, C) scratch of the depth-two solver: one unit's statistics, a side, and its two cells
+]
 
-# The kernels called once per unit or per cell take this small tuple (or scalars), not P: numba increments and
-# decrements the reference count of every array in a tuple argument on each call, and P holds ~30 arrays.
+@structref.register
+class _ProblemType(types.StructRef):
+    "numba's type of a `Problem`: one reference-counted record whose fields keep their declared types."
+    def preprocess_fields(self, fields): return tuple((name, types.unliteral(t)) for name, t in fields)
+
+class Problem(structref.StructRefProxy):
+    """Everything the search kernels know about one search: `PROBLEM_FIELDS`, made by `_problem`. A record, not a
+    tuple, because numba counts a reference to every array of a tuple argument on each call (about 60 atomic
+    operations for these 30 arrays) but only one for a record (Proposition 8's search makes millions of calls).
+
+    ```python
+    >>> P = _problem(TreeData(np.array([[0, 1], [1, 1]]), np.array([0, 1])), 0.0, 1e-12, False)
+    >>> loss, eq, units = _leaf_stats(P, full(2)); float(loss), units
+    (1.0, 2)
+
+    ```"""
+
+structref.define_proxy(Problem, _ProblemType, [f for f in PROBLEM_FIELDS])
+
+@njit(cache=True)
+def _new_problem(kind, stats, ueq, fbits, lam, tol, use_kmeans, ys, ws, us, tmp, xbuf, wbuf, use_depth2, onep, onei,
+                 units, key, tot, single, pair, incremental, slot_bits, slot_centre, slot_updates, slot_last,
+                 use_similarity, uweight, sim_bits, sim_val, sim_next, scratch):
+    "A `Problem` built in compiled code (cached), so a fresh process compiles no constructor."
+    return Problem(kind, stats, ueq, fbits, lam, tol, use_kmeans, ys, ws, us, tmp, xbuf, wbuf, use_depth2, onep, onei,
+                   units, key, tot, single, pair, incremental, slot_bits, slot_centre, slot_updates, slot_last,
+                   use_similarity, uweight, sim_bits, sim_val, sim_next, scratch)
+
+# The kernels called once per unit or per cell take this small tuple (or scalars), not P: reading a field of P inside
+# such a loop would count a reference on every iteration.
 Units = namedtuple('Units', ['kind', 'stats', 'ueq', 'onep', 'onei'])
 Units.__doc__ = """What the per-unit kernels of the depth-two solver read: loss kind, unit statistics and EQ, and each unit's
 features equal to 1 (`onei[onep[u]:onep[u + 1]]`).
 
 ```python
->>> un = _problem(TreeData(np.array([[0, 1], [1, 1]]), np.array([0, 1])), 0.0, 1e-12, False).units
+>>> un = _units(TreeData(np.array([[0, 1], [1, 1]]), np.array([0, 1])))
 >>> un.onei.tolist(), un.onep.tolist()
 ([1, 0, 1], [0, 1, 3])
 
 ```"""
+
+def _units(data:TreeData) -> Units:
+    "The `Units` of `data`."
+    r, c = np.nonzero(data.rows)                             # row-major: each unit's features ascend
+    onep = np.searchsorted(r, np.arange(data.U + 1)).astype(np.int64)
+    return Units(data.kind, data.stats, data.ueq, onep, c.astype(np.int64))
 
 DEPTH2_MAX_BYTES = 2**28   # the depth-two solver's pair tables (3 * M * M * C floats) are used only up to this size
 SIM_ARCHIVE = 16           # support sets remembered per depth level for Proposition 10
@@ -165,20 +201,18 @@ def _problem(data:TreeData, lam_raw:float, tol:float, use_kmeans:bool, use_depth
     K, U, M = data.stats.shape[1], data.U, data.M
     C = K + 1 if data.kind == CLS else 4                     # additive statistics of a cell, the unit count last
     use_depth2 = bool(use_depth2) and data.kind != L1 and 3 * M * M * C * 8 <= DEPTH2_MAX_BYTES
-    r, c = np.nonzero(data.rows)                             # row-major: each unit's features ascend
-    onep = np.searchsorted(r, np.arange(U + 1)).astype(np.int64)
+    un = _units(data)
     Mp = M if use_depth2 else 0
     D, W = (1 if max_depth is None else int(max_depth) + 2), data.fbits.shape[1]   # archive rows: remaining depth + 1
-    onei = c.astype(np.int64)
-    return Problem(data.kind, data.stats, data.ueq, data.fbits, float(lam_raw), float(tol), bool(use_kmeans),
-                   data.ys, data.ws, data.us, np.zeros(K), np.zeros(U), np.zeros(U), use_depth2, onep,
-                   onei, Units(data.kind, data.stats, data.ueq, onep, onei), np.zeros(W + 1, np.uint64),
-                   np.zeros((3, C)), np.zeros((3, Mp, C)), np.zeros((3, Mp, Mp, C)),
-                   bool(incremental), np.zeros((3, W), np.uint64), np.zeros(3),
-                   np.full(3, -1, np.int64), np.zeros(1, np.int64),
-                   bool(similarity) and data.kind == CLS, np.ascontiguousarray(data.stats.sum(1) if data.kind == CLS
-                   else data.stats[:, 0]), np.zeros((D, SIM_ARCHIVE, W), np.uint64), np.full((D, SIM_ARCHIVE), -1.0),
-                   np.zeros(D, np.int64))
+    return _new_problem(int(data.kind), data.stats, data.ueq, data.fbits, float(lam_raw), float(tol), bool(use_kmeans),
+                        data.ys, data.ws, data.us, np.zeros(K), np.zeros(U), np.zeros(U), use_depth2, un.onep,
+                        un.onei, un, np.zeros(W + 1, np.uint64),
+                        np.zeros((3, C)), np.zeros((3, Mp, C)), np.zeros((3, Mp, Mp, C)),
+                        bool(incremental), np.zeros((3, W), np.uint64), np.zeros(3),
+                        np.full(3, -1, np.int64), np.zeros(1, np.int64),
+                        bool(similarity) and data.kind == CLS, np.ascontiguousarray(data.stats.sum(1) if data.kind == CLS
+                        else data.stats[:, 0]), np.zeros((D, SIM_ARCHIVE, W), np.uint64),
+                        np.full((D, SIM_ARCHIVE), -1.0), np.zeros(D, np.int64), np.zeros((4, C)))
 
 _ONE = np.uint64(1)
 
@@ -275,18 +309,65 @@ def _key_into(key, bits, d):
 @njit(cache=True)
 def _key(bits, d): return _key_into(np.empty(bits.shape[0] + 1, dtype=np.uint64), bits, d)
 
+@structref.register
+class _MemoType(types.StructRef):
+    "numba's type of a `Memo`."
+    def preprocess_fields(self, fields): return tuple((name, types.unliteral(t)) for name, t in fields)
+
+class Memo(structref.StructRefProxy):
+    """The memo of one search: `table` (hash -> slot) and `keys` of the bitsets notebook's memo, and `vals`, the
+    `[lb, ub, base, feature]` of every slot. Made by `_memo`; `entries` and `nbytes` are readable from Python.
+
+    ```python
+    >>> m = _memo(2); s, new = _insert(m, _key(full(2), 1)); (s, new, m.entries)
+    (0, True, 1)
+
+    ```"""
+    @property
+    def entries(self) -> int: return _memo_entries(self)
+    @property
+    def nbytes(self) -> int:
+        "Bytes of the key and value stores plus about 64 per hash-table entry."
+        return _memo_nbytes(self)
+
+structref.define_proxy(Memo, _MemoType, ['table', 'keys', 'vals'])
+
 @njit(cache=True)
-def _insert(table, KS, VS, key):
+def _new_memo(table, keys, vals): return Memo(table, keys, vals)
+
+def _memo(n_units:int, capacity:int=1024) -> Memo:
+    "An empty memo for subproblems of `n_units` units."
+    table = Dict.empty(key_type=types.int64, value_type=types.int64)
+    return _new_memo(table, np.zeros((capacity, n_words(n_units) + 1), np.uint64), np.zeros((capacity, 4)))
+
+@njit(cache=True)
+def _memo_entries(memo): return len(memo.table)
+
+@njit(cache=True)
+def _memo_nbytes(memo): return memo.keys.nbytes + memo.vals.nbytes + 64 * len(memo.table)
+
+@njit(cache=True)
+def _insert(memo, key):
     "Slot of `key`, inserting it if new (the key store may be regrown; the value table grows alongside)."
-    store, s, new = memo_insert(table, KS[0], key)
-    KS[0] = store
-    vals = VS[0]
+    store, s, new = memo_insert(memo.table, memo.keys, key)
+    memo.keys = store
+    vals = memo.vals
     if s >= vals.shape[0]:
         gv = np.zeros((store.shape[0], 4))
         for r in range(vals.shape[0]):
             for k in range(4): gv[r, k] = vals[r, k]
-        VS[0] = gv
+        memo.vals = gv
     return s, new
+
+@njit(cache=True)
+def _lookup(memo, bits, d):
+    "Slot of (bits, d) in the memo, or -1."
+    return memo_find(memo.table, memo.keys, _key(bits, d))
+
+@njit(cache=True)
+def _values(memo, s):
+    "The stored `[lb, ub, base, feature]` of slot s (a copy)."
+    return memo.vals[s].copy()
 
 # %% ../nbs/10_treedp.ipynb #5a1e0b02
 @njit(cache=True)
@@ -341,9 +422,9 @@ def _lower_bound(P, cnt, bits, base, eq, nu, d):
     return base if lb >= base - P.tol else lb
 
 @njit(cache=True, inline='always')   # hot: inlined, so its arrays are not re-counted on every call
-def _node(P, table, KS, VS, cnt, bits, d):
+def _node(P, memo, cnt, bits, d):
     "Slot of subproblem (bits, d), created with its leaf objective and lower bound if new."
-    s, new = _insert(table, KS, VS, _key_into(P.key, bits, d))   # memo_insert copies the key
+    s, new = _insert(memo, _key_into(P.key, bits, d))   # memo_insert copies the key
     if not new:
         cnt[HITS] += 1
         return s
@@ -352,12 +433,12 @@ def _node(P, table, KS, VS, cnt, bits, d):
     base = loss + P.lam
     lb = _lower_bound(P, cnt, bits, base, eq, nu, d)
     if P.use_similarity and lb < base - P.tol: lb = min(base, max(lb, _similarity_bound(P, bits, d)))
-    v = VS[0]
+    v = memo.vals
     v[s, LB] = lb; v[s, UB] = base; v[s, BASE] = base; v[s, FEAT] = -1
     return s
 
 @njit(cache=True, inline='always')   # once per expanded node; inlined into _solve
-def _children(P, table, KS, VS, cnt, bits, dc, kids, ks, fj, greedy):
+def _children(P, memo, cnt, bits, dc, kids, ks, fj, greedy):
     """Create both children of every feature that splits `bits` (constant features are skipped): kids `2i`, `2i+1`
     of split `i` are its bitsets, `ks` their memo slots, `fj[i]` its feature, `greedy[i]` its one-split objective.
     Returns the number of splits."""
@@ -371,81 +452,81 @@ def _children(P, table, KS, VS, cnt, bits, dc, kids, ks, fj, greedy):
             if a: left_empty = False
             if b: right_empty = False
         if left_empty or right_empty: continue
-        ks[2 * nc] = _node(P, table, KS, VS, cnt, kids[2 * nc], dc)
-        ks[2 * nc + 1] = _node(P, table, KS, VS, cnt, kids[2 * nc + 1], dc)
-        v = VS[0]
+        ks[2 * nc] = _node(P, memo, cnt, kids[2 * nc], dc)
+        ks[2 * nc + 1] = _node(P, memo, cnt, kids[2 * nc + 1], dc)
+        v = memo.vals
         fj[nc] = j; greedy[nc] = v[ks[2 * nc], UB] + v[ks[2 * nc + 1], UB]
         nc += 1
     return nc
 
 @njit(cache=True)
-def _close(VS, s, ks, nc, best, bestf):
+def _close(memo, s, ks, nc, best, bestf):
     "Store the node's result (Proposition 7): bound = min(leaf, each split's child bounds), capped by the incumbent."
-    v = VS[0]
+    v = memo.vals
     lb = v[s, BASE]
     for i in range(nc): lb = min(lb, v[ks[2 * i], LB] + v[ks[2 * i + 1], LB])
     v[s, LB] = max(v[s, LB], min(lb, best)); v[s, UB] = best; v[s, FEAT] = bestf
 
 @njit(cache=True, inline='always')   # shared by _solve and _descend, inlined into both
-def _open(P, table, KS, VS, cnt, bits, d, budget):
+def _open(P, memo, cnt, bits, d, budget):
     """The common start of a visit to (bits, d) by `_solve` and `_descend`: (memo slot, whether it must be expanded).
     Not if it is settled or over `budget`, the node budget is spent, or the depth-two solver settles it now."""
-    s = _node(P, table, KS, VS, cnt, bits, d)
-    v = VS[0]
+    s = _node(P, memo, cnt, bits, d)
+    v = memo.vals
     if v[s, UB] - v[s, LB] <= P.tol or v[s, LB] >= budget - P.tol or cnt[ABORT]: return s, False
     cnt[NODES] += 1
     if cnt[NODES] > cnt[BUDGET]:
         cnt[ABORT] = 1
         return s, False
     if P.use_depth2 and (d == 1 or d == 2):                    # Proposition 9: solved in one pass, no children
-        _depth_two(P, table, KS, VS, cnt, bits, d, s)
-        if P.use_similarity: _archive(P, bits, d, VS[0][s, LB])
+        _depth_two(P, memo, cnt, bits, d, s)
+        if P.use_similarity: _archive(P, bits, d, memo.vals[s, LB])
         return s, False
     return s, True
 
 @njit(cache=True, inline='always')   # shared by _solve and _descend, inlined into both
-def _expand(P, table, KS, VS, cnt, bits, d, s):
+def _expand(P, memo, cnt, bits, d, s):
     """Every split of (bits, d) with its two children (kids, memo slots ks, features fj, one-split objectives):
     (number of splits, kids, ks, fj, greedy). No split: the node is closed as a leaf."""
     M, W = P.fbits.shape[0], bits.shape[0]
     kids = np.empty((2 * M, W), dtype=np.uint64)
     ks = np.empty(2 * M, dtype=np.int64); fj = np.empty(M, dtype=np.int64); greedy = np.empty(M)
-    nc = _children(P, table, KS, VS, cnt, bits, d - 1 if d > 0 else -1, kids, ks, fj, greedy)
-    if nc == 0: _close(VS, s, ks, 0, VS[0][s, BASE], -1)       # no feature splits S: it is a leaf
+    nc = _children(P, memo, cnt, bits, d - 1 if d > 0 else -1, kids, ks, fj, greedy)
+    if nc == 0: _close(memo, s, ks, 0, memo.vals[s, BASE], -1)       # no feature splits S: it is a leaf
     return nc, kids, ks, fj, greedy
 
 @njit(cache=True, inline='always')
-def _finish(P, VS, s, ks, nc, best, bestf, bits, d):
+def _finish(P, memo, s, ks, nc, best, bestf, bits, d):
     "Close the node with its best split (Proposition 7) and remember its bound for Proposition 10."
-    _close(VS, s, ks, nc, best, bestf)
-    if P.use_similarity: _archive(P, bits, d, VS[0][s, LB])
+    _close(memo, s, ks, nc, best, bestf)
+    if P.use_similarity: _archive(P, bits, d, memo.vals[s, LB])
 
 @njit(cache=True)
-def _solve(P, table, KS, VS, cnt, bits, d, budget):
+def _solve(P, memo, cnt, bits, d, budget):
     "Bounded DP on (bits, d); see Proposition 7. Returns the memo slot."
-    s, go = _open(P, table, KS, VS, cnt, bits, d, budget)
+    s, go = _open(P, memo, cnt, bits, d, budget)
     if not go: return s
-    nc, kids, ks, fj, greedy = _expand(P, table, KS, VS, cnt, bits, d, s)
+    nc, kids, ks, fj, greedy = _expand(P, memo, cnt, bits, d, s)
     if nc == 0: return s
     tol = P.tol; dc = d - 1 if d > 0 else -1
     if d == 3 and P.use_depth2 and P.incremental and P.kind == CLS:   # children's statistics: parent minus sibling
-        _parent_statistics(P, bits, np.empty(P.tot.shape[1]))
-    v = VS[0]                                                  # the value table may have been regrown
+        _parent_statistics(P, bits, P.scratch[0])
+    v = memo.vals                                                  # the value table may have been regrown
     order = np.argsort(greedy[:nc], kind='mergesort')          # best one-split trees first: good incumbents early
     best, bestf = v[s, UB], v[s, FEAT]
     for t in range(nc):
         if cnt[ABORT]: break
         i = order[t]; sL, sR = ks[2 * i], ks[2 * i + 1]
-        cap = min(best, budget); v = VS[0]
+        cap = min(best, budget); v = memo.vals
         if v[sL, LB] + v[sR, LB] >= cap - tol: continue        # Proposition 6
-        _solve(P, table, KS, VS, cnt, kids[2 * i], dc, cap - v[sR, LB])
-        v = VS[0]
+        _solve(P, memo, cnt, kids[2 * i], dc, cap - v[sR, LB])
+        v = memo.vals
         if v[sL, LB] + v[sR, LB] >= cap - tol or cnt[ABORT]: continue
-        _solve(P, table, KS, VS, cnt, kids[2 * i + 1], dc, cap - v[sL, LB])
-        v = VS[0]
+        _solve(P, memo, cnt, kids[2 * i + 1], dc, cap - v[sL, LB])
+        v = memo.vals
         if v[sL, UB] + v[sR, UB] < best - tol:
             best = v[sL, UB] + v[sR, UB]; bestf = fj[i]
-    _finish(P, VS, s, ks, nc, best, bestf, bits, d)
+    _finish(P, memo, s, ks, nc, best, bestf, bits, d)
     return s
 
 # %% ../nbs/10_treedp.ipynb #7c6f777c
@@ -621,25 +702,25 @@ def _best_side(kind, lam, tol, single, pair, i, right, may_split, side, cell0, c
     return best, bf
 
 @njit(cache=True)
-def _record_exact(P, table, KS, VS, cnt, bits, f, right, d, value, feat, base):
+def _record_exact(P, memo, cnt, bits, f, right, d, value, feat, base):
     """Enter the child (bits, x_f = right) at depth d as solved: lb = ub = value, split feature feat, and (if new)
     leaf objective `base` from the pair statistics (no pass over its units: nothing else of it is needed)."""
     W = bits.shape[0]
     key = P.key
     for k in range(W): key[k] = (bits[k] & P.fbits[f, k]) if right else (bits[k] & ~P.fbits[f, k])
     key[W] = np.uint64(d + 1)
-    s, new = _insert(table, KS, VS, key)
+    s, new = _insert(memo, key)
     cnt[ENTRIES if new else HITS] += 1
-    v = VS[0]; v[s, LB] = value; v[s, UB] = value; v[s, FEAT] = feat
+    v = memo.vals; v[s, LB] = value; v[s, UB] = value; v[s, FEAT] = feat
     if new: v[s, BASE] = base
 
 @njit(cache=True)
-def _depth_two(P, table, KS, VS, cnt, bits, d, s):
+def _depth_two(P, memo, cnt, bits, d, s):
     """Solve (bits, d) for d = 1 or 2 exactly from pair statistics (Proposition 9) and record it (and, for d = 2, the
     two children of its best root split)."""
+    su, side, cell0, cell1 = P.scratch[0], P.scratch[1], P.scratch[2], P.scratch[3]
     C = P.tot.shape[1]
-    su = np.empty(C); side = np.empty(C); cell0 = np.empty(C); cell1 = np.empty(C)
-    v = VS[0]
+    v = memo.vals
     q = _pair_statistics(P, bits, _leaf_stats(P, bits)[2], su)
     tot, single, pair = P.tot[q], P.single[q], P.pair[q]
     best = v[s, BASE]; bf = -1; fl = -1; fr = -1; vl = 0.0; vr = 0.0
@@ -655,36 +736,36 @@ def _depth_two(P, table, KS, VS, cnt, bits, d, s):
     if bf >= 0 and d == 2:
         for right, value, feat in ((False, vl, fl), (True, vr, fr)):
             _side_statistics(tot, single, bf, right, side)
-            _record_exact(P, table, KS, VS, cnt, bits, bf, right, 1, value, feat, _cell_loss(P.kind, side) + P.lam)
-    v = VS[0]; v[s, LB] = best; v[s, UB] = best; v[s, FEAT] = bf
+            _record_exact(P, memo, cnt, bits, bf, right, 1, value, feat, _cell_loss(P.kind, side) + P.lam)
+    v = memo.vals; v[s, LB] = best; v[s, UB] = best; v[s, FEAT] = bf
 
 
 # %% ../nbs/10_treedp.ipynb #5a1e0b06
 @njit(cache=True)
-def _descend(P, table, KS, VS, cnt, bits, d):
+def _descend(P, memo, cnt, bits, d):
     "One descent from (bits, d) along the splits with the lowest bound (Proposition 12). Returns the memo slot."
-    s, go = _open(P, table, KS, VS, cnt, bits, d, np.inf)
+    s, go = _open(P, memo, cnt, bits, d, np.inf)
     if not go: return s
-    nc, kids, ks, fj, greedy = _expand(P, table, KS, VS, cnt, bits, d, s)
+    nc, kids, ks, fj, greedy = _expand(P, memo, cnt, bits, d, s)
     if nc == 0: return s
     tol = P.tol; dc = d - 1 if d > 0 else -1
-    crit, best, bestf = _critical_split(VS, s, ks, fj, nc, tol)
+    crit, best, bestf = _critical_split(memo, s, ks, fj, nc, tol)
     if crit >= 0:
         sL, sR = ks[2 * crit], ks[2 * crit + 1]
-        v = VS[0]
+        v = memo.vals
         k = 2 * crit if v[sL, UB] - v[sL, LB] >= v[sR, UB] - v[sR, LB] else 2 * crit + 1
-        _descend(P, table, KS, VS, cnt, kids[k], dc)
-        v = VS[0]
+        _descend(P, memo, cnt, kids[k], dc)
+        v = memo.vals
         if v[sL, UB] + v[sR, UB] < best - tol:
             best = v[sL, UB] + v[sR, UB]; bestf = fj[crit]
-    _finish(P, VS, s, ks, nc, best, bestf, bits, d)
+    _finish(P, memo, s, ks, nc, best, bestf, bits, d)
     return s
 
 @njit(cache=True)
-def _critical_split(VS, s, ks, fj, nc, tol):
+def _critical_split(memo, s, ks, fj, nc, tol):
     """The split whose children's bounds sum lowest, if that sum is below the best realised tree (else -1), and the
     best realised tree: (split, objective, root feature)."""
-    v = VS[0]
+    v = memo.vals
     best, bestf = v[s, UB], v[s, FEAT]
     crit = -1; low = np.inf
     for i in range(nc):
@@ -698,11 +779,11 @@ def _critical_split(VS, s, ks, fj, nc, tol):
     return crit, best, bestf
 
 @njit(cache=True)
-def _descents(P, table, KS, VS, cnt, root, d):
+def _descents(P, memo, cnt, root, d):
     "Descents from the root until it is solved or the node budget is spent."
     while not cnt[ABORT]:
-        s = _descend(P, table, KS, VS, cnt, root, d)
-        v = VS[0]
+        s = _descend(P, memo, cnt, root, d)
+        v = memo.vals
         if v[s, UB] - v[s, LB] <= P.tol: break
 
 
@@ -722,13 +803,13 @@ def _leaf_for(data:TreeData, bits, lam):
     c = float(weighted_median(yy, ww)); loss = float(np.sum(ww * np.abs(yy - c))) / data.norm
     return Leaf(c, n_samples=n, loss=loss)
 
-def _read_tree(data, table, KS, VS, bits, d, lam):
-    s = memo_find(table, KS[0], _key(bits, d))
-    f = int(VS[0][s, FEAT]) if s >= 0 else -1
+def _read_tree(data, memo, bits, d, lam):
+    s = _lookup(memo, bits, d)
+    f = int(_values(memo, s)[FEAT]) if s >= 0 else -1
     if f < 0: return _leaf_for(data, bits, lam)
     dc = d - 1 if d > 0 else -1
     L, R = bits & ~data.fbits[f], bits & data.fbits[f]
-    left, right = _read_tree(data, table, KS, VS, L, dc, lam), _read_tree(data, table, KS, VS, R, dc, lam)
+    left, right = _read_tree(data, memo, L, dc, lam), _read_tree(data, memo, R, dc, lam)
     return Split(f, 0.5, left, right, n_samples=int(data.sizes[indices(bits)].sum()))
 
 # %% ../nbs/10_treedp.ipynb #719387e0
@@ -775,10 +856,6 @@ def _print_final(mon:SearchMonitor, res:SearchResult):
     how = 'optimal' if res.complete else f"stopped by {mon.stopped_by or 'the incumbent'}"
     print(f"[{mon.name}] {mon.elapsed:8.2f}s  {how}: objective {res.objective:.6g}  bound {res.lower_bound:.6g}  "
           f"nodes {res.stats['nodes']:,}  leaves {res.tree.n_leaves}", file=mon.stream, flush=True)
-
-def _memo_bytes(KS, VS, entries):
-    "Memory held by the memo: key and value stores plus about 64 bytes per hash-table entry."
-    return KS[0].nbytes + VS[0].nbytes + 64 * entries
 
 def _incumbent_objective(data, incumbent, lam, max_depth, mon):
     "Objective of a known tree (inf for None), checked against the depth limit and reported to the monitor."
@@ -836,8 +913,7 @@ def search_tree(data:TreeData, # the problem
     U = data.U
     P = _problem(data, lam_raw, tol, use_km, depth_two and max_depth is not None, incremental, similarity,
                  max_depth)   # no limit: never two levels left
-    table = Dict.empty(key_type=types.int64, value_type=types.int64)
-    KS = List([np.zeros((1024, n_words(U) + 1), np.uint64)]); VS = List([np.zeros((1024, 4))])
+    memo = _memo(U)
     cnt = np.zeros(8, np.int64); root = full(U); d = -1 if max_depth is None else int(max_depth)
     budget_root = inc_obj * data.norm                     # look only for trees better than the incumbent
     total, rounds = 0, 0
@@ -846,16 +922,16 @@ def search_tree(data:TreeData, # the problem
         t = mon.elapsed; done = 0
         if anytime:                                      # Proposition 12: raise the root's bound first
             cnt[NODES], cnt[ABORT], cnt[BUDGET] = 0, 0, max(1, budget // 2)
-            _descents(P, table, KS, VS, cnt, root, d)
+            _descents(P, memo, cnt, root, d)
             done = int(cnt[NODES]); budget = max(1, budget - done); total += done
         cnt[NODES], cnt[ABORT], cnt[BUDGET] = 0, 0, budget
-        s = _solve(P, table, KS, VS, cnt, root, d, budget_root)
+        s = _solve(P, memo, cnt, root, d, budget_root)
         total += int(cnt[NODES]); rounds += 1
-        lb, ub = VS[0][s, LB], min(VS[0][s, UB], budget_root)
+        vals = _values(memo, s); lb, ub = vals[LB], min(vals[UB], budget_root)
         mon.update(upper=ub / data.norm, lower=min(lb, ub) / data.norm, nodes=total)
         complete = ub - lb <= tol or lb >= budget_root - tol
         if complete or mon.expired(nodes=total): break
-        if memory_limit is not None and _memo_bytes(KS, VS, len(table)) > memory_limit * 2**30:
+        if memory_limit is not None and memo.nbytes > memory_limit * 2**30:
             mon.stopped_by = 'memory_limit'; break
         chunk = _next_chunk(chunk, done + int(cnt[NODES]), mon.elapsed - t, mon)
         if lazy:                                          # the search did not finish at once: the known tree pays off
@@ -866,8 +942,8 @@ def search_tree(data:TreeData, # the problem
         incumbent = incumbent()
         inc_obj = _incumbent_objective(data, incumbent, lam, max_depth, mon)
         budget_root = min(budget_root, inc_obj * data.norm)
-    if VS[0][s, UB] < budget_root - tol:
-        tree = Tree(_read_tree(data, table, KS, VS, root, d, lam_raw), data.feature_names, task=data.task,
+    if _values(memo, s)[UB] < budget_root - tol:
+        tree = Tree(_read_tree(data, memo, root, d, lam_raw), data.feature_names, task=data.task,
                     classes=data.classes)
         objective = sum(lf.loss for lf in tree.leaves()) + lam * tree.n_leaves
     else: tree, objective = incumbent, inc_obj              # nothing beats the incumbent (found so far)

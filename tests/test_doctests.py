@@ -24,7 +24,6 @@ def test_every_public_callable_has_an_example(modname):
     finder = doctest.DocTestFinder()
     missing = []
     for name, obj in _public(mod):
-        if name == 'Problem': continue                                  # a namedtuple type, documented by its fields
         tests = finder.find(obj, name, module=mod, globs=vars(mod))
         if not any(t.examples for t in tests): missing.append(name)
     assert not missing, f"{modname}: no `>>>` example in {missing}"
