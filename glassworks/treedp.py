@@ -17,8 +17,9 @@ from .validation import check_option, InputError
 
 # %% auto #0
 __all__ = ['CLS', 'L2', 'L1', 'PROBLEM_FIELDS', 'Units', 'DEPTH2_MAX_BYTES', 'SIM_ARCHIVE', 'MAX_UPDATES', 'LB', 'UB', 'BASE',
-           'FEAT', 'NODES', 'ABORT', 'BUDGET', 'HITS', 'ENTRIES', 'BOUNDS', 'REL_TOL', 'weighted_median', 'unique_rows',
-           'TreeData', 'Problem', 'Memo', 'SearchResult', 'tree_objective', 'search_tree']
+           'FEAT', 'LEFT', 'RIGHT', 'N_VALS', 'NODES', 'ABORT', 'BUDGET', 'HITS', 'ENTRIES', 'BOUNDS', 'REL_TOL',
+           'weighted_median', 'unique_rows', 'TreeData', 'Problem', 'Memo', 'SearchResult', 'tree_objective',
+           'search_tree']
 
 # %% ../nbs/10_treedp.ipynb #46d5a782
 CLS, L2, L1 = 0, 1, 2
@@ -295,7 +296,8 @@ def _kmeans_bound(P, bits, nu, c_max):
     return kmeans_penalized_nb(xbuf[:nu], wbuf[:nu], P.lam, c_max)
 
 # %% ../nbs/10_treedp.ipynb #c4c70479
-LB, UB, BASE, FEAT = 0, 1, 2, 3
+LB, UB, BASE, FEAT, LEFT, RIGHT = 0, 1, 2, 3, 4, 5   # LEFT, RIGHT: children's features if solved by depth two, else -2
+N_VALS = 6
 NODES, ABORT, BUDGET, HITS, ENTRIES, BOUNDS = 0, 1, 2, 3, 4, 5
 
 @njit(cache=True)
@@ -338,7 +340,7 @@ def _new_memo(table, keys, vals): return Memo(table, keys, vals)
 def _memo(n_units:int, capacity:int=1024) -> Memo:
     "An empty memo for subproblems of `n_units` units."
     table = Dict.empty(key_type=types.int64, value_type=types.int64)
-    return _new_memo(table, np.zeros((capacity, n_words(n_units) + 1), np.uint64), np.zeros((capacity, 4)))
+    return _new_memo(table, np.zeros((capacity, n_words(n_units) + 1), np.uint64), np.zeros((capacity, N_VALS)))
 
 @njit(cache=True)
 def _memo_entries(memo): return len(memo.table)
@@ -353,9 +355,9 @@ def _insert(memo, key):
     memo.keys = store
     vals = memo.vals
     if s >= vals.shape[0]:
-        gv = np.zeros((store.shape[0], 4))
+        gv = np.zeros((store.shape[0], N_VALS))
         for r in range(vals.shape[0]):
-            for k in range(4): gv[r, k] = vals[r, k]
+            for k in range(N_VALS): gv[r, k] = vals[r, k]
         memo.vals = gv
     return s, new
 
@@ -434,7 +436,7 @@ def _node(P, memo, cnt, bits, d):
     lb = _lower_bound(P, cnt, bits, base, eq, nu, d)
     if P.use_similarity and lb < base - P.tol: lb = min(base, max(lb, _similarity_bound(P, bits, d)))
     v = memo.vals
-    v[s, LB] = lb; v[s, UB] = base; v[s, BASE] = base; v[s, FEAT] = -1
+    v[s, LB] = lb; v[s, UB] = base; v[s, BASE] = base; v[s, FEAT] = -1; v[s, LEFT] = -2; v[s, RIGHT] = -2
     return s
 
 @njit(cache=True, inline='always')   # once per expanded node; inlined into _solve
@@ -702,28 +704,15 @@ def _best_side(kind, lam, tol, single, pair, i, right, may_split, side, cell0, c
     return best, bf
 
 @njit(cache=True)
-def _record_exact(P, memo, cnt, bits, f, right, d, value, feat, base):
-    """Enter the child (bits, x_f = right) at depth d as solved: lb = ub = value, split feature feat, and (if new)
-    leaf objective `base` from the pair statistics (no pass over its units: nothing else of it is needed)."""
-    W = bits.shape[0]
-    key = P.key
-    for k in range(W): key[k] = (bits[k] & P.fbits[f, k]) if right else (bits[k] & ~P.fbits[f, k])
-    key[W] = np.uint64(d + 1)
-    s, new = _insert(memo, key)
-    cnt[ENTRIES if new else HITS] += 1
-    v = memo.vals; v[s, LB] = value; v[s, UB] = value; v[s, FEAT] = feat
-    if new: v[s, BASE] = base
-
-@njit(cache=True)
 def _depth_two(P, memo, cnt, bits, d, s):
-    """Solve (bits, d) for d = 1 or 2 exactly from pair statistics (Proposition 9) and record it (and, for d = 2, the
-    two children of its best root split)."""
+    """Solve (bits, d) for d = 1 or 2 exactly from pair statistics (Proposition 9) and record it with the split
+    features of its children (-1: leaves)."""
     su, side, cell0, cell1 = P.scratch[0], P.scratch[1], P.scratch[2], P.scratch[3]
     C = P.tot.shape[1]
     v = memo.vals
-    q = _pair_statistics(P, bits, _leaf_stats(P, bits)[2], su)
+    q = _pair_statistics(P, bits, popcount(bits), su)
     tot, single, pair = P.tot[q], P.single[q], P.pair[q]
-    best = v[s, BASE]; bf = -1; fl = -1; fr = -1; vl = 0.0; vr = 0.0
+    best = v[s, BASE]; bf = -1; fl = -1; fr = -1
     n_units = tot[C - 1]
     for i in range(single.shape[0]):
         if single[i, C - 1] < 0.5 or single[i, C - 1] > n_units - 0.5: continue   # x_i constant on S
@@ -732,12 +721,8 @@ def _depth_two(P, memo, cnt, bits, d, s):
         _side_statistics(tot, single, i, True, side)
         right, jr = _best_side(P.kind, P.lam, P.tol, single, pair, i, True, d == 2, side, cell0, cell1)
         if left + right < best - P.tol:
-            best = left + right; bf = i; fl = jl; fr = jr; vl = left; vr = right
-    if bf >= 0 and d == 2:
-        for right, value, feat in ((False, vl, fl), (True, vr, fr)):
-            _side_statistics(tot, single, bf, right, side)
-            _record_exact(P, memo, cnt, bits, bf, right, 1, value, feat, _cell_loss(P.kind, side) + P.lam)
-    v = memo.vals; v[s, LB] = best; v[s, UB] = best; v[s, FEAT] = bf
+            best = left + right; bf = i; fl = jl; fr = jr
+    v = memo.vals; v[s, LB] = best; v[s, UB] = best; v[s, FEAT] = bf; v[s, LEFT] = fl; v[s, RIGHT] = fr
 
 
 # %% ../nbs/10_treedp.ipynb #5a1e0b06
@@ -803,13 +788,24 @@ def _leaf_for(data:TreeData, bits, lam):
     c = float(weighted_median(yy, ww)); loss = float(np.sum(ww * np.abs(yy - c))) / data.norm
     return Leaf(c, n_samples=n, loss=loss)
 
-def _read_tree(data, memo, bits, d, lam):
-    s = _lookup(memo, bits, d)
-    f = int(_values(memo, s)[FEAT]) if s >= 0 else -1
+def _stump(data, bits, f, lam):
+    "A leaf (f < 0) or one split on f with two leaves."
     if f < 0: return _leaf_for(data, bits, lam)
-    dc = d - 1 if d > 0 else -1
     L, R = bits & ~data.fbits[f], bits & data.fbits[f]
-    left, right = _read_tree(data, memo, L, dc, lam), _read_tree(data, memo, R, dc, lam)
+    return Split(f, 0.5, _leaf_for(data, L, lam), _leaf_for(data, R, lam), n_samples=int(data.sizes[indices(bits)].sum()))
+
+def _read_tree(data, memo, bits, d, lam):
+    """The best tree stored for (bits, d): its root feature, then each child's own entry, or, for a subproblem the
+    depth-two solver settled, the children's features kept in its entry."""
+    s = _lookup(memo, bits, d)
+    v = _values(memo, s) if s >= 0 else np.full(N_VALS, -1.0)
+    f = int(v[FEAT])
+    if f < 0: return _leaf_for(data, bits, lam)
+    L, R = bits & ~data.fbits[f], bits & data.fbits[f]
+    if v[LEFT] > -2: left, right = _stump(data, L, int(v[LEFT]), lam), _stump(data, R, int(v[RIGHT]), lam)
+    else:
+        dc = d - 1 if d > 0 else -1
+        left, right = _read_tree(data, memo, L, dc, lam), _read_tree(data, memo, R, dc, lam)
     return Split(f, 0.5, left, right, n_samples=int(data.sizes[indices(bits)].sum()))
 
 # %% ../nbs/10_treedp.ipynb #719387e0
