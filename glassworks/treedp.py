@@ -143,6 +143,8 @@ PROBLEM_FIELDS = [
     'uweight',       # (U,) total weight of each unit
     'sim_bits', 'sim_val', 'sim_next',  # (D, A, words), (D, A), (D,): the last A bounded supports per depth level
     'scratch',     # (4, C) scratch of the depth-two solver: one unit's statistics, a side, and its two cells
+    'scratch_bits',  # (3, words) scratch bitsets: units to add, units to remove, the sibling of a support
+    'subtract_units',  # what an O(M^2) slot subtraction costs, in units added to a slot (M^2 / mean ones per unit^2)
 ]
 
 @structref.register
@@ -167,11 +169,11 @@ structref.define_proxy(Problem, _ProblemType, [f for f in PROBLEM_FIELDS])
 @njit(cache=True)
 def _new_problem(kind, stats, ueq, fbits, lam, tol, use_kmeans, ys, ws, us, tmp, xbuf, wbuf, use_depth2, onep, onei,
                  units, key, tot, single, pair, incremental, slot_bits, slot_centre, slot_updates, slot_last,
-                 use_similarity, uweight, sim_bits, sim_val, sim_next, scratch):
+                 use_similarity, uweight, sim_bits, sim_val, sim_next, scratch, scratch_bits, subtract_units):
     "A `Problem` built in compiled code (cached), so a fresh process compiles no constructor."
     return Problem(kind, stats, ueq, fbits, lam, tol, use_kmeans, ys, ws, us, tmp, xbuf, wbuf, use_depth2, onep, onei,
                    units, key, tot, single, pair, incremental, slot_bits, slot_centre, slot_updates, slot_last,
-                   use_similarity, uweight, sim_bits, sim_val, sim_next, scratch)
+                   use_similarity, uweight, sim_bits, sim_val, sim_next, scratch, scratch_bits, subtract_units)
 
 # The kernels called once per unit or per cell take this small tuple (or scalars), not P: reading a field of P inside
 # such a loop would count a reference on every iteration.
@@ -213,7 +215,8 @@ def _problem(data:TreeData, lam_raw:float, tol:float, use_kmeans:bool, use_depth
                         np.full(3, -1, np.int64), np.zeros(1, np.int64),
                         bool(similarity) and data.kind == CLS, np.ascontiguousarray(data.stats.sum(1) if data.kind == CLS
                         else data.stats[:, 0]), np.zeros((D, SIM_ARCHIVE, W), np.uint64),
-                        np.full((D, SIM_ARCHIVE), -1.0), np.zeros(D, np.int64), np.zeros((4, C)))
+                        np.full((D, SIM_ARCHIVE), -1.0), np.zeros(D, np.int64), np.zeros((4, C)),
+                        np.zeros((3, W), np.uint64), float(M * M) / max(len(un.onei) / max(U, 1), 1.0) ** 2)
 
 _ONE = np.uint64(1)
 
@@ -511,7 +514,7 @@ def _solve(P, memo, cnt, bits, d, budget):
     nc, kids, ks, fj, greedy = _expand(P, memo, cnt, bits, d, s)
     if nc == 0: return s
     tol = P.tol; dc = d - 1 if d > 0 else -1
-    if d == 3 and P.use_depth2 and P.incremental and P.kind == CLS:   # children's statistics: parent minus sibling
+    if d == 3 and P.use_depth2 and P.incremental:               # children's statistics: parent minus sibling
         _parent_statistics(P, bits, P.scratch[0])
     v = memo.vals                                                  # the value table may have been regrown
     order = np.argsort(greedy[:nc], kind='mergesort')          # best one-split trees first: good incumbents early
@@ -589,9 +592,10 @@ def _add_units(un, bits, sign, c, su, tot, single, pair):
             _add_unit(un, u, sign, c, su, tot, single, pair)
 
 @njit(cache=True)
-def _fill_slot(P, q, bits, su):
-    "Slot q := the statistics of `bits` from scratch, centred on its own mean (l2)."
-    c = _subproblem_mean(P, bits) if P.kind == L2 else 0.0
+def _fill_slot(P, q, bits, su, c):
+    "Slot q := the statistics of `bits` from scratch, centred on c (l2; NaN: on its own mean)."
+    if P.kind != L2: c = 0.0
+    elif np.isnan(c): c = _subproblem_mean(P, bits)
     P.tot[q, :] = 0.0; P.single[q] = 0.0; P.pair[q] = 0.0
     _add_units(P.units, bits, 1.0, c, su, P.tot[q], P.single[q], P.pair[q])
     P.slot_centre[q] = c; P.slot_updates[q] = 0
@@ -601,7 +605,7 @@ def _update_slot(P, q, bits, su):
     "Slot q := the statistics of `bits`, by adding the units it lacks and removing those `bits` lacks (Proposition 11)."
     old = P.slot_bits[q]; c = P.slot_centre[q]
     W = bits.shape[0]
-    add = np.empty(W, np.uint64); rem = np.empty(W, np.uint64)
+    add, rem = P.scratch_bits[0], P.scratch_bits[1]
     for k in range(W):
         add[k] = bits[k] & ~old[k]; rem[k] = old[k] & ~bits[k]
     _add_units(P.units, add, 1.0, c, su, P.tot[q], P.single[q], P.pair[q])
@@ -617,13 +621,13 @@ def _updatable(P, q, bits, size):
 
 @njit(cache=True)
 def _nearest_slot(P, bits, size):
-    "The slot whose support differs from `bits` in fewer than `size` units (the fewest), or -1."
+    "(slot, units it differs in) for the slot whose support differs from `bits` in fewer than `size` units (the fewest); else (-1, size)."
     best_q = -1; best = size
     for q in range(2):
         diff = _updatable(P, q, bits, size)
         if 0 <= diff < best:
             best = diff; best_q = q
-    return best_q
+    return best_q, best
 
 @njit(cache=True)
 def _sibling_slot(P, bits):
@@ -655,28 +659,63 @@ def _subtract_slot(P, q, t):
 def _parent_statistics(P, bits, su):
     "Slot 2 := the statistics of `bits`, a node whose children the depth-two solver will solve (updated or refilled)."
     if _updatable(P, 2, bits, popcount(bits)) >= 0: _update_slot(P, 2, bits, su)
-    else: _fill_slot(P, 2, bits, su)
+    else: _fill_slot(P, 2, bits, su, np.nan)
     P.slot_bits[2, :] = bits
 
 @njit(cache=True)
 def _pair_statistics(P, bits, size, su):
     """Make one of slots 0, 1 hold s(S), s(S, x_i = 1) and s(S, x_i = x_j = 1) for i < j, S = `bits` with `size`
-    units; return the slot. As the parent's statistics minus the sibling's when a slot holds the sibling (an
-    O(M^2) subtraction), else incrementally from the nearer slot when that touches fewer units (Proposition 11), else
-    from scratch in the slot not used last."""
-    q = -1
-    if P.incremental:
-        sib = _sibling_slot(P, bits)
-        if sib >= 0:
+    units; return the slot. The cheapest of (Proposition 11): a slot holds S already; the parent's statistics minus
+    the sibling's when a slot holds the sibling (an O(M^2) subtraction); the sibling brought into a slot first, if it
+    is much cheaper to reach than S, then the subtraction; the nearer slot updated by the symmetric difference; S from
+    scratch in the slot not used last."""
+    if not P.incremental:
+        q = 1 - P.slot_last[0]
+        _fill_slot(P, q, bits, su, np.nan)
+    else:
+        q, diff = _nearest_slot(P, bits, size)
+        sib = _sibling_slot(P, bits) if diff > 0 else -1
+        if q >= 0 and diff == 0: pass                                  # already there
+        elif sib >= 0:
             q = 1 - sib
             _subtract_slot(P, sib, q)
+        elif _under_parent(P, bits):
+            q = _via_sibling(P, bits, size, q, diff, su)
+        elif q >= 0: _update_slot(P, q, bits, su)
         else:
-            q = _nearest_slot(P, bits, size)
-            if q >= 0: _update_slot(P, q, bits, su)
-    if q < 0:
-        q = 1 - P.slot_last[0]
-        _fill_slot(P, q, bits, su)
+            q = 1 - P.slot_last[0]
+            _fill_slot(P, q, bits, su, np.nan)
     P.slot_bits[q, :] = bits; P.slot_last[0] = q
+    return q
+
+@njit(cache=True)
+def _under_parent(P, bits):
+    "Does the parent slot 2 hold a superset of `bits` (the node whose children are being solved)?"
+    return P.slot_updates[2] >= 0 and count_andnot(bits, P.slot_bits[2]) == 0
+
+@njit(cache=True)
+def _via_sibling(P, bits, size, q, diff, su):
+    """Slots for `bits` under the parent slot: its sibling (parent minus `bits`) into one slot, then `bits` as parent
+    minus sibling into the other, when reaching the sibling costs less than reaching `bits` (from slot q by `diff`
+    units, or from scratch) by more than a subtraction; else `bits` directly. Returns the slot of `bits`."""
+    other = P.scratch_bits[2]
+    par = P.slot_bits[2]
+    for k in range(bits.shape[0]): other[k] = par[k] & ~bits[k]
+    osize = popcount(other)
+    qo, odiff = _nearest_slot(P, other, osize)
+    if odiff + P.subtract_units < diff:
+        if qo >= 0:
+            if odiff > 0: _update_slot(P, qo, other, su)
+        else:
+            qo = 1 - P.slot_last[0]
+            _fill_slot(P, qo, other, su, P.slot_centre[2])               # the parent's centre: subtraction is exact
+        P.slot_bits[qo, :] = other
+        q = 1 - qo
+        _subtract_slot(P, qo, q)
+    elif q >= 0: _update_slot(P, q, bits, su)
+    else:
+        q = 1 - P.slot_last[0]
+        _fill_slot(P, q, bits, su, P.slot_centre[2])
     return q
 
 @njit(cache=True, inline='always')   # hot: inlined, so its arrays are not re-counted on every call
