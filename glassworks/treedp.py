@@ -703,6 +703,7 @@ def _via_sibling(P, bits, size, q, diff, su):
     for k in range(bits.shape[0]): other[k] = par[k] & ~bits[k]
     osize = popcount(other)
     qo, odiff = _nearest_slot(P, other, osize)
+    if qo >= 0 and P.slot_centre[qo] != P.slot_centre[2]: qo, odiff = -1, osize   # l2: only the parent's centre subtracts
     if odiff + P.subtract_units < diff:
         if qo >= 0:
             if odiff > 0: _update_slot(P, qo, other, su)

@@ -3,7 +3,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 
-from glassworks.treedp import TreeData, search_tree, tree_objective
+from numba import njit
+from glassworks.treedp import TreeData, search_tree, tree_objective, CLS, _problem, _parent_statistics, _pair_statistics
+from glassworks.bitsets import full, indices, popcount
 from glassworks.base import SearchMonitor
 from glassworks.oracles import brute_classification, brute_regression
 
@@ -226,3 +228,53 @@ def test_lazy_incumbent_is_built_only_when_needed():
     assert r.complete and abs(r.objective - want) < 1e-12 and len(calls) == 1
     r = search_tree(data, 0.002, 4, incumbent=leaf, chunk=2, monitor=SearchMonitor(node_limit=2))   # stopped at once
     assert len(calls) == 2 and r.objective <= tree_objective(data, leaf(), 0.002) + 1e-12
+
+
+
+@njit
+def _slot_contents(P, q):
+    "Copies of slot q's statistics and its centre (the test's window into the Problem record)."
+    return P.tot[q].copy(), P.single[q].copy(), P.pair[q].copy(), P.slot_centre[q]
+
+
+def _statistics_from_scratch(data, bits, c):
+    "s(S), s(S, x_i = 1), s(S, x_i = x_j = 1) of the units in `bits`, in numpy (classification; l2 centred on c)."
+    u = indices(bits); R = data.rows[u].astype(float)
+    if data.kind == CLS: su = np.c_[data.stats[u], np.ones(len(u))]
+    else:
+        W, a = data.stats[u, 0], data.stats[u, 1] - c
+        su = np.c_[W, W * a, W * a * a + data.ueq[u], np.ones(len(u))]
+    return su.sum(0), R.T @ su, np.einsum('ui,uj,uk->ijk', R, R, su)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**31 - 1), st.sampled_from(['classification', 'regression']))
+def test_pair_statistics_hold_the_support(seed, task):
+    """Proposition 11, every route (a slot already holding S, parent minus sibling, sibling first then subtraction,
+    update from the nearer slot, from scratch): after each call the returned slot holds the statistics of exactly S,
+    centred on the slot's centre. Parents come in a random order with overlaps, so slots of older parents (with other
+    centres) are often the nearest."""
+    rng = np.random.default_rng(seed)
+    n, m = int(rng.integers(30, 400)), int(rng.integers(3, 12))
+    X = (rng.random((n, m)) < rng.uniform(0.1, 0.9, m)).astype(int)
+    y = rng.integers(0, 3, n) if task == 'classification' else X @ rng.normal(size=m) * 3 + rng.normal(size=n) + 50.0
+    data = TreeData(X, y, rng.uniform(0.5, 2.0, n), task=task)
+    P = _problem(data, 0.01, 1e-12, False, max_depth=3)
+    su = np.empty(data.stats.shape[1] + 1 if task == 'classification' else 4)
+    for _ in range(6):
+        parent = full(data.U)
+        for f in rng.choice(m, int(rng.integers(0, 3)), replace=False):     # a random node with three levels left
+            parent = parent & (data.fbits[f] if rng.random() < 0.5 else ~data.fbits[f]) & full(data.U)
+        if popcount(parent) < 2: continue
+        _parent_statistics(P, parent, su)
+        for f in rng.permutation(m)[:4]:
+            for child in (parent & ~data.fbits[f], parent & data.fbits[f]):
+                if popcount(child) == 0: continue
+                q = _pair_statistics(P, child, popcount(child), su)
+                tot, single, pair, c = _slot_contents(P, q)
+                t0, s0, p0 = _statistics_from_scratch(data, child, c)
+                iu = np.triu_indices(m, 1)
+                np.testing.assert_allclose(tot, t0, rtol=1e-9, atol=1e-9)
+                np.testing.assert_allclose(single, s0, rtol=1e-9, atol=1e-9)
+                np.testing.assert_allclose(pair[iu], p0[iu], rtol=1e-9, atol=1e-9)
+
