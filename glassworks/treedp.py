@@ -145,6 +145,7 @@ PROBLEM_FIELDS = [
     'scratch',     # (4, C) scratch of the depth-two solver: one unit's statistics, a side, and its two cells
     'scratch_bits',  # (3, words) scratch bitsets: units to add, units to remove, the sibling of a support
     'subtract_units',  # what an O(M^2) slot subtraction costs, in units added to a slot (M^2 / mean ones per unit^2)
+    'side_best', 'side_feat',  # (2, M), (2, M) scratch of the depth-two solver: best subtree of each side of each root
 ]
 
 @structref.register
@@ -169,11 +170,13 @@ structref.define_proxy(Problem, _ProblemType, [f for f in PROBLEM_FIELDS])
 @njit(cache=True)
 def _new_problem(kind, stats, ueq, fbits, lam, tol, use_kmeans, ys, ws, us, tmp, xbuf, wbuf, use_depth2, onep, onei,
                  units, key, tot, single, pair, incremental, slot_bits, slot_centre, slot_updates, slot_last,
-                 use_similarity, uweight, sim_bits, sim_val, sim_next, scratch, scratch_bits, subtract_units):
+                 use_similarity, uweight, sim_bits, sim_val, sim_next, scratch, scratch_bits, subtract_units,
+                 side_best, side_feat):
     "A `Problem` built in compiled code (cached), so a fresh process compiles no constructor."
     return Problem(kind, stats, ueq, fbits, lam, tol, use_kmeans, ys, ws, us, tmp, xbuf, wbuf, use_depth2, onep, onei,
                    units, key, tot, single, pair, incremental, slot_bits, slot_centre, slot_updates, slot_last,
-                   use_similarity, uweight, sim_bits, sim_val, sim_next, scratch, scratch_bits, subtract_units)
+                   use_similarity, uweight, sim_bits, sim_val, sim_next, scratch, scratch_bits, subtract_units,
+                   side_best, side_feat)
 
 # The kernels called once per unit or per cell take this small tuple (or scalars), not P: reading a field of P inside
 # such a loop would count a reference on every iteration.
@@ -216,7 +219,8 @@ def _problem(data:TreeData, lam_raw:float, tol:float, use_kmeans:bool, use_depth
                         bool(similarity) and data.kind == CLS, np.ascontiguousarray(data.stats.sum(1) if data.kind == CLS
                         else data.stats[:, 0]), np.zeros((D, SIM_ARCHIVE, W), np.uint64),
                         np.full((D, SIM_ARCHIVE), -1.0), np.zeros(D, np.int64), np.zeros((4, C)),
-                        np.zeros((3, W), np.uint64), float(M * M) / max(len(un.onei) / max(U, 1), 1.0) ** 2)
+                        np.zeros((3, W), np.uint64), float(M * M) / max(len(un.onei) / max(U, 1), 1.0) ** 2,
+                        np.zeros((2, M)), np.zeros((2, M), np.int64))
 
 _ONE = np.uint64(1)
 
@@ -719,49 +723,61 @@ def _via_sibling(P, bits, size, q, diff, su):
         _fill_slot(P, q, bits, su, P.slot_centre[2])
     return q
 
-@njit(cache=True, inline='always')   # hot: inlined, so its arrays are not re-counted on every call
-def _side_statistics(tot, single, i, right, side):
-    "s of one side of the root split on feature i: x_i = 1 (right) or x_i = 0."
-    for k in range(side.shape[0]): side[k] = single[i, k] if right else tot[k] - single[i, k]
+@njit(cache=True)   # small enough for LLVM to inline it without numba's reference counting
+def _pair_cells(tot, single, pair, i, j, c00, c01, c10, c11):
+    "The statistics of the four cells x_i = a, x_j = b of the pair i < j (Proposition 9)."
+    for k in range(tot.shape[0]):
+        c11[k] = pair[i, j, k]; c10[k] = single[i, k] - c11[k]; c01[k] = single[j, k] - c11[k]
+        c00[k] = tot[k] - single[i, k] - c01[k]
 
-@njit(cache=True, inline='always')   # hot: inlined, so its arrays are not re-counted on every call
-def _best_side(kind, lam, tol, single, pair, i, right, may_split, side, cell0, cell1):
-    "Best subtree of depth <= 1 on one side of the root split on i: (objective, its split feature or -1 for a leaf)."
-    C = side.shape[0]
-    best = _cell_loss(kind, side) + lam; bf = -1
-    if not may_split or side[C - 1] < 1.5: return best, bf
-    for j in range(single.shape[0]):
-        if j == i: continue
-        lo = min(i, j); hi = max(i, j)
-        for k in range(C):
-            both = pair[lo, hi, k]                              # x_i = 1 and x_j = 1
-            cell1[k] = both if right else single[j, k] - both     # x_j = 1 on this side
-            cell0[k] = side[k] - cell1[k]
-        if cell1[C - 1] < 0.5 or cell0[C - 1] < 0.5: continue    # j is constant on this side
-        val = _cell_loss(kind, cell0) + _cell_loss(kind, cell1) + 2.0 * lam
-        if val < best - tol:
-            best = val; bf = j
-    return best, bf
+@njit(cache=True)
+def _best_sides(kind, lam, tol, tot, single, pair, may_split, best, feat, c00, c01, c10, c11):
+    """For every root feature i, the best subtree of depth <= 1 on each of its sides, `best[0, i]` (x_i = 0) and
+    `best[1, i]` (x_i = 1), with its split feature `feat[r, i]` (-1: a leaf). Each unordered pair is visited once,
+    its four cells serving both roots (Proposition 9); candidates reach a side in ascending j, as a scan would."""
+    M, C = single.shape
+    for i in range(M):
+        for r in range(2):
+            for k in range(C): c00[k] = single[i, k] if r else tot[k] - single[i, k]
+            best[r, i] = _cell_loss(kind, c00) + lam; feat[r, i] = -1
+    if not may_split: return
+    n = tot[C - 1]
+    for i in range(M):
+        if single[i, C - 1] < 0.5 or single[i, C - 1] > n - 0.5: continue          # x_i constant on S
+        for j in range(i + 1, M):
+            if single[j, C - 1] < 0.5 or single[j, C - 1] > n - 0.5: continue
+            _pair_cells(tot, single, pair, i, j, c00, c01, c10, c11)
+            l00, l01 = _cell_loss(kind, c00), _cell_loss(kind, c01)
+            l10, l11 = _cell_loss(kind, c10), _cell_loss(kind, c11)
+            e00, e01, e10, e11 = c00[C - 1] > 0.5, c01[C - 1] > 0.5, c10[C - 1] > 0.5, c11[C - 1] > 0.5
+            # a side keeps the split only if it beats the side's best by more than tol (the first best wins ties);
+            # written out, not a helper: numba would count references to `best` and `feat` on every call
+            v = l00 + l01 + 2.0 * lam                                                   # root i, x_i = 0, split on j
+            if e00 and e01 and v < best[0, i] - tol: best[0, i] = v; feat[0, i] = j
+            v = l10 + l11 + 2.0 * lam                                                   # root i, x_i = 1
+            if e10 and e11 and v < best[1, i] - tol: best[1, i] = v; feat[1, i] = j
+            v = l00 + l10 + 2.0 * lam                                                   # root j, x_j = 0, split on i
+            if e00 and e10 and v < best[0, j] - tol: best[0, j] = v; feat[0, j] = i
+            v = l01 + l11 + 2.0 * lam                                                   # root j, x_j = 1
+            if e01 and e11 and v < best[1, j] - tol: best[1, j] = v; feat[1, j] = i
 
 @njit(cache=True)
 def _depth_two(P, memo, cnt, bits, d, s):
     """Solve (bits, d) for d = 1 or 2 exactly from pair statistics (Proposition 9) and record it with the split
     features of its children (-1: leaves)."""
-    su, side, cell0, cell1 = P.scratch[0], P.scratch[1], P.scratch[2], P.scratch[3]
     C = P.tot.shape[1]
-    v = memo.vals
-    q = _pair_statistics(P, bits, popcount(bits), su)
+    q = _pair_statistics(P, bits, popcount(bits), P.scratch[0])
     tot, single, pair = P.tot[q], P.single[q], P.pair[q]
+    sb, sf = P.side_best, P.side_feat
+    _best_sides(P.kind, P.lam, P.tol, tot, single, pair, d == 2, sb, sf, P.scratch[0], P.scratch[1], P.scratch[2],
+                P.scratch[3])
+    v = memo.vals
     best = v[s, BASE]; bf = -1; fl = -1; fr = -1
     n_units = tot[C - 1]
     for i in range(single.shape[0]):
         if single[i, C - 1] < 0.5 or single[i, C - 1] > n_units - 0.5: continue   # x_i constant on S
-        _side_statistics(tot, single, i, False, side)
-        left, jl = _best_side(P.kind, P.lam, P.tol, single, pair, i, False, d == 2, side, cell0, cell1)
-        _side_statistics(tot, single, i, True, side)
-        right, jr = _best_side(P.kind, P.lam, P.tol, single, pair, i, True, d == 2, side, cell0, cell1)
-        if left + right < best - P.tol:
-            best = left + right; bf = i; fl = jl; fr = jr
+        if sb[0, i] + sb[1, i] < best - P.tol:
+            best = sb[0, i] + sb[1, i]; bf = i; fl = sf[0, i]; fr = sf[1, i]
     v = memo.vals; v[s, LB] = best; v[s, UB] = best; v[s, FEAT] = bf; v[s, LEFT] = fl; v[s, RIGHT] = fr
 
 
