@@ -342,12 +342,11 @@ class Memo(structref.StructRefProxy):
 structref.define_proxy(Memo, _MemoType, ['table', 'keys', 'vals'])
 
 @njit(cache=True)
-def _new_memo(table, keys, vals): return Memo(table, keys, vals)
+def _new_memo(keys, vals): return Memo(Dict.empty(key_type=types.int64, value_type=types.int64), keys, vals)
 
 def _memo(n_units:int, capacity:int=1024) -> Memo:
-    "An empty memo for subproblems of `n_units` units."
-    table = Dict.empty(key_type=types.int64, value_type=types.int64)
-    return _new_memo(table, np.zeros((capacity, n_words(n_units) + 1), np.uint64), np.zeros((capacity, N_VALS)))
+    "An empty memo for subproblems of `n_units` units (the hash table made in compiled code: faster)."
+    return _new_memo(np.zeros((capacity, n_words(n_units) + 1), np.uint64), np.zeros((capacity, N_VALS)))
 
 @njit(cache=True)
 def _memo_entries(memo): return len(memo.table)
@@ -844,25 +843,38 @@ def _leaf_for(data:TreeData, bits, lam):
     c = float(weighted_median(yy, ww)); loss = float(np.sum(ww * np.abs(yy - c))) / data.norm
     return Leaf(c, n_samples=n, loss=loss)
 
-def _stump(data, bits, f, lam):
-    "A leaf (f < 0) or one split on f with two leaves."
-    if f < 0: return _leaf_for(data, bits, lam)
-    L, R = bits & ~data.fbits[f], bits & data.fbits[f]
-    return Split(f, 0.5, _leaf_for(data, L, lam), _leaf_for(data, R, lam), n_samples=int(data.sizes[indices(bits)].sum()))
+@njit(cache=True)
+def _preorder(memo, fbits, bits, d, out, n):
+    """Write the split features of the best tree stored for (bits, d) into out[n:] in preorder (-1: a leaf); return
+    the next free position. Each node's root feature is in its entry; the children follow their own entries, or,
+    for a subproblem the depth-two solver settled, the children's features kept in its entry."""
+    s = memo_find(memo.table, memo.keys, _key(bits, d))
+    f = -1 if s < 0 else int(memo.vals[s, FEAT])
+    out[n] = f; n += 1
+    if f < 0: return n
+    if memo.vals[s, LEFT] > -2:
+        for g in (int(memo.vals[s, LEFT]), int(memo.vals[s, RIGHT])):
+            out[n] = g; n += 1
+            if g >= 0:
+                out[n] = -1; out[n + 1] = -1; n += 2
+        return n
+    dc = d - 1 if d > 0 else -1
+    n = _preorder(memo, fbits, bits & ~fbits[f], dc, out, n)
+    return _preorder(memo, fbits, bits & fbits[f], dc, out, n)
+
+def _build(data, feats, pos, bits, lam):
+    "The subtree whose preorder features start at feats[pos], on the units `bits`: (tree, position after it)."
+    f = int(feats[pos])
+    if f < 0: return _leaf_for(data, bits, lam), pos + 1
+    left, pos = _build(data, feats, pos + 1, bits & ~data.fbits[f], lam)
+    right, pos = _build(data, feats, pos, bits & data.fbits[f], lam)
+    return Split(f, 0.5, left, right, n_samples=int(data.sizes[indices(bits)].sum())), pos
 
 def _read_tree(data, memo, bits, d, lam):
-    """The best tree stored for (bits, d): its root feature, then each child's own entry, or, for a subproblem the
-    depth-two solver settled, the children's features kept in its entry."""
-    s = _lookup(memo, bits, d)
-    v = _values(memo, s) if s >= 0 else np.full(N_VALS, -1.0)
-    f = int(v[FEAT])
-    if f < 0: return _leaf_for(data, bits, lam)
-    L, R = bits & ~data.fbits[f], bits & data.fbits[f]
-    if v[LEFT] > -2: left, right = _stump(data, L, int(v[LEFT]), lam), _stump(data, R, int(v[RIGHT]), lam)
-    else:
-        dc = d - 1 if d > 0 else -1
-        left, right = _read_tree(data, memo, L, dc, lam), _read_tree(data, memo, R, dc, lam)
-    return Split(f, 0.5, left, right, n_samples=int(data.sizes[indices(bits)].sum()))
+    "The best tree stored in the memo for (bits, d) (one compiled walk, then the tree built in Python)."
+    feats = np.empty(2 * data.U + 1, np.int64)         # a tree has at most U leaves: at most 2U - 1 nodes
+    _preorder(memo, data.fbits, bits, d, feats, 0)
+    return _build(data, feats, 0, bits, lam)[0]
 
 # %% ../nbs/10_treedp.ipynb #719387e0
 REL_TOL = 1e-12   # every tolerance of the search, as a fraction of the loss normaliser (Proposition 8)
