@@ -368,11 +368,6 @@ def _insert(memo, key):
     return s, new
 
 @njit(cache=True)
-def _lookup(memo, bits, d):
-    "Slot of (bits, d) in the memo, or -1."
-    return memo_find(memo.table, memo.keys, _key(bits, d))
-
-@njit(cache=True)
 def _values(memo, s):
     "The stored `[lb, ub, base, feature]` of slot s (a copy)."
     return memo.vals[s].copy()
