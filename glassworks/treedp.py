@@ -180,22 +180,24 @@ def _new_problem(kind, stats, ueq, fbits, lam, tol, use_kmeans, ys, ws, us, tmp,
 
 # The kernels called once per unit or per cell take this small tuple (or scalars), not P: reading a field of P inside
 # such a loop would count a reference on every iteration.
-Units = namedtuple('Units', ['kind', 'stats', 'ueq', 'onep', 'onei'])
-Units.__doc__ = """What the per-unit kernels of the depth-two solver read: loss kind, unit statistics and EQ, and each unit's
-features equal to 1 (`onei[onep[u]:onep[u + 1]]`).
+Units = namedtuple('Units', ['kind', 'stats', 'ueq', 'onep', 'onei', 'flip'])
+Units.__doc__ = """What the per-unit kernels of the depth-two solver read: loss kind, unit statistics and EQ, the features
+whose polarity the pair statistics flip (`flip[j] = 1`: they count x_j = 0), and each unit's features equal to 1
+after the flip (`onei[onep[u]:onep[u + 1]]`).
 
 ```python
->>> un = _units(TreeData(np.array([[0, 1], [1, 1]]), np.array([0, 1])))
->>> un.onei.tolist(), un.onep.tolist()
-([1, 0, 1], [0, 1, 3])
+>>> un = _units(TreeData(np.array([[0, 1], [1, 1], [0, 1]]), np.array([0, 1, 0])))
+>>> un.flip.tolist(), un.onei.tolist(), un.onep.tolist()     # x_1 is 1 in both units: flipped, it counts no more
+([0, 1], [0], [0, 0, 1])
 
 ```"""
 
 def _units(data:TreeData) -> Units:
-    "The `Units` of `data`."
-    r, c = np.nonzero(data.rows)                             # row-major: each unit's features ascend
+    "The `Units` of `data`; a feature equal to 1 in more than half of the units is flipped (fewer pair updates)."
+    flip = (2 * data.rows.sum(0) > data.U).astype(np.int64)
+    r, c = np.nonzero(data.rows ^ flip.astype(data.rows.dtype))   # row-major: each unit's features ascend
     onep = np.searchsorted(r, np.arange(data.U + 1)).astype(np.int64)
-    return Units(data.kind, data.stats, data.ueq, onep, c.astype(np.int64))
+    return Units(data.kind, data.stats, data.ueq, onep, c.astype(np.int64), flip)
 
 DEPTH2_MAX_BYTES = 2**28   # the depth-two solver's pair tables (3 * M * M * C floats) are used only up to this size
 SIM_ARCHIVE = 16           # support sets remembered per depth level for Proposition 10
@@ -725,14 +727,15 @@ def _pair_cells(tot, single, pair, i, j, c00, c01, c10, c11):
         c00[k] = tot[k] - single[i, k] - c01[k]
 
 @njit(cache=True)
-def _best_sides(kind, lam, tol, tot, single, pair, may_split, best, feat, c00, c01, c10, c11):
+def _best_sides(kind, lam, tol, tot, single, pair, flip, may_split, best, feat, c00, c01, c10, c11):
     """For every root feature i, the best subtree of depth <= 1 on each of its sides, `best[0, i]` (x_i = 0) and
     `best[1, i]` (x_i = 1), with its split feature `feat[r, i]` (-1: a leaf). Each unordered pair is visited once,
-    its four cells serving both roots (Proposition 9); candidates reach a side in ascending j, as a scan would."""
+    its four cells serving both roots (Proposition 9); candidates reach a side in ascending j, as a scan would. The
+    statistics count flipped features (`flip`) at 0, so the cell x~_i = a is side a ^ flip[i] of root i."""
     M, C = single.shape
     for i in range(M):
         for r in range(2):
-            for k in range(C): c00[k] = single[i, k] if r else tot[k] - single[i, k]
+            for k in range(C): c00[k] = single[i, k] if r ^ flip[i] else tot[k] - single[i, k]
             best[r, i] = _cell_loss(kind, c00) + lam; feat[r, i] = -1
     if not may_split: return
     n = tot[C - 1]
@@ -746,14 +749,15 @@ def _best_sides(kind, lam, tol, tot, single, pair, may_split, best, feat, c00, c
             e00, e01, e10, e11 = c00[C - 1] > 0.5, c01[C - 1] > 0.5, c10[C - 1] > 0.5, c11[C - 1] > 0.5
             # a side keeps the split only if it beats the side's best by more than tol (the first best wins ties);
             # written out, not a helper: numba would count references to `best` and `feat` on every call
-            v = l00 + l01 + 2.0 * lam                                                   # root i, x_i = 0, split on j
-            if e00 and e01 and v < best[0, i] - tol: best[0, i] = v; feat[0, i] = j
-            v = l10 + l11 + 2.0 * lam                                                   # root i, x_i = 1
-            if e10 and e11 and v < best[1, i] - tol: best[1, i] = v; feat[1, i] = j
-            v = l00 + l10 + 2.0 * lam                                                   # root j, x_j = 0, split on i
-            if e00 and e10 and v < best[0, j] - tol: best[0, j] = v; feat[0, j] = i
-            v = l01 + l11 + 2.0 * lam                                                   # root j, x_j = 1
-            if e01 and e11 and v < best[1, j] - tol: best[1, j] = v; feat[1, j] = i
+            ri, rj = flip[i], flip[j]                   # the sides of roots i and j that hold x~ = 0
+            v = l00 + l01 + 2.0 * lam                                                   # root i, x~_i = 0, split on j
+            if e00 and e01 and v < best[ri, i] - tol: best[ri, i] = v; feat[ri, i] = j
+            v = l10 + l11 + 2.0 * lam                                                   # root i, x~_i = 1
+            if e10 and e11 and v < best[1 - ri, i] - tol: best[1 - ri, i] = v; feat[1 - ri, i] = j
+            v = l00 + l10 + 2.0 * lam                                                   # root j, x~_j = 0, split on i
+            if e00 and e10 and v < best[rj, j] - tol: best[rj, j] = v; feat[rj, j] = i
+            v = l01 + l11 + 2.0 * lam                                                   # root j, x~_j = 1
+            if e01 and e11 and v < best[1 - rj, j] - tol: best[1 - rj, j] = v; feat[1 - rj, j] = i
 
 @njit(cache=True)
 def _depth_two(P, memo, cnt, bits, d, s):
@@ -763,8 +767,8 @@ def _depth_two(P, memo, cnt, bits, d, s):
     q = _pair_statistics(P, bits, popcount(bits), P.scratch[0])
     tot, single, pair = P.tot[q], P.single[q], P.pair[q]
     sb, sf = P.side_best, P.side_feat
-    _best_sides(P.kind, P.lam, P.tol, tot, single, pair, d == 2, sb, sf, P.scratch[0], P.scratch[1], P.scratch[2],
-                P.scratch[3])
+    _best_sides(P.kind, P.lam, P.tol, tot, single, pair, P.units.flip, d == 2, sb, sf, P.scratch[0], P.scratch[1],
+                P.scratch[2], P.scratch[3])
     v = memo.vals
     best = v[s, BASE]; bf = -1; fl = -1; fr = -1
     n_units = tot[C - 1]

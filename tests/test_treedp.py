@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 
 from numba import njit
-from glassworks.treedp import TreeData, search_tree, tree_objective, CLS, _problem, _parent_statistics, _pair_statistics
+from glassworks.treedp import TreeData, search_tree, tree_objective, CLS, _problem, _units, _parent_statistics, _pair_statistics
 from glassworks.bitsets import full, indices, popcount
 from glassworks.base import SearchMonitor
 from glassworks.oracles import brute_classification, brute_regression
@@ -238,8 +238,8 @@ def _slot_contents(P, q):
 
 
 def _statistics_from_scratch(data, bits, c):
-    "s(S), s(S, x_i = 1), s(S, x_i = x_j = 1) of the units in `bits`, in numpy (classification; l2 centred on c)."
-    u = indices(bits); R = data.rows[u].astype(float)
+    "s(S), s(S, x~_i = 1), s(S, x~_i = x~_j = 1) of the units in `bits` (x~: features flipped as the engine does), in numpy."
+    u = indices(bits); R = (data.rows[u] ^ _units(data).flip.astype(data.rows.dtype)).astype(float)   # flipped features
     if data.kind == CLS: su = np.c_[data.stats[u], np.ones(len(u))]
     else:
         W, a = data.stats[u, 0], data.stats[u, 1] - c
