@@ -129,7 +129,7 @@ PROBLEM_FIELDS = [
     'tmp',         # (K,) scratch: class weights of a leaf
     'xbuf', 'wbuf',    # (U,) scratch: unit means and weights handed to k-means
     'use_depth2',  # solve subproblems with at most two levels left from pair statistics (Proposition 9)
-    'onep', 'onei',    # CSR lists of each unit's features equal to 1 (onei[onep[u]:onep[u+1]], ascending)
+    'onep', 'onei',    # CSR lists of each unit's features equal to 1 after the flip (`Units`; ascending)
     'units',       # Units: the few members the per-unit kernels read (see below)
     'key',         # (words + 1,) scratch: the memo key of the subproblem being looked up
     'tot', 'single', 'pair',  # (3, C), (3, M, C), (3, M, M, C): slots of statistics of S, of x_j = 1, of x_i = x_j = 1
@@ -327,7 +327,7 @@ class _MemoType(types.StructRef):
 
 class Memo(structref.StructRefProxy):
     """The memo of one search: `table` (hash -> slot) and `keys` of the bitsets notebook's memo, and `vals`, the
-    `[lb, ub, base, feature]` of every slot. Made by `_memo`; `entries` and `nbytes` are readable from Python.
+    `[lb, ub, base, feature, left, right]` of every slot. Made by `_memo`; `entries` and `nbytes` are readable from Python.
 
     ```python
     >>> m = _memo(2); s, new = _insert(m, _key(full(2), 1)); (s, new, m.entries)
