@@ -165,18 +165,10 @@ class Problem(structref.StructRefProxy):
 
     ```"""
 
+# Built from Python by the proxy's own constructor (numba compiles it once per process). Not by a cached compiled
+# function of ours: such a function's cache key would not contain the record type, so in a notebook, where the
+# type is pickled by value, a second session would load a constructor returning the previous session's type.
 structref.define_proxy(Problem, _ProblemType, [f for f in PROBLEM_FIELDS])
-
-@njit(cache=True)
-def _new_problem(kind, stats, ueq, fbits, lam, tol, use_kmeans, ys, ws, us, tmp, xbuf, wbuf, use_depth2, onep, onei,
-                 units, key, tot, single, pair, incremental, slot_bits, slot_centre, slot_updates, slot_last,
-                 use_similarity, uweight, sim_bits, sim_val, sim_next, scratch, scratch_bits, subtract_units,
-                 side_best, side_feat):
-    "A `Problem` built in compiled code (cached), so a fresh process compiles no constructor."
-    return Problem(kind, stats, ueq, fbits, lam, tol, use_kmeans, ys, ws, us, tmp, xbuf, wbuf, use_depth2, onep, onei,
-                   units, key, tot, single, pair, incremental, slot_bits, slot_centre, slot_updates, slot_last,
-                   use_similarity, uweight, sim_bits, sim_val, sim_next, scratch, scratch_bits, subtract_units,
-                   side_best, side_feat)
 
 # The kernels called once per unit or per cell take this small tuple (or scalars), not P: reading a field of P inside
 # such a loop would count a reference on every iteration.
@@ -212,7 +204,7 @@ def _problem(data:TreeData, lam_raw:float, tol:float, use_kmeans:bool, use_depth
     un = _units(data)
     Mp = M if use_depth2 else 0
     D, W = (1 if max_depth is None else int(max_depth) + 2), data.fbits.shape[1]   # archive rows: remaining depth + 1
-    return _new_problem(int(data.kind), data.stats, data.ueq, data.fbits, float(lam_raw), float(tol), bool(use_kmeans),
+    return Problem(int(data.kind), data.stats, data.ueq, data.fbits, float(lam_raw), float(tol), bool(use_kmeans),
                         data.ys, data.ws, data.us, np.zeros(K), np.zeros(U), np.zeros(U), use_depth2, un.onep,
                         un.onei, un, np.zeros(W + 1, np.uint64),
                         np.zeros((3, C)), np.zeros((3, Mp, C)), np.zeros((3, Mp, Mp, C)),
@@ -343,12 +335,10 @@ class Memo(structref.StructRefProxy):
 
 structref.define_proxy(Memo, _MemoType, ['table', 'keys', 'vals'])
 
-@njit(cache=True)
-def _new_memo(keys, vals): return Memo(Dict.empty(key_type=types.int64, value_type=types.int64), keys, vals)
-
 def _memo(n_units:int, capacity:int=1024) -> Memo:
-    "An empty memo for subproblems of `n_units` units (the hash table made in compiled code: faster)."
-    return _new_memo(np.zeros((capacity, n_words(n_units) + 1), np.uint64), np.zeros((capacity, N_VALS)))
+    "An empty memo for subproblems of `n_units` units (built as `Problem` is: see there)."
+    return Memo(Dict.empty(key_type=types.int64, value_type=types.int64),
+                np.zeros((capacity, n_words(n_units) + 1), np.uint64), np.zeros((capacity, N_VALS)))
 
 @njit(cache=True)
 def _memo_entries(memo): return len(memo.table)
