@@ -129,7 +129,6 @@ PROBLEM_FIELDS = [
     'tmp',         # (K,) scratch: class weights of a leaf
     'xbuf', 'wbuf',    # (U,) scratch: unit means and weights handed to k-means
     'use_depth2',  # solve subproblems with at most two levels left from pair statistics (Proposition 9)
-    'onep', 'onei',    # CSR lists of each unit's features equal to 1 after the flip (`Units`; ascending)
     'units',       # Units: the few members the per-unit kernels read (see below)
     'key',         # (words + 1,) scratch: the memo key of the subproblem being looked up
     'tot', 'single', 'pair',  # (3, C), (3, M, C), (3, M, M, C): slots of statistics of S, of x_j = 1, of x_i = x_j = 1
@@ -205,16 +204,16 @@ def _problem(data:TreeData, lam_raw:float, tol:float, use_kmeans:bool, use_depth
     Mp = M if use_depth2 else 0
     D, W = (1 if max_depth is None else int(max_depth) + 2), data.fbits.shape[1]   # archive rows: remaining depth + 1
     return Problem(int(data.kind), data.stats, data.ueq, data.fbits, float(lam_raw), float(tol), bool(use_kmeans),
-                        data.ys, data.ws, data.us, np.zeros(K), np.zeros(U), np.zeros(U), use_depth2, un.onep,
-                        un.onei, un, np.zeros(W + 1, np.uint64),
-                        np.zeros((3, C)), np.zeros((3, Mp, C)), np.zeros((3, Mp, Mp, C)),
-                        bool(incremental), np.zeros((3, W), np.uint64), np.zeros(3),
-                        np.full(3, -1, np.int64), np.zeros(1, np.int64),
-                        bool(similarity) and data.kind == CLS, np.ascontiguousarray(data.stats.sum(1) if data.kind == CLS
-                        else data.stats[:, 0]), np.zeros((D, SIM_ARCHIVE, W), np.uint64),
-                        np.full((D, SIM_ARCHIVE), -1.0), np.zeros(D, np.int64), np.zeros((4, C)),
-                        np.zeros((3, W), np.uint64), float(M * M) / max(len(un.onei) / max(U, 1), 1.0) ** 2,
-                        np.zeros((2, M)), np.zeros((2, M), np.int64))
+                   data.ys, data.ws, data.us, np.zeros(K), np.zeros(U), np.zeros(U), use_depth2,
+                   un, np.zeros(W + 1, np.uint64),
+                   np.zeros((3, C)), np.zeros((3, Mp, C)), np.zeros((3, Mp, Mp, C)),
+                   bool(incremental), np.zeros((3, W), np.uint64), np.zeros(3),
+                   np.full(3, -1, np.int64), np.zeros(1, np.int64),
+                   bool(similarity) and data.kind == CLS, np.ascontiguousarray(data.stats.sum(1) if data.kind == CLS
+                   else data.stats[:, 0]), np.zeros((D, SIM_ARCHIVE, W), np.uint64),
+                   np.full((D, SIM_ARCHIVE), -1.0), np.zeros(D, np.int64), np.zeros((4, C)),
+                   np.zeros((3, W), np.uint64), float(M * M) / max(len(un.onei) / max(U, 1), 1.0) ** 2,
+                   np.zeros((2, M)), np.zeros((2, M), np.int64))
 
 _ONE = np.uint64(1)
 
