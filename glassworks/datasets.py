@@ -19,8 +19,9 @@ import pandas as pd
 from .validation import check_option, check_scalar, ParameterError
 
 # %% auto #0
-__all__ = ['resolve_name', 'list_datasets', 'DatasetNotFoundError', 'ChecksumError', 'cache_dir', 'sha256_of', 'download_file',
-           'fetch', 'Dataset', 'load', 'HierarchicalTruth', 'make_hierarchical', 'make_friedman']
+__all__ = ['resolve_name', 'list_datasets', 'suite_datasets', 'DatasetNotFoundError', 'ChecksumError', 'cache_dir', 'sha256_of',
+           'download_file', 'fetch', 'Dataset', 'read_dl85', 'load', 'HierarchicalTruth', 'make_hierarchical',
+           'make_friedman']
 
 # %% ../nbs/05_datasets.ipynb #e91b31bc
 _RAW = "https://raw.githubusercontent.com/{repo}/{ref}/{path}"
@@ -36,6 +37,9 @@ _SOURCES = {
     'raw': ('fyan102/FCOGB', '51a728332ee2b29306292f7c3e1fd1aaf05b82cd', 'datasets/',
             "experiment repository of the orthogonal gradient boosting paper (Yang, Le Bodic, Kamp & Boley, AISTATS 2024); no licence file was "
             "found in the repository, the tables were collected from UCI, Kaggle and textbooks (see each entry)"),
+    'dl85': ('aia-uclouvain/pydl8.5', 'a7f0fee72b4c17bbcb727050ba102db7dda10119', 'datasets/',
+             "pydl8.5 repository (Aglin, Nijssen & Schaus, AAAI 2020), MIT licence; binarised UCI tables, the benchmark "
+             "suite of DL8.5, MurTree (Demirovic et al., JMLR 2022) and STreeD (van der Linden et al., NeurIPS 2023)"),
 }
 # Tables shipped inside the package (glassworks/data/<folder>/<name>.csv.gz, byte-identical to the pinned upstream
 # file once decompressed). FICO is left out: its terms of use do not grant redistribution. See glassworks/data/README.md.
@@ -47,8 +51,8 @@ _BUNDLE_DIR = Path(str(importlib.resources.files('glassworks'))) / 'data'
 # %% ../nbs/05_datasets.ipynb #c816a5cf
 @dataclass(frozen=True)
 class _Spec:
-    name: str                    # canonical name = file stem
-    folder: str                  # 'classification' | 'regression' | 'raw' | 'sklearn'
+    name: str                    # canonical name = file stem (the dl85 suite: 'dl85-' + file stem)
+    folder: str                  # 'classification' | 'regression' | 'raw' | 'dl85' | 'sklearn'
     task: str                    # 'classification' | 'regression' | 'counts'
     rows: int
     features: int
@@ -63,16 +67,70 @@ class _Spec:
     to_numeric: tuple = ()       # string columns with blanks, converted to float (blanks -> NaN)
     notes: str = ''              # extra cleaning / caveats for the description
     binary: bool = False         # all features are 0/1
+    file_stem: str | None = None # file name without extension, when it is not `name`
 
     @property
-    def file(self): return f"{self.name}.csv"
+    def file(self): return f"{self.file_stem or self.name}.{'txt' if self.folder == 'dl85' else 'csv'}"
     @property
-    def sep(self): return ';' if self.folder == 'classification' else ','
+    def sep(self): return {'classification': ';', 'dl85': ' '}.get(self.folder, ',')
     @property
     def url(self):
         if self.folder not in _SOURCES: return None
         repo, ref, prefix, _ = _SOURCES[self.folder]
         return _RAW.format(repo=repo, ref=ref, path=self.repo_path or prefix + self.file)
+
+# %% ../nbs/05_datasets.ipynb #6124accb
+# file stem: (rows, 0/1 features, rows of class 1, the UCI table it comes from, SHA-256 of datasets/<stem>.txt)
+_DL85_SUITE = {
+    'anneal': (812, 93, 625, 'Annealing (steel annealing process)',
+        'f3a01191af5e8ca7f3d897d5a533419ead2cd002fc8d1e27fef8c8fac0ac343c'),
+    'audiology': (216, 148, 57, 'Audiology (standardized), hearing disorders',
+        '8feaa0b5fc81c7490dc6458fa0337c598e49dbcddf17b273fa20fac955b24fcd'),
+    'australian-credit': (653, 125, 357, 'Statlog Australian credit approval',
+        'd1a4a329f1ae4baca5e569b143c755267aeea5204b1d07c20bd4f8dd3fd0d457'),
+    'breast-wisconsin': (683, 120, 444, 'Breast cancer Wisconsin (original)',
+        'c03164a2858f2a15b44281d4033ab5624b1126120341522e17667009989535f5'),
+    'diabetes': (768, 112, 500, 'Pima Indians diabetes',
+        'e68ff88fb5970e0a3470fa595d45c5cf97c01416aa54a9d646388c872e01e5db'),
+    'heart-cleveland': (296, 95, 160, 'Heart disease, Cleveland',
+        '8a1fe76d8329f45e34e4576410f8914327db6ca354c9f287c3c869f62c2c11ff'),
+    'hepatitis': (137, 68, 111, 'Hepatitis',
+        'c14a2bdd6e1b8bf143e82420b81aacd1b56dd1f915edc06ac36c80ebfd8fb664'),
+    'hypothyroid': (3247, 88, 2970, 'Thyroid disease (hypothyroid)',
+        'eb43cea0b4fbed79f504b646d04edd3570af444dba29fc3915a5bf5eb1bf90d3'),
+    'ionosphere': (351, 445, 225, 'Ionosphere radar returns',
+        '910c28f99faf40a0f497d31378b96816283e13bf8c097363ac33e53c0bf20b31'),
+    'kr-vs-kp': (3196, 73, 1669, 'Chess endgame king+rook against king+pawn',
+        '993c24e179e1b184c363f907a03a7d92618ac1baa69922755ac9c4ff7262bef6'),
+    'lymph': (148, 68, 81, 'Lymphography',
+        '5c49440e13a5518f412aef12aa6bb143c418cb261c1f8abd88d4faf71a388ab9'),
+    'mushroom': (8124, 119, 4208, 'Mushroom, edible or poisonous',
+        '1c79653e52e83b0b34ad5d2e7cf390b23470db8e7949a8b70c37b3498d2f0516'),
+    'pendigits': (7494, 216, 780, 'Pen-based recognition of handwritten digits',
+        '47d447bda5da9faf6b5d141f9732f92ecbd2da5cb1230b97a5235939326b48c0'),
+    'primary-tumor': (336, 31, 82, 'Primary tumor',
+        '3ea5f57397f4b2442d25b3c733220d381237cf0b22f3a2791a09a2625098f0f4'),
+    'soybean': (630, 50, 92, 'Soybean disease',
+        '651a77ef42f39c4eeb252549f2d62c128849c1721a29fd23f2f0e7d859f66983'),
+    'splice-1': (3190, 287, 1655, 'Splice-junction gene sequences',
+        '57dd0646a83205f0a11df8432c0dc55b4cb01449d44b6497d4dc3705c43b1965'),
+    'tic-tac-toe': (958, 27, 626, 'Tic-tac-toe endgames',
+        'a3a513c38721fd0e8800e8dc42eee2724d982540e762159812f8f83f70fe07b3'),
+    'vote': (435, 48, 267, 'Congressional voting records 1984',
+        'd39cc11ca6ff02091f0ee54aa96a35736a2faad069500bb7612803cab4962130'),
+    'zoo-1': (101, 36, 41, 'Zoo animals',
+        '9fa1e988a56b6c0b70a12c3678582c8af9f7e8bd06bffbaac98c39321b51d6b5'),
+}
+
+def _dl85_spec(stem, rows, features, ones, title, sha256):
+    "Registry entry of the suite's file `dl85/<stem>.txt`, named `dl85-<stem>`."
+    return _Spec(f"dl85-{stem}", 'dl85', 'classification', rows, features, 'class',
+                 summary=f"{title}, {features} binary features (DL8.5/MurTree/STreeD suite)",
+                 about=f"{title} (UCI Machine Learning Repository), as binarised for the optimal-decision-tree "
+                       f"benchmarks of DL8.5, MurTree and STreeD: {features} 0/1 features, two classes "
+                       f"({rows - ones} rows of class 0, {ones} of class 1).",
+                 label_note=f"0/1 as in the file; {ones} of {rows} rows are 1",
+                 sha256=sha256, binary=True, file_stem=stem)
 
 # %% ../nbs/05_datasets.ipynb #d68a7142
 _SPECS_LIST = [
@@ -292,6 +350,8 @@ _SPECS_LIST = [
           repo_path='datasets/count_data2/smoking.csv',
           sha256='40f0d862b1bbfe50aa9635a138064825628d9e136ad307263c11b6775a4e4692',
           drop=('id', 'dead_per_100'), notes="The id column and the derived rate dead_per_100 are dropped."),
+    # ---- dl85/: the DL8.5 / MurTree / STreeD suite, ' ' separated, label first, no header ----
+    *(_dl85_spec(stem, *row) for stem, row in _DL85_SUITE.items()),
     # ---- embedded scikit-learn data ----
     _Spec('diabetes', 'sklearn', 'regression', 442, 10, summary="Diabetes progression (scikit-learn, embedded)",
           about="Diabetes data (Efron et al. 2004, 'Least Angle Regression'), shipped with scikit-learn: disease "
@@ -322,13 +382,13 @@ def resolve_name(name:str) -> str:
     """The canonical (file-stem) name for `name` or one of its aliases.
 
     ```python
-    >>> resolve_name('compas'), resolve_name('MONK1'), resolve_name('servo.csv')
-    ('compas-binary', 'monk1-train', 'servo')
+    >>> resolve_name('compas'), resolve_name('MONK1'), resolve_name('servo.csv'), resolve_name('dl85-vote.txt')
+    ('compas-binary', 'monk1-train', 'servo', 'dl85-vote')
 
     ```"""
     if not isinstance(name, str): raise TypeError(f"a dataset name must be a string, got {type(name).__name__}.")
     key = name.strip()
-    if key.endswith('.csv'): key = key[:-4]
+    if key.endswith(('.csv', '.txt')): key = key[:-4]
     key = _ALIASES.get(key, _ALIASES.get(key.lower(), key))
     if key not in _SPECS and key.lower() in _SPECS: key = key.lower()
     if key not in _SPECS:
@@ -344,7 +404,7 @@ def list_datasets() -> pd.DataFrame:
     ```python
     >>> cat = list_datasets()
     >>> len(cat), cat.columns.tolist()[:4]
-    (33, ['name', 'task', 'rows', 'features'])
+    (52, ['name', 'task', 'rows', 'features'])
     >>> servo = cat.set_index('name').loc['servo']
     >>> servo['task'], int(servo['rows']), int(servo['features'])
     ('regression', 167, 15)
@@ -356,6 +416,18 @@ def list_datasets() -> pd.DataFrame:
         rows.append(dict(name=s.name, task=s.task, rows=s.rows, features=s.features, folder=s.folder, source=src,
                          aliases=', '.join(a for a, c in _ALIASES.items() if c == s.name), summary=s.summary))
     return pd.DataFrame(rows)
+
+# %% ../nbs/05_datasets.ipynb #80f803c6
+def suite_datasets() -> list:
+    """Names of the registered tables of the DL8.5 / MurTree / STreeD benchmark suite (`dl85-*`), for `load`.
+
+    ```python
+    >>> names = suite_datasets()
+    >>> len(names), names[:3]
+    (19, ['dl85-anneal', 'dl85-audiology', 'dl85-australian-credit'])
+
+    ```"""
+    return [s.name for s in _SPECS_LIST if s.folder == 'dl85']
 
 # %% ../nbs/05_datasets.ipynb #0a8c10e8
 class DatasetNotFoundError(FileNotFoundError):
@@ -517,9 +589,10 @@ def _describe(spec, X, y, path=None):
     else:
         repo, _, _, prov = _SOURCES[spec.folder]
         parts.append(f"Source: {spec.url} ({prov}).")
-        read = (f"Read with separator {spec.sep!r}, header row, target in the last column; no other cleaning."
-                if spec.folder != 'raw' else
-                f"Read with separator ',', header row; target column {spec.target!r}.")
+        read = {'raw': f"Read with separator ',', header row; target column {spec.target!r}.",
+                'dl85': f"Read as space-separated integers, no header: the class label first (named 'class'), then "
+                        f"the features, named f0 ... f{spec.features - 1} in file order; no cleaning."}.get(
+                spec.folder, f"Read with separator {spec.sep!r}, header row, target in the last column; no other cleaning.")
         parts.append(read + (' All features are 0/1.' if spec.binary else ''))
     if spec.notes: parts.append(spec.notes)
     nan = X.isna().sum()
@@ -552,6 +625,30 @@ def _read(spec, path):
     y = y.astype('float64') if spec.task == 'regression' else y.astype('int64')
     return X, y.rename(target)
 
+# %% ../nbs/05_datasets.ipynb #791bbeb1
+def read_dl85(path) -> tuple:
+    r"""`(X, y)` from a file in DL8.5's text format: space-separated integers, no header, label first, then 0/1 features.
+
+    ```python
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = Path(d, 'tiny.txt'); _ = p.write_text('1 0 1\n0 1 1\n1 1 0\n')
+    ...     X, y = read_dl85(p)
+    >>> X.columns.tolist(), X.to_numpy().tolist(), y.name, y.tolist()
+    (['f0', 'f1'], [[0, 1], [1, 1], [1, 0]], 'class', [1, 0, 1])
+
+    ```"""
+    try: df = pd.read_csv(path, sep=r'\s+', header=None, dtype=np.int64)
+    except ValueError as e:         # ragged lines, non-integers, an empty file (pandas' errors are ValueErrors)
+        raise ValueError(f"{path}: not in the DL8.5 format (space-separated integers, the same number on every "
+                         f"line, label first): {e}") from None
+    if df.shape[1] < 2: raise ValueError(f"{path}: a label and at least one feature are needed per line.")
+    X = df.iloc[:, 1:].set_axis([f"f{j}" for j in range(df.shape[1] - 1)], axis=1)
+    bad = ~X.isin([0, 1]).all(axis=1).to_numpy()
+    if bad.any():
+        k = int(np.argmax(bad))
+        raise ValueError(f"{path}: line {k + 1} has a feature other than 0/1: {df.iloc[k].tolist()[:12]}")
+    return X, df.iloc[:, 0].rename('class')
+
 # %% ../nbs/05_datasets.ipynb #8d6cb412
 def load(name:str, data_home=None, download:bool=True) -> Dataset:
     """Load data set `name` (see `list_datasets()`) as a `Dataset`; unpack it as `X, y, description`.
@@ -571,7 +668,7 @@ def load(name:str, data_home=None, download:bool=True) -> Dataset:
         X, y = _load_sklearn(spec); path = None
     else:
         path = fetch(spec.name, data_home=data_home, download=download)
-        X, y = _read(spec, path)
+        X, y = read_dl85(path) if spec.folder == 'dl85' else _read(spec, path)
     if X.shape[0] != spec.rows or X.shape[1] != spec.features:
         import warnings
         warnings.warn(f"{spec.name}: expected {spec.rows} rows x {spec.features} features, got "

@@ -28,6 +28,16 @@ EXPECTED = {
     'happiness_2015': (158, 8), 'ships': (34, 4), 'smoking': (36, 3),
 }
 EMBEDDED = {'diabetes': (442, 10), 'breast_cancer': (569, 30), 'iris': (150, 4), 'wine': (178, 13)}
+# The DL8.5 / MurTree / STreeD suite (dl85/ in the data folder): rows, 0/1 features, rows of class 1, counted in the files.
+SUITE = {
+    'dl85-anneal': (812, 93, 625), 'dl85-audiology': (216, 148, 57), 'dl85-australian-credit': (653, 125, 357),
+    'dl85-breast-wisconsin': (683, 120, 444), 'dl85-diabetes': (768, 112, 500), 'dl85-heart-cleveland': (296, 95, 160),
+    'dl85-hepatitis': (137, 68, 111), 'dl85-hypothyroid': (3247, 88, 2970), 'dl85-ionosphere': (351, 445, 225),
+    'dl85-kr-vs-kp': (3196, 73, 1669), 'dl85-lymph': (148, 68, 81), 'dl85-mushroom': (8124, 119, 4208),
+    'dl85-pendigits': (7494, 216, 780), 'dl85-primary-tumor': (336, 31, 82), 'dl85-soybean': (630, 50, 92),
+    'dl85-splice-1': (3190, 287, 1655), 'dl85-tic-tac-toe': (958, 27, 626), 'dl85-vote': (435, 48, 267),
+    'dl85-zoo-1': (101, 36, 41),
+}
 BINARIZED = [n for n in EXPECTED if gd._SPECS[n].folder in ('classification', 'regression')]
 BINARY_LABEL = [n for n in EXPECTED if gd._SPECS[n].task == 'classification']
 
@@ -57,11 +67,12 @@ def isolated(monkeypatch, tmp_path):
 # ---------------------------------------------------------------- catalogue
 def test_catalogue_lists_everything():
     cat = gd.list_datasets()
-    assert set(cat.name) == set(EXPECTED) | set(EMBEDDED)
+    assert set(cat.name) == set(EXPECTED) | set(EMBEDDED) | set(SUITE)
     assert {'name', 'task', 'rows', 'features', 'folder', 'source'} <= set(cat.columns)
     assert set(cat.task) <= {'classification', 'regression', 'counts'}
+    sizes = {**EXPECTED, **EMBEDDED, **{n: v[:2] for n, v in SUITE.items()}}
     for _, r in cat.iterrows():
-        assert (r['rows'], r['features']) == {**EXPECTED, **EMBEDDED}[r['name']]
+        assert (r['rows'], r['features']) == sizes[r['name']]
     # the two tic-tac-toe tables are told apart
     tt = cat.set_index('name')
     assert 'BINARIZED' in tt.loc['tic-tac-toe', 'summary'] and 'RAW' in tt.loc['tic_tac_toe', 'summary']
@@ -229,13 +240,16 @@ def test_download_file_with_patched_opener(tmp_path, monkeypatch):
 
 
 def test_source_urls_are_recorded():
-    for name in EXPECTED:
+    for name in list(EXPECTED) + list(SUITE):
         spec = gd._SPECS[name]
-        assert spec.url.startswith('https://raw.githubusercontent.com/') and spec.url.endswith('.csv')
+        assert spec.url.startswith('https://raw.githubusercontent.com/')
+        assert spec.url.endswith('.txt' if name in SUITE else '.csv')
         assert len(spec.sha256) == 64
     assert gd._SPECS['compas-binary'].url.endswith(
         'xiyanghu/OSDT/d28ff434d5a90a1e49ffcbcab170c9ce457a605f/data/preprocessed/compas-binary.csv')
-    for name in EXPECTED:                               # pinned to a commit, never a moving branch
+    assert gd._SPECS['dl85-kr-vs-kp'].url.endswith(
+        'aia-uclouvain/pydl8.5/a7f0fee72b4c17bbcb727050ba102db7dda10119/datasets/kr-vs-kp.txt')
+    for name in list(EXPECTED) + list(SUITE):           # pinned to a commit, never a moving branch
         assert '/HEAD/' not in gd._SPECS[name].url and re.search('/[0-9a-f]{40}/', gd._SPECS[name].url), name
 
 
@@ -267,6 +281,101 @@ def test_user_copy_wins_over_shipped(isolated):
     _write(isolated / 'cache', 'monk1-train', 5)
     with pytest.warns(UserWarning):
         assert len(gd.load('monk1', download=False).X) == 5
+
+
+# ---------------------------------------------------------------- the DL8.5 / MurTree / STreeD suite
+def _suite_dir():
+    "The data folder, when it holds dl85/ (skip otherwise; fail under CI like the other data tests)."
+    data = _data_dir()
+    if not (data / 'dl85').is_dir():
+        msg = f"{data} has no dl85/ folder (the DL8.5 / MurTree / STreeD suite)"
+        if os.environ.get('CI'): pytest.fail(msg + " and CI is set.")
+        pytest.skip(msg)
+    return data
+
+
+def test_suite_registry():
+    names = gd.suite_datasets()
+    assert names == sorted(SUITE) and len(names) == 19
+    cat = gd.list_datasets().set_index('name')
+    for name in names:
+        spec = gd._SPECS[name]
+        assert gd.resolve_name(name) == name and gd.resolve_name(name.upper() + '.txt') == name
+        assert (spec.folder, spec.task, spec.binary, spec.target) == ('dl85', 'classification', True, 'class')
+        assert spec.file == name[len('dl85-'):] + '.txt' and spec.sep == ' '
+        assert (spec.rows, spec.features) == SUITE[name][:2] == (cat.loc[name, 'rows'], cat.loc[name, 'features'])
+        assert cat.loc[name, 'source'] == 'github.com/aia-uclouvain/pydl8.5'
+        assert re.fullmatch('[0-9a-f]{64}', spec.sha256)
+    # the prefix keeps the suite apart from tables with the same file stem
+    assert gd.resolve_name('tic-tac-toe') == 'tic-tac-toe' and gd._SPECS['dl85-tic-tac-toe'].features == 27
+    assert gd.resolve_name('diabetes') == 'diabetes' and gd._SPECS['diabetes'].folder == 'sklearn'
+
+
+def test_read_dl85_parser(tmp_path):
+    p = tmp_path / 'tiny.txt'
+    p.write_text('1 0 1 1\n0 1 1 0\n1 1 0 0\n')
+    X, y = gd.read_dl85(p)
+    assert list(X.columns) == ['f0', 'f1', 'f2'] and (X.dtypes == np.int64).all()
+    assert X.to_numpy().tolist() == [[0, 1, 1], [1, 1, 0], [1, 0, 0]]
+    assert y.name == 'class' and y.tolist() == [1, 0, 1] and y.dtype == np.int64
+    p.write_text('1  0 1\n0 1  1\n')                     # runs of spaces are one separator
+    assert gd.read_dl85(p)[0].shape == (2, 2)
+    for text, match in [('1 0 1\n0 1\n', 'not in the DL8.5 format'), ('1 0 1\n0 1 1 1\n', 'not in the DL8.5 format'),
+                        ('1 0 x\n', 'not in the DL8.5 format'), ('1 0 1\n0 3 1\n', 'line 2 has a feature other than 0/1'),
+                        ('1\n0\n', 'at least one feature'), ('', 'not in the DL8.5 format')]:
+        p.write_text(text)
+        with pytest.raises(ValueError, match=match):
+            gd.read_dl85(p)
+
+
+def test_suite_load_from_synthetic_folder(isolated, monkeypatch):
+    "The search order and the Dataset for a suite name, on a fake dl85/ file (warns: not the documented size)."
+    folder = isolated / 'data' / 'dl85'
+    folder.mkdir(parents=True)
+    (folder / 'zoo-1.txt').write_text('1 0 1\n0 1 1\n')
+    monkeypatch.setenv('GLASSWORKS_DATA', str(isolated / 'data'))
+    assert gd.fetch('dl85-zoo-1', download=False) == folder / 'zoo-1.txt'
+    with pytest.warns(UserWarning, match='expected 101 rows'):
+        ds = gd.load('dl85-zoo-1', download=False)
+    assert isinstance(ds, gd.Dataset) and ds.name == 'dl85-zoo-1' and ds.task == 'classification'
+    assert list(ds.X.columns) == ['f0', 'f1'] and ds.y.tolist() == [1, 0]
+    assert 'pydl8.5' in ds.description and 'f0 ... f35' in ds.description
+    assert ds.source_url.endswith('/datasets/zoo-1.txt')
+
+
+def test_suite_download_checked_into_cache(isolated, monkeypatch):
+    "A download goes to <cache>/dl85/<stem>.txt and is checked against the recorded digest."
+    mirror = isolated / 'mirror' / 'dl85'
+    mirror.mkdir(parents=True)
+    (mirror / 'vote.txt').write_text('1 0 1\n')         # right name, wrong bytes
+    monkeypatch.setenv('GLASSWORKS_MIRROR', (isolated / 'mirror').as_uri())
+    with pytest.raises(gd.ChecksumError, match='SHA-256 mismatch'):
+        gd.load('dl85-vote')
+    assert not (isolated / 'cache' / 'dl85' / 'vote.txt').exists()
+
+
+@pytest.mark.parametrize('name', sorted(SUITE))
+def test_suite_files_sha256_and_load(name):
+    data = _suite_dir()
+    spec = gd._SPECS[name]
+    path = data / 'dl85' / spec.file
+    assert gd.sha256_of(path) == spec.sha256
+    ds = gd.load(name, data_home=data, download=False)
+    rows, features, ones = SUITE[name]
+    assert ds.X.shape == (rows, features) and list(ds.X.columns) == [f'f{j}' for j in range(features)]
+    assert (ds.X.dtypes == np.int64).all() and ds.X.isin([0, 1]).all().all()
+    assert set(ds.y.unique()) == {0, 1} and int(ds.y.sum()) == ones
+    assert str(path) in ds.description and ds.source_url == spec.url
+
+
+def test_suite_download_from_mirror(isolated, monkeypatch):
+    "A download of a real suite file (file:// mirror of the data folder) is accepted and cached."
+    data = _suite_dir()
+    monkeypatch.setenv('GLASSWORKS_MIRROR', data.resolve().as_uri())
+    X, y, _ = gd.load('dl85-zoo-1')
+    cached = isolated / 'cache' / 'dl85' / 'zoo-1.txt'
+    assert cached.is_file() and gd.sha256_of(cached) == gd._SPECS['dl85-zoo-1'].sha256 and X.shape == (101, 36)
+    assert gd.fetch('dl85-zoo-1', download=False) == cached
 
 
 # ---------------------------------------------------------------- hierScale generator
