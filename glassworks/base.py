@@ -4,10 +4,11 @@
 
 # %% ../nbs/01_base.ipynb #426004f6
 from __future__ import annotations
-import os, sys, time, numbers
+import functools, os, sys, time, numbers
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
+from .compiling import compile_seconds, compiling
 from .validation import (check_X, check_X_y, check_predict_X, check_scalar, check_option, check_sample_weight,
                                    _is_dataframe, ParameterError)
 
@@ -57,13 +58,21 @@ class SearchMonitor:
     def start(self):
         "(Re)start the clock and clear the trace."
         self.t0 = time.perf_counter(); self._last_print = -np.inf
+        self.c0 = compile_seconds(this_thread=True)
         self.rss0 = resident_bytes() if self.memory_limit is not None else 0
         self.upper, self.lower, self.nodes, self.trace, self.stopped_by = np.inf, -np.inf, 0, [], None
         self.time_to_best = None
         return self
 
     @property
-    def elapsed(self): return time.perf_counter() - self.t0
+    def compile_seconds(self):
+        "Seconds this thread spent compiling numba kernels since `start()` (see `glassworks.compiling`)."
+        return compile_seconds(this_thread=True) - self.c0
+
+    @property
+    def elapsed(self):
+        "Seconds of search since `start()`: wall-clock time minus compilation, which time limits do not count."
+        return time.perf_counter() - self.t0 - self.compile_seconds
 
     def expired(self, nodes:int|None=None):
         "True when a limit is reached; records which one in `stopped_by`."
@@ -99,6 +108,15 @@ class SearchMonitor:
         return bool(self.gap <= tol * max(1.0, abs(self.upper)))
 
 # %% ../nbs/01_base.ipynb #dae5d89e
+def _watched(fit):
+    "`fit`, with numba's compilation during it announced once (`glassworks.compiling`) and its seconds kept in `compile_seconds_`."
+    @functools.wraps(fit)
+    def fit_watched(self, *args, **kwargs):
+        with compiling(type(self).__name__) as c: out = fit(self, *args, **kwargs)
+        self.compile_seconds_ = c.seconds
+        return out
+    return fit_watched
+
 class GlassworksEstimator(BaseEstimator):
     """Base of every glassworks estimator: validation in one place, feature names kept for printing.
 
@@ -111,6 +129,11 @@ class GlassworksEstimator(BaseEstimator):
 
     ```"""
     _binary_features = False   # subclasses that need 0/1 features set this to True
+
+    def __init_subclass__(cls, **kwargs):
+        "A subclass's own `fit` is watched for numba compilation (`_watched`): every estimator reports it alike."
+        super().__init_subclass__(**kwargs)
+        if 'fit' in cls.__dict__: cls.fit = _watched(cls.__dict__['fit'])
 
     def _validate_fit(self, X, y, task:str, sample_weight=None, min_classes:int=1, allow_constant:bool=True):
         "Validate training data; set `n_features_in_`, `feature_names_in_` (named input), `feature_names_`, `classes_`."
@@ -185,8 +208,10 @@ class ExactSolverMixin:
         "One line on how the last fit ended."
         check_is_fitted(self, 'objective_')
         status = 'optimal' if self.optimal_ else f"stopped by {self.stats_.get('stopped_by') or 'limit'}"
+        comp = getattr(self, 'compile_seconds_', 0.0)
+        comp = f" (+{comp:.1f}s compiling numba kernels, once)" if comp >= 0.05 else ''
         return (f"{type(self).__name__}: objective {self.objective_:.6g}, lower bound {self.lower_bound_:.6g}, "
-                f"gap {self.gap_:.3g} ({status}), {self.fit_time_:.2f}s")
+                f"gap {self.gap_:.3g} ({status}), {self.fit_time_:.2f}s{comp}")
 
     def plot_convergence(self, ax=None, label:str|None=None):
         "Plot the incumbent and the lower bound against time (from `stats_['trace']`)."

@@ -5,16 +5,17 @@
 # %% ../nbs/02_bitsets.ipynb #45b004e2
 from __future__ import annotations
 import numpy as np
-from numba import njit, types
-from numba.typed import Dict
+from numba import njit
+from .compiling import install_locators
+install_locators()   # numba's cache stamped by the package's source, before this module's kernels are decorated
 
 # %% auto #0
 __all__ = ['n_words', 'tail_mask', 'padding_ok', 'empty', 'full', 'get_bit', 'set_bit', 'clear_bit', 'from_bool', 'to_bool',
            'from_indices', 'popcount64', 'lowest_bit', 'trailing_zeros', 'popcount', 'pop_member', 'members_into',
-           'indices', 'and_into', 'andnot_into', 'or_into', 'xor_into', 'not_into', 'and_', 'andnot', 'or_', 'xor_',
-           'not_', 'count_and', 'count_andnot', 'is_subset', 'is_disjoint', 'equal', 'any_', 'columns_to_bits',
-           'rows_to_bits', 'classes_to_bits', 'class_counts_into', 'class_counts', 'target_sums', 'hash_bits',
-           'memo_new', 'memo_find', 'memo_insert', 'bitset', 'to_str']
+           'indices', 'copy_into', 'and_into', 'andnot_into', 'or_into', 'xor_into', 'not_into', 'and_', 'andnot',
+           'or_', 'xor_', 'not_', 'count_and', 'count_andnot', 'is_subset', 'is_disjoint', 'equal', 'any_',
+           'columns_to_bits', 'rows_to_bits', 'classes_to_bits', 'class_counts_into', 'class_counts', 'target_sums',
+           'hash_bits', 'memo_new', 'memo_size', 'memo_find', 'memo_insert', 'bitset', 'to_str']
 
 # %% ../nbs/02_bitsets.ipynb #568d15f0
 _ZERO = np.uint64(0)
@@ -270,6 +271,19 @@ def indices(bits):
     return out
 
 # %% ../nbs/02_bitsets.ipynb #4f0e4c04
+@njit(cache=True)
+def copy_into(out, a):
+    """`out = a`, in place; returns `out`. (A kernel copies bitsets with this rather than `out[:] = a`: numba's slice
+    assignment checks the shapes and carries a formatted error message, which costs seconds of compile time.)
+
+    ```python
+    >>> to_str(copy_into(empty(4), bitset([1, 0, 1, 0])), 4)
+    '1010'
+
+    ```"""
+    for k in range(a.shape[0]): out[k] = a[k]
+    return out
+
 @njit(cache=True)
 def and_into(out, a, b):
     """`out = a & b` (intersection), in place; returns `out`.
@@ -600,43 +614,75 @@ def hash_bits(bits):
 
 # %% ../nbs/02_bitsets.ipynb #a197e4c3
 @njit(cache=True)
-def memo_new(n, capacity=64):
-    """Empty memo table for bitsets of `n` samples: `(table, keys)`, a typed Dict hash → slot and a key matrix.
+def memo_new(n, capacity=64, extra_words=0):
+    """Empty memo table for bitsets of `n` samples (plus `extra_words` words per key): `(table, keys)`, the hash table
+    of slots and the key matrix, with room for `capacity` keys before either grows.
 
     ```python
     >>> table, keys = memo_new(100, capacity=4)
-    >>> len(table), keys.shape
-    (0, (4, 2))
+    >>> memo_size(table), keys.shape, table.shape
+    (0, (4, 2), (9, 2))
 
     ```"""
-    table = Dict.empty(key_type=types.int64, value_type=types.int64)
-    keys = np.zeros((max(capacity, 1), n_words(n)), dtype=np.uint64)
+    size = 2
+    while size < 2 * capacity: size *= 2
+    table = np.full((size + 1, 2), -1, dtype=np.int64); table[0, 0] = 0
+    keys = np.zeros((max(capacity, 1), n_words(n) + extra_words), dtype=np.uint64)
     return table, keys
 
 @njit(cache=True)
+def memo_size(table):
+    """Number of keys stored in a memo table.
+
+    ```python
+    >>> table, keys = memo_new(10); table, keys, s, new = memo_insert(table, keys, bitset([3], n=10))
+    >>> memo_size(table)
+    1
+
+    ```"""
+    return table[0, 0]
+
+@njit(cache=True)
+def _memo_row(table, keys, bits, h):
+    "Row of the table holding `bits` (hash h), or the empty row where it would go."
+    mask = table.shape[0] - 2                     # rows 1 .. 2^k: position p sits in row 1 + p
+    p = h & mask
+    while True:
+        s = table[1 + p, 0]
+        if s < 0 or (table[1 + p, 1] == h and equal(keys[s], bits)): return 1 + p
+        p = (p + 1) & mask
+
+@njit(cache=True)
 def _memo_find_from(table, keys, bits, h):
-    while h in table:
-        s = table[h]
-        if equal(keys[s], bits): return s
-        h += 1
-    return -1
+    return table[_memo_row(table, keys, bits, h), 0]
+
+@njit(cache=True)
+def _grow_table(table):
+    "The table at twice the size, every key re-placed by its stored hash."
+    size = 2 * (table.shape[0] - 1); mask = size - 1
+    grown = np.full((size + 1, 2), -1, dtype=np.int64); grown[0, 0] = table[0, 0]
+    for r in range(1, table.shape[0]):
+        if table[r, 0] >= 0:
+            p = table[r, 1] & mask
+            while grown[1 + p, 0] >= 0: p = (p + 1) & mask
+            grown[1 + p, 0] = table[r, 0]; grown[1 + p, 1] = table[r, 1]
+    return grown
 
 @njit(cache=True)
 def _memo_insert_from(table, keys, bits, h):
-    while h in table:
-        s = table[h]
-        if equal(keys[s], bits): return keys, s, False
-        h += 1
-    s = len(table)
+    r = _memo_row(table, keys, bits, h)
+    if table[r, 0] >= 0: return table, keys, table[r, 0], False
+    s = table[0, 0]
     W = keys.shape[1]
     if s == keys.shape[0]:                    # full: double the key store
         grown = np.zeros((2 * s, W), dtype=np.uint64)
-        for r in range(s):
-            for k in range(W): grown[r, k] = keys[r, k]
+        for q in range(s):
+            for k in range(W): grown[q, k] = keys[q, k]
         keys = grown
     for k in range(W): keys[s, k] = bits[k]
-    table[h] = s
-    return keys, s, True
+    table[r, 0] = s; table[r, 1] = h; table[0, 0] = s + 1
+    if 2 * (s + 1) >= table.shape[0] - 1: table = _grow_table(table)   # keep it under half full
+    return table, keys, s, True
 
 @njit(cache=True)
 def memo_find(table, keys, bits):
@@ -644,7 +690,7 @@ def memo_find(table, keys, bits):
 
     ```python
     >>> table, keys = memo_new(10)
-    >>> keys, s, new = memo_insert(table, keys, bitset([3], n=10))
+    >>> table, keys, s, new = memo_insert(table, keys, bitset([3], n=10))
     >>> memo_find(table, keys, bitset([3], n=10)), memo_find(table, keys, bitset([4], n=10))
     (0, -1)
 
@@ -653,17 +699,19 @@ def memo_find(table, keys, bits):
 
 @njit(cache=True)
 def memo_insert(table, keys, bits):
-    """Find or add `bits`; returns `(keys, slot, is_new)`. `keys` may be reallocated: rebind it.
+    """Find or add `bits`; returns `(table, keys, slot, is_new)`. Both `table` and `keys` may be reallocated: rebind
+    them.
 
     ```python
     >>> table, keys = memo_new(10)
-    >>> keys, s, new = memo_insert(table, keys, bitset([3], n=10)); s, new
+    >>> table, keys, s, new = memo_insert(table, keys, bitset([3], n=10)); s, new
     (0, True)
-    >>> keys, s, new = memo_insert(table, keys, bitset([3], n=10)); s, new
+    >>> table, keys, s, new = memo_insert(table, keys, bitset([3], n=10)); s, new
     (0, False)
 
     ```"""
     return _memo_insert_from(table, keys, bits, hash_bits(bits))
+
 
 # %% ../nbs/02_bitsets.ipynb #6054deb2
 def bitset(x, n:int|None=None) -> np.ndarray:

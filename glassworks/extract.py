@@ -8,6 +8,8 @@ import time, numbers
 from dataclasses import dataclass
 import numpy as np
 from numba import njit
+from .compiling import install_locators
+install_locators()   # numba's cache stamped by the package's source, before this module's kernels are decorated
 from sklearn.base import is_classifier, clone
 from sklearn.utils.validation import check_is_fitted
 from sklearn.exceptions import NotFittedError

@@ -7,6 +7,8 @@ from __future__ import annotations
 import math, numbers, time, warnings
 import numpy as np
 from numba import njit, prange
+from .compiling import install_locators, argsort_stable
+install_locators()   # numba's cache stamped by the package's source, before this module's kernels are decorated
 from .validation import InputError, ParameterError, check_scalar, check_X_y, check_X
 from sklearn.utils.validation import check_is_fitted
 from .base import GlassworksRegressor
@@ -65,12 +67,13 @@ def project_l1_ball(v, m):
     if s <= 1.0: return
     a = np.empty(m)
     for k in range(m): a[k] = -abs(v[k])
-    a = -np.sort(a)                       # decreasing magnitudes
+    order = argsort_stable(a, m)          # decreasing magnitudes
     cum, tau = 0.0, 0.0
     for k in range(m):
-        cum += a[k]
+        ak = -a[order[k]]
+        cum += ak
         t = (cum - 1.0) / (k + 1)
-        if a[k] > t: tau = t
+        if ak > t: tau = t
         else: break
     for k in range(m):
         x = abs(v[k]) - tau
@@ -489,7 +492,8 @@ def restricted_solve(G, c, yy, a, ei, ej, x, u, wa, wb, L, lam1, lam2, tol, max_
         gxn = G @ xn
         Fn = _restricted_objective(G, c, yy, xn, a, ei, ej, lam1, lam2, gxn)
         if accelerate and Fn > Fk and t > 1.0:       # restart: next step is a plain (monotone) one from xk
-            yk[:] = xk; t = 1.0
+            for k in range(m): yk[k] = xk[k]
+            t = 1.0
             continue
         tn = 0.5 * (1.0 + math.sqrt(1.0 + 4.0 * t * t)) if accelerate else 1.0
         mom = (t - 1.0) / tn if accelerate else 0.0
@@ -498,7 +502,7 @@ def restricted_solve(G, c, yy, a, ei, ej, x, u, wa, wb, L, lam1, lam2, tol, max_
             xk[k] = xn[k]
         Fk, t = Fn, tn
         if gm <= tol * lam1: break
-    x[:] = xk
+    for k in range(m): x[k] = xk[k]          # element by element: a slice copy compiles a shape check
     return it, gm, Fk
 
 # %% ../nbs/20_hierscale.ipynb #4d593e09

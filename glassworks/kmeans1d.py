@@ -7,6 +7,8 @@ from __future__ import annotations
 import numbers
 import numpy as np
 from numba import njit
+from .compiling import install_locators
+install_locators()   # numba's cache stamped by the package's source, before this module's kernels are decorated
 from .validation import InputError, ParameterError, check_scalar, check_sample_weight
 
 # %% auto #0

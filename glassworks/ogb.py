@@ -8,6 +8,8 @@ import heapq, itertools, math, numbers, sys
 import numpy as np
 import pandas as pd
 from numba import njit
+from .compiling import install_locators
+install_locators()   # numba's cache stamped by the package's source, before this module's kernels are decorated
 from .base import GlassworksEstimator, GlassworksRegressor, GlassworksClassifier, SearchMonitor
 from .validation import InputError, ParameterError, check_y, check_scalar, check_option
 from .binarize import Binarizer

@@ -8,9 +8,11 @@ import math, numbers, threading, time, warnings
 from collections import namedtuple
 import numpy as np
 from numba import njit, objmode, types
+from .compiling import install_locators
+install_locators()   # numba's cache stamped by the package's source, before this module's kernels are decorated
 from numba.typed import Dict
 from numba.experimental import structref
-from .bitsets import full, and_into, andnot_into, pop_member, memo_new, memo_insert
+from .bitsets import full, and_into, andnot_into, pop_member, memo_new, memo_insert, memo_size
 from .bitsets import _mix64, _GOLDEN
 from .validation import InputError, ParameterError, check_scalar, check_option
 from .base import SearchMonitor, GlassworksClassifier, ExactSolverMixin
@@ -263,8 +265,9 @@ def _child_leaf(P, L, p, f, v, key, tmp, cnt):
     for q in range(2 * P.WM): key[q] = L.keys[p, q]
     if v == 1: key[wq] |= bq
     else: key[P.WM + wq] |= bq
-    keys, c, new = memo_insert(L.table, L.keys, key)
+    table, keys, c, new = memo_insert(L.table, L.keys, key)
     if keys.shape[0] != L.keys.shape[0]: raise ValueError("OSDT bnb: leaf table full (call _leaves_grow first)")
+    L.table = table                                               # the hash table itself may have grown
     if new:
         if v == 1: and_into(tmp, L.bits[p], P.fbits[f])
         else: andnot_into(tmp, L.bits[p], P.fbits[f])
@@ -587,7 +590,7 @@ def _search(P):
     weights and labels, and the counters."""
     cnt = np.zeros(14, np.int64)
     L = _new_leaves(P, 1024); T = _new_trees(1024); Q = _new_queue(1024); X = _new_expansion(P)
-    memo_insert(L.table, L.keys, np.zeros(2 * P.WM, np.uint64))   # the root, id 0: no literal (no regrowth yet)
+    L.table = memo_insert(L.table, L.keys, np.zeros(2 * P.WM, np.uint64))[0]   # the root, id 0: no literal
     _leaf_fill(P, L, 0, full(P.ucnt.shape[0]))
     Rc = L.err[0] + P.lam; best = 0                                   # incumbent: the root leaf, or the warm start
     if P.R0 < Rc - P.eps: Rc = P.R0; best = -1
@@ -612,7 +615,7 @@ def _search(P):
         cur = lb + b0 + P.lam * s
         if Ul.shape[0] < H: Ul = np.zeros(2 * H, np.int64)
         nU, err_un, ent_un, gini_un, h_un = _partition(T, L, t, mask, X.split, Ul)
-        need = len(L.table) + 2 * s * P.M + 1
+        need = memo_size(L.table) + 2 * s * P.M + 1
         if _leaves_full(L, need): _leaves_grow(L, need)
         if _expand(P, L, X, s, cnt): continue                         # a split leaf has no usable feature
         Hn = nU + 2 * s
@@ -669,7 +672,7 @@ def _search(P):
     if complete: lbv = Rc
     cnt[STOPPED] = 1 if stop else 0
     leaves = T.pool[T.off[best]:T.off[best] + T.length[best]].copy() if best >= 0 else np.zeros(0, np.int64)
-    nl = len(L.table)
+    nl = memo_size(L.table)
     return Rc, lbv, complete, best, leaves, L.keys[:nl].copy(), L.cnt[:nl].copy(), L.pred[:nl].copy(), cnt
 
 # %% ../nbs/11_osdt.ipynb #802898a5
@@ -851,7 +854,7 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
                  policy:str='curiosity', # bnb queue order: curiosity, bound, objective, entropy, gini, fifo, dfs
                  bounds:dict|None=None, # bnb switches, e.g. {'lookahead': False}; see `BOUND_DEFAULTS`
                  incumbent='greedy', # 'greedy', None, a `Tree`, or an objective value (bnb)
-                 time_limit:float|None=None, # seconds; None = no limit
+                 time_limit:float|None=None, # seconds of search (numba's first-use compilation not counted); None = no limit
                  node_limit:int|None=None, # bnb: queue pops; dp: subproblems expanded
                  memory_limit:float|None=8.0, # GB the search may add to the process; then it stops with the best tree and its bound
                  verbose:int=0,

@@ -85,7 +85,7 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
                  max_depth:int|None=None, # at most this many splits on any path (reference depth_budget - 1); None: no limit
                  metric:str='l2', # 'l2': mean leaves, loss SSE/SST; 'l1': median leaves, loss SAE/SAE(single leaf)
                  bound:str='auto', # lower bound: 'kmeans' (l2 only), 'equiv' (equivalent points), 'auto' (k-means for l2)
-                 time_limit:float|None=None, # seconds; on expiry the best tree so far is kept, with `lower_bound_`
+                 time_limit:float|None=None, # seconds of search (compilation not counted); on expiry the best tree so far is kept, with `lower_bound_`
                  node_limit:int|None=None, # cap on search nodes (same anytime behaviour)
                  verbose:int=0, # 0 silent, 1 progress lines, 2 a line per improvement
                  binarizer=None, # None: X must be 0/1; a Binarizer strategy ('quantile', 'gbdt', ...) or a Binarizer binarises any numeric X inside

@@ -7,9 +7,11 @@ from __future__ import annotations
 from collections import namedtuple
 import numpy as np
 from numba import njit, types
+from .compiling import install_locators, argsort_stable
+install_locators()   # numba's cache stamped by the package's source, before this module's kernels are decorated
 from numba.experimental import structref
-from numba.typed import Dict
-from .bitsets import memo_find, memo_insert, columns_to_bits, n_words, full, indices, pop_member, count_andnot, popcount
+from .bitsets import (memo_new, memo_size, memo_find, memo_insert, columns_to_bits, n_words, full, indices, pop_member, count_andnot,
+                                popcount, copy_into)
 from .kmeans1d import kmeans_penalized_nb
 from .models import Tree, Leaf, Split
 from .base import SearchMonitor
@@ -164,10 +166,17 @@ class Problem(structref.StructRefProxy):
 
     ```"""
 
-# Built from Python by the proxy's own constructor (numba compiles it once per process). Not by a cached compiled
-# function of ours: such a function's cache key would not contain the record type, so in a notebook, where the
-# type is pickled by value, a second session would load a constructor returning the previous session's type.
 structref.define_proxy(Problem, _ProblemType, [f for f in PROBLEM_FIELDS])
+
+# Records are built by compiled factories that numba caches: the proxy's own constructor, called from Python, would be
+# compiled afresh in every process (1.5 s for `Problem` and `Memo`). The cache is used only where the record types
+# are imported from the package: in a notebook session they live in `__main__`, numba would pickle them by value,
+# and since a factory's cache key holds only its argument types, a later session would load a factory returning the
+# earlier session's types.
+_CACHE_RECORDS = __name__ != '__main__'
+
+@njit(cache=_CACHE_RECORDS)
+def _new_problem(*fields): return Problem(*fields)
 
 # The kernels called once per unit or per cell take this small tuple (or scalars), not P: reading a field of P inside
 # such a loop would count a reference on every iteration.
@@ -203,7 +212,7 @@ def _problem(data:TreeData, lam_raw:float, tol:float, use_kmeans:bool, use_depth
     un = _units(data)
     Mp = M if use_depth2 else 0
     D, W = (1 if max_depth is None else int(max_depth) + 2), data.fbits.shape[1]   # archive rows: remaining depth + 1
-    return Problem(int(data.kind), data.stats, data.ueq, data.fbits, float(lam_raw), float(tol), bool(use_kmeans),
+    return _new_problem(int(data.kind), data.stats, data.ueq, data.fbits, float(lam_raw), float(tol), bool(use_kmeans),
                    data.ys, data.ws, data.us, np.zeros(K), np.zeros(U), np.zeros(U), use_depth2,
                    un, np.zeros(W + 1, np.uint64),
                    np.zeros((3, C)), np.zeros((3, Mp, C)), np.zeros((3, Mp, Mp, C)),
@@ -275,7 +284,7 @@ def _l1_loss(stats, ueq, bits, ys, ws, us):
         if _has(bits, us[i]): sae += ws[i] * abs(ys[i] - med)
     return sae, eq, nu
 
-@njit(cache=True, inline='always')   # a dispatcher, inlined into its callers
+@njit(cache=True)   # a dispatcher (a call: inlining copies all three losses into every caller at compile time)
 def _leaf_stats(P, bits):
     "Raw leaf loss, equivalent-points loss EQ and number of units of the support `bits`."
     if P.kind == CLS: return _class_loss(P.stats, P.ueq, bits, P.tmp)
@@ -283,7 +292,7 @@ def _leaf_stats(P, bits):
     return _l2_loss(P.stats, P.ueq, bits)
 
 # %% ../nbs/10_treedp.ipynb #a8656843
-@njit(cache=True, inline='always')   # a dispatcher, inlined into its callers
+@njit(cache=True)
 def _kmeans_bound(P, bits, nu, c_max):
     "min over C <= c_max (0: any) of weighted k-means(C) of the means of the `nu` units in `bits`, plus lam*C."
     xbuf, wbuf, stats = P.xbuf, P.wbuf, P.stats
@@ -317,8 +326,8 @@ class _MemoType(types.StructRef):
     def preprocess_fields(self, fields): return tuple((name, types.unliteral(t)) for name, t in fields)
 
 class Memo(structref.StructRefProxy):
-    """The memo of one search: `table` (hash -> slot) and `keys` of the bitsets notebook's memo, and `vals`, the
-    `[lb, ub, base, feature, left, right]` of every slot. Made by `_memo`; `entries` and `nbytes` are readable from Python.
+    """The memo of one search: `table` (hash table of slots) and `keys` of the bitsets notebook's memo, and `vals`,
+    the `[lb, ub, base, feature, left, right]` of every slot. Made by `_memo`; `entries` and `nbytes` are readable from Python.
 
     ```python
     >>> m = _memo(2); s, new = _insert(m, _key(full(2), 1)); (s, new, m.entries)
@@ -329,27 +338,31 @@ class Memo(structref.StructRefProxy):
     def entries(self) -> int: return _memo_entries(self)
     @property
     def nbytes(self) -> int:
-        "Bytes of the key and value stores plus about 64 per hash-table entry."
+        "Bytes of the hash table and of the key and value stores."
         return _memo_nbytes(self)
 
 structref.define_proxy(Memo, _MemoType, ['table', 'keys', 'vals'])
 
+@njit(cache=_CACHE_RECORDS)
+def _new_memo(n_units, capacity):
+    table, keys = memo_new(n_units, capacity, 1)                 # keys: the units' words, then the depth word
+    return Memo(table, keys, np.zeros((capacity, N_VALS)))
+
 def _memo(n_units:int, capacity:int=1024) -> Memo:
-    "An empty memo for subproblems of `n_units` units (built as `Problem` is: see there)."
-    return Memo(Dict.empty(key_type=types.int64, value_type=types.int64),
-                np.zeros((capacity, n_words(n_units) + 1), np.uint64), np.zeros((capacity, N_VALS)))
+    "An empty memo for subproblems of `n_units` units (built by a cached factory, as `Problem` is: see there)."
+    return _new_memo(n_units, capacity)
 
 @njit(cache=True)
-def _memo_entries(memo): return len(memo.table)
+def _memo_entries(memo): return memo_size(memo.table)
 
 @njit(cache=True)
-def _memo_nbytes(memo): return memo.keys.nbytes + memo.vals.nbytes + 64 * len(memo.table)
+def _memo_nbytes(memo): return memo.keys.nbytes + memo.vals.nbytes + memo.table.nbytes
 
 @njit(cache=True)
 def _insert(memo, key):
     "Slot of `key`, inserting it if new (the key store may be regrown; the value table grows alongside)."
-    store, s, new = memo_insert(memo.table, memo.keys, key)
-    memo.keys = store
+    table, store, s, new = memo_insert(memo.table, memo.keys, key)
+    memo.table = table; memo.keys = store
     vals = memo.vals
     if s >= vals.shape[0]:
         gv = np.zeros((store.shape[0], N_VALS))
@@ -393,7 +406,7 @@ def _archive(P, bits, d, lb):
     "Remember (bits, lb) as one of the last `SIM_ARCHIVE` bounded support sets at depth d."
     r = d + 1 if d >= 0 else 0
     e = P.sim_next[r]
-    P.sim_bits[r, e, :] = bits; P.sim_val[r, e] = lb; P.sim_next[r] = (e + 1) % P.sim_val.shape[1]
+    copy_into(P.sim_bits[r, e], bits); P.sim_val[r, e] = lb; P.sim_next[r] = (e + 1) % P.sim_val.shape[1]
 
 
 # %% ../nbs/10_treedp.ipynb #d402ad68
@@ -403,7 +416,7 @@ def _kmeans_pays(P, nu, d):
     the depth-two solver will solve it: then only when its O(M^2) scan costs much more than k-means on `nu` means."""
     return d > 2 or d < 0 or not P.use_depth2 or 16 * nu < P.fbits.shape[0] ** 2
 
-@njit(cache=True, inline='always')   # a dispatcher, inlined into its callers
+@njit(cache=True)
 def _lower_bound(P, cnt, bits, base, eq, nu, d):
     "Propositions 3-5 for a new subproblem `bits` with `nu` units; a bound within `tol` of the leaf is the leaf."
     if d == 0 or nu <= 1: return base
@@ -415,7 +428,7 @@ def _lower_bound(P, cnt, bits, base, eq, nu, d):
     else: lb = min(base, eq + 2 * P.lam)
     return base if lb >= base - P.tol else lb
 
-@njit(cache=True, inline='always')   # hot: inlined into its callers (measured faster than a call)
+@njit(cache=True)
 def _node(P, memo, cnt, bits, d):
     "Slot of subproblem (bits, d), created with its leaf objective and lower bound if new."
     s, new = _insert(memo, _key_into(P.key, bits, d))   # memo_insert copies the key
@@ -431,7 +444,7 @@ def _node(P, memo, cnt, bits, d):
     v[s, LB] = lb; v[s, UB] = base; v[s, BASE] = base; v[s, FEAT] = -1; v[s, LEFT] = -2; v[s, RIGHT] = -2
     return s
 
-@njit(cache=True, inline='always')   # once per expanded node; inlined into _solve
+@njit(cache=True)   # once per expanded node
 def _children(P, memo, cnt, bits, dc, kids, ks, fj, greedy):
     """Create both children of every feature that splits `bits` (constant features are skipped): kids `2i`, `2i+1`
     of split `i` are its bitsets, `ks` their memo slots, `fj[i]` its feature, `greedy[i]` its one-split objective.
@@ -461,7 +474,7 @@ def _close(memo, s, ks, nc, best, bestf):
     for i in range(nc): lb = min(lb, v[ks[2 * i], LB] + v[ks[2 * i + 1], LB])
     v[s, LB] = max(v[s, LB], min(lb, best)); v[s, UB] = best; v[s, FEAT] = bestf
 
-@njit(cache=True, inline='always')   # shared by _solve and _descend, inlined into both
+@njit(cache=True)   # shared by _solve and _descend
 def _open(P, memo, cnt, bits, d, budget):
     """The common start of a visit to (bits, d) by `_solve` and `_descend`: (memo slot, whether it must be expanded).
     Not if it is settled or over `budget`, the node budget is spent, or the depth-two solver settles it now."""
@@ -478,7 +491,7 @@ def _open(P, memo, cnt, bits, d, budget):
         return s, False
     return s, True
 
-@njit(cache=True, inline='always')   # shared by _solve and _descend, inlined into both
+@njit(cache=True)   # shared by _solve and _descend
 def _expand(P, memo, cnt, bits, d, s):
     """Every split of (bits, d) with its two children (kids, memo slots ks, features fj, one-split objectives):
     (number of splits, kids, ks, fj, greedy). No split: the node is closed as a leaf."""
@@ -489,7 +502,7 @@ def _expand(P, memo, cnt, bits, d, s):
     if nc == 0: _close(memo, s, ks, 0, memo.vals[s, BASE], -1)       # no feature splits S: it is a leaf
     return nc, kids, ks, fj, greedy
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _finish(P, memo, s, ks, nc, best, bestf, bits, d):
     "Close the node with its best split (Proposition 7) and remember its bound for Proposition 10."
     _close(memo, s, ks, nc, best, bestf)
@@ -506,7 +519,7 @@ def _solve(P, memo, cnt, bits, d, budget):
     if d == 3 and P.use_depth2 and P.incremental:               # children's statistics: parent minus sibling
         _parent_statistics(P, bits, P.scratch[0])
     v = memo.vals                                                  # the value table may have been regrown
-    order = np.argsort(greedy[:nc], kind='mergesort')          # best one-split trees first: good incumbents early
+    order = argsort_stable(greedy, nc)                         # best one-split trees first: good incumbents early
     best, bestf = v[s, UB], v[s, FEAT]
     for t in range(nc):
         if cnt[ABORT]: break
@@ -649,7 +662,7 @@ def _parent_statistics(P, bits, su):
     "Slot 2 := the statistics of `bits`, a node whose children the depth-two solver will solve (updated or refilled)."
     if _updatable(P, 2, bits, popcount(bits)) >= 0: _update_slot(P, 2, bits, su)
     else: _fill_slot(P, 2, bits, su, np.nan)
-    P.slot_bits[2, :] = bits
+    copy_into(P.slot_bits[2], bits)
 
 @njit(cache=True)
 def _pair_statistics(P, bits, size, su):
@@ -674,7 +687,7 @@ def _pair_statistics(P, bits, size, su):
         else:
             q = 1 - P.slot_last[0]
             _fill_slot(P, q, bits, su, np.nan)
-    P.slot_bits[q, :] = bits; P.slot_last[0] = q
+    copy_into(P.slot_bits[q], bits); P.slot_last[0] = q
     return q
 
 @njit(cache=True)
@@ -699,7 +712,7 @@ def _via_sibling(P, bits, size, q, diff, su):
         else:
             qo = 1 - P.slot_last[0]
             _fill_slot(P, qo, other, su, P.slot_centre[2])               # the parent's centre: subtraction is exact
-        P.slot_bits[qo, :] = other
+        copy_into(P.slot_bits[qo], other)
         q = 1 - qo
         _subtract_slot(P, qo, q)
     elif q >= 0: _update_slot(P, q, bits, su)

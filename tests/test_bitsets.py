@@ -219,12 +219,12 @@ def test_memo_interning(data):
     table, keys = bs.memo_new(n, 1)
     truth = {}
     for m in sets:
-        keys, slot, new = bs.memo_insert(table, keys, bs.from_bool(m))
+        table, keys, slot, new = bs.memo_insert(table, keys, bs.from_bool(m))
         key = m.tobytes()
         assert new == (key not in truth)
         truth.setdefault(key, slot)
         assert slot == truth[key]
-    assert len(table) == len(truth)
+    assert bs.memo_size(table) == len(truth)
     for key, slot in truth.items():
         assert bs.memo_find(table, keys, bs.from_bool(np.frombuffer(key, dtype=bool))) == slot
         np.testing.assert_array_equal(bs.to_bool(keys[slot], n), np.frombuffer(key, dtype=bool))
@@ -235,11 +235,11 @@ def test_memo_forced_collisions():
     sets = [bs.from_indices(np.array([i]), n) for i in range(10)]
     table, keys = bs.memo_new(n, 2)
     for i, s in enumerate(sets):                               # every key hashes to 7: all collide
-        keys, slot, new = bs._memo_insert_from(table, keys, s, 7)
+        table, keys, slot, new = bs._memo_insert_from(table, keys, s, 7)
         assert (slot, new) == (i, True)
     for i, s in enumerate(sets):
         assert bs._memo_find_from(table, keys, s, 7) == i
-        assert bs._memo_insert_from(table, keys, s, 7)[1:] == (i, False)
+        assert bs._memo_insert_from(table, keys, s, 7)[2:] == (i, False)
     assert bs._memo_find_from(table, keys, bs.empty(n), 7) == -1
 
 
@@ -256,9 +256,9 @@ def _split_stats(F, y, w, k):
         bs.andnot_into(left, root, F[j]); bs.and_into(right, root, F[j])
         bs.class_counts_into(counts[j, 0], left, y, w); bs.class_counts_into(counts[j, 1], right, y, w)
         sizes[j, 0] = bs.popcount(left); sizes[j, 1] = bs.count_and(root, F[j])
-        keys, _, _ = bs.memo_insert(table, keys, left)
-        keys, _, _ = bs.memo_insert(table, keys, right)
-    return counts, sizes, len(table)
+        table, keys, _, _ = bs.memo_insert(table, keys, left)
+        table, keys, _, _ = bs.memo_insert(table, keys, right)
+    return counts, sizes, bs.memo_size(table)
 
 
 def test_njit_composition():
