@@ -475,9 +475,11 @@ def _close(memo, s, ks, nc, best, bestf):
     v[s, LB] = max(v[s, LB], min(lb, best)); v[s, UB] = best; v[s, FEAT] = bestf
 
 @njit(cache=True)   # shared by _solve and _descend
-def _open(P, memo, cnt, bits, d, budget):
+def _open(P, memo, cnt, bits, d, budget, d2):
     """The common start of a visit to (bits, d) by `_solve` and `_descend`: (memo slot, whether it must be expanded).
-    Not if it is settled or over `budget`, the node budget is spent, or the depth-two solver settles it now."""
+    Not if it is settled or over `budget`, the node budget is spent, or the depth-two solver settles it now. `d2` is
+    the problem again when the depth-two solver is used, else None: numba then drops that solver from the compiled
+    code (a search without a depth limit never needs it, and compiles a third less)."""
     s = _node(P, memo, cnt, bits, d)
     v = memo.vals
     if v[s, UB] - v[s, LB] <= P.tol or v[s, LB] >= budget - P.tol or cnt[ABORT]: return s, False
@@ -485,8 +487,8 @@ def _open(P, memo, cnt, bits, d, budget):
     if cnt[NODES] > cnt[BUDGET]:
         cnt[ABORT] = 1
         return s, False
-    if P.use_depth2 and (d == 1 or d == 2):                    # Proposition 9: solved in one pass, no children
-        _depth_two(P, memo, cnt, bits, d, s)
+    if d2 is not None and (d == 1 or d == 2):                 # Proposition 9: solved in one pass, no children
+        _depth_two(d2, memo, cnt, bits, d, s)
         if P.use_similarity: _archive(P, bits, d, memo.vals[s, LB])
         return s, False
     return s, True
@@ -509,15 +511,15 @@ def _finish(P, memo, s, ks, nc, best, bestf, bits, d):
     if P.use_similarity: _archive(P, bits, d, memo.vals[s, LB])
 
 @njit(cache=True)
-def _solve(P, memo, cnt, bits, d, budget):
-    "Bounded DP on (bits, d); see Proposition 7. Returns the memo slot."
-    s, go = _open(P, memo, cnt, bits, d, budget)
+def _solve(P, memo, cnt, bits, d, budget, d2):
+    "Bounded DP on (bits, d); see Proposition 7 (`d2`: see `_open`). Returns the memo slot."
+    s, go = _open(P, memo, cnt, bits, d, budget, d2)
     if not go: return s
     nc, kids, ks, fj, greedy = _expand(P, memo, cnt, bits, d, s)
     if nc == 0: return s
     tol = P.tol; dc = d - 1 if d > 0 else -1
-    if d == 3 and P.use_depth2 and P.incremental:               # children's statistics: parent minus sibling
-        _parent_statistics(P, bits, P.scratch[0])
+    if d2 is not None and d == 3 and P.incremental:            # children's statistics: parent minus sibling
+        _parent_statistics(d2, bits, d2.scratch[0])
     v = memo.vals                                                  # the value table may have been regrown
     order = argsort_stable(greedy, nc)                         # best one-split trees first: good incumbents early
     best, bestf = v[s, UB], v[s, FEAT]
@@ -526,10 +528,10 @@ def _solve(P, memo, cnt, bits, d, budget):
         i = order[t]; sL, sR = ks[2 * i], ks[2 * i + 1]
         cap = min(best, budget); v = memo.vals
         if v[sL, LB] + v[sR, LB] >= cap - tol: continue        # Proposition 6
-        _solve(P, memo, cnt, kids[2 * i], dc, cap - v[sR, LB])
+        _solve(P, memo, cnt, kids[2 * i], dc, cap - v[sR, LB], d2)
         v = memo.vals
         if v[sL, LB] + v[sR, LB] >= cap - tol or cnt[ABORT]: continue
-        _solve(P, memo, cnt, kids[2 * i + 1], dc, cap - v[sL, LB])
+        _solve(P, memo, cnt, kids[2 * i + 1], dc, cap - v[sL, LB], d2)
         v = memo.vals
         if v[sL, UB] + v[sR, UB] < best - tol:
             best = v[sL, UB] + v[sR, UB]; bestf = fj[i]
@@ -783,9 +785,9 @@ def _depth_two(P, memo, cnt, bits, d, s):
 
 # %% ../nbs/10_treedp.ipynb #5a1e0b06
 @njit(cache=True)
-def _descend(P, memo, cnt, bits, d):
+def _descend(P, memo, cnt, bits, d, d2):
     "One descent from (bits, d) along the splits with the lowest bound (Proposition 12). Returns the memo slot."
-    s, go = _open(P, memo, cnt, bits, d, np.inf)
+    s, go = _open(P, memo, cnt, bits, d, np.inf, d2)
     if not go: return s
     nc, kids, ks, fj, greedy = _expand(P, memo, cnt, bits, d, s)
     if nc == 0: return s
@@ -795,7 +797,7 @@ def _descend(P, memo, cnt, bits, d):
         sL, sR = ks[2 * crit], ks[2 * crit + 1]
         v = memo.vals
         k = 2 * crit if v[sL, UB] - v[sL, LB] >= v[sR, UB] - v[sR, LB] else 2 * crit + 1
-        _descend(P, memo, cnt, kids[k], dc)
+        _descend(P, memo, cnt, kids[k], dc, d2)
         v = memo.vals
         if v[sL, UB] + v[sR, UB] < best - tol:
             best = v[sL, UB] + v[sR, UB]; bestf = fj[crit]
@@ -820,10 +822,13 @@ def _critical_split(memo, s, ks, fj, nc, tol):
     return crit, best, bestf
 
 @njit(cache=True)
-def _descents(P, memo, cnt, root, d):
+def _uses_depth_two(P): return P.use_depth2
+
+@njit(cache=True)
+def _descents(P, memo, cnt, root, d, d2):
     "Descents from the root until it is solved or the node budget is spent."
     while not cnt[ABORT]:
-        s = _descend(P, memo, cnt, root, d)
+        s = _descend(P, memo, cnt, root, d, d2)
         v = memo.vals
         if v[s, UB] - v[s, LB] <= P.tol: break
 
@@ -978,6 +983,7 @@ def search_tree(data:TreeData, # the problem
     U = data.U
     P = _problem(data, lam_raw, tol, use_km, depth_two and max_depth is not None, incremental, similarity,
                  max_depth)   # no limit: never two levels left
+    d2 = P if _uses_depth_two(P) else None               # the depth-two solver, compiled only when it is used
     memo = _memo(U)
     cnt = np.zeros(8, np.int64); root = full(U); d = -1 if max_depth is None else int(max_depth)
     budget_root = inc_obj * data.norm                     # look only for trees better than the incumbent
@@ -987,10 +993,10 @@ def search_tree(data:TreeData, # the problem
         t = mon.elapsed; done = 0
         if anytime:                                      # Proposition 12: raise the root's bound first
             cnt[NODES], cnt[ABORT], cnt[BUDGET] = 0, 0, max(1, budget // 2)
-            _descents(P, memo, cnt, root, d)
+            _descents(P, memo, cnt, root, d, d2)
             done = int(cnt[NODES]); budget = max(1, budget - done); total += done
         cnt[NODES], cnt[ABORT], cnt[BUDGET] = 0, 0, budget
-        s = _solve(P, memo, cnt, root, d, budget_root)
+        s = _solve(P, memo, cnt, root, d, budget_root, d2)
         total += int(cnt[NODES]); rounds += 1
         vals = _values(memo, s); lb, ub = vals[LB], min(vals[UB], budget_root)
         mon.update(upper=ub / data.norm, lower=min(lb, ub) / data.norm, nodes=total)
