@@ -132,7 +132,7 @@ class _Block:
         self.what, self.stream, self.after, self.seconds, self.timer = what, stream, after, 0.0, None
 
     def _started(self):
-        if _LISTENER.noticed or self.timer is not None: return
+        if _LISTENER.noticed or self.timer is not None or self.after == float('inf'): return
         self.timer = threading.Timer(max(self.after - self.seconds, 0.0), self._notice); self.timer.daemon = True
         self.timer.start()
 
