@@ -56,7 +56,7 @@ _LOCATORS = [_UserProvidedLocator, _InTreeLocator, _UserWideLocator]
 
 def install_locators():
     """Put the digest-stamped locators first in numba's list (once). Must run before the package's kernels are
-    decorated: numba picks a kernel's locator when `@njit(cache=True)` runs. Every kernel module imports this module
+    decorated: numba picks a kernel's locator when its `njit(cache=True)` decorator runs. Every kernel module imports this module
     first, which does it.
 
     ```python
