@@ -37,7 +37,7 @@ def prefix_sums(x, w):
         Q[t + 1] = Q[t] + w[t] * d * d
     return W, S, Q
 
-@njit(cache=True)
+@njit(cache=True, inline='always')   # small and called in the inner loops: inlined (and compiled once per caller)
 def cluster_cost(W, S, Q, j, i):
     """Weighted sum of squares of the sorted points `j..i` (inclusive, 0-based) about their weighted mean, clamped at 0.
 

@@ -501,7 +501,8 @@ def _expand(P, memo, cnt, bits, d, s):
     kids = np.empty((2 * M, W), dtype=np.uint64)
     ks = np.empty(2 * M, dtype=np.int64); fj = np.empty(M, dtype=np.int64); greedy = np.empty(M)
     nc = _children(P, memo, cnt, bits, d - 1 if d > 0 else -1, kids, ks, fj, greedy)
-    if nc == 0: _close(memo, s, ks, 0, memo.vals[s, BASE], -1)       # no feature splits S: it is a leaf
+    if nc == 0: _close(memo, s, ks, nc, memo.vals[s, BASE], -1.0)    # no feature splits S: it is a leaf (the
+                                                                     # arguments typed as in _finish: one compilation)
     return nc, kids, ks, fj, greedy
 
 @njit(cache=True)
@@ -662,9 +663,10 @@ def _subtract_slot(P, q, t):
 @njit(cache=True)
 def _parent_statistics(P, bits, su):
     "Slot 2 := the statistics of `bits`, a node whose children the depth-two solver will solve (updated or refilled)."
-    if _updatable(P, 2, bits, popcount(bits)) >= 0: _update_slot(P, 2, bits, su)
-    else: _fill_slot(P, 2, bits, su, np.nan)
-    copy_into(P.slot_bits[2], bits)
+    q = np.int64(2)            # typed: a literal 2 would make numba compile each callee a second time
+    if _updatable(P, q, bits, popcount(bits)) >= 0: _update_slot(P, q, bits, su)
+    else: _fill_slot(P, q, bits, su, np.nan)
+    copy_into(P.slot_bits[q], bits)
 
 @njit(cache=True)
 def _pair_statistics(P, bits, size, su):
