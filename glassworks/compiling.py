@@ -71,18 +71,17 @@ install_locators()
 
 # %% ../nbs/07_compiling.ipynb #0cbd8016
 def cache_location() -> str:
-    """Where the package's compiled kernels are cached: `NUMBA_CACHE_DIR`, else the package's `__pycache__` folder
-    when it is writable, else numba's user-wide cache folder.
+    """Where the package's compiled kernels are cached: the folder numba's locator chose for them (`NUMBA_CACHE_DIR`,
+    else the package's `__pycache__` when it is writable, else numba's user-wide cache folder).
 
     ```python
     >>> isinstance(cache_location(), str)
     True
 
     ```"""
-    if numba.config.CACHE_DIR: return str(numba.config.CACHE_DIR)
-    if PACKAGE_DIR is not None and os.access(PACKAGE_DIR, os.W_OK): return str(PACKAGE_DIR / '__pycache__')
-    return str(Path(caching.UserWideCacheLocator._get_cache_root() if hasattr(caching.UserWideCacheLocator,
-               '_get_cache_root') else '~/.cache/numba').expanduser())
+    from glassworks.bitsets import popcount      # any kernel of the package: they all share one folder
+    return str(popcount._cache._impl.locator.get_cache_path())
+
 
 # %% ../nbs/07_compiling.ipynb #a5bf4230
 NOTICE_AFTER = 2.0   # seconds of compilation before the one-line notice
