@@ -417,19 +417,20 @@ def _kmeans_pays(P, nu, d):
     return d > 2 or d < 0 or not P.use_depth2 or 16 * nu < P.fbits.shape[0] ** 2
 
 @njit(cache=True)
-def _lower_bound(P, cnt, bits, base, eq, nu, d):
-    "Propositions 3-5 for a new subproblem `bits` with `nu` units; a bound within `tol` of the leaf is the leaf."
+def _lower_bound(P, cnt, bits, base, eq, nu, d, km):
+    """Propositions 3-5 for a new subproblem `bits` with `nu` units; a bound within `tol` of the leaf is the leaf.
+    `km` is the problem again when the k-means bound is used (l2 regression), else None (see `_open` for why)."""
     if d == 0 or nu <= 1: return base
-    if P.kind == L2 and P.use_kmeans and _kmeans_pays(P, nu, d):
+    if km is not None and _kmeans_pays(P, nu, d):
         cmax = (1 << d) if (d > 0 and d < 62) else 0
-        val, C = _kmeans_bound(P, bits, nu, cmax)
+        val, C = _kmeans_bound(km, bits, nu, cmax)
         cnt[BOUNDS] += 1
         lb = base if C == 1 else min(base, val + eq)
     else: lb = min(base, eq + 2 * P.lam)
     return base if lb >= base - P.tol else lb
 
 @njit(cache=True)
-def _node(P, memo, cnt, bits, d):
+def _node(P, memo, cnt, bits, d, km):
     "Slot of subproblem (bits, d), created with its leaf objective and lower bound if new."
     s, new = _insert(memo, _key_into(P.key, bits, d))   # memo_insert copies the key
     if not new:
@@ -438,14 +439,14 @@ def _node(P, memo, cnt, bits, d):
     cnt[ENTRIES] += 1
     loss, eq, nu = _leaf_stats(P, bits)
     base = loss + P.lam
-    lb = _lower_bound(P, cnt, bits, base, eq, nu, d)
+    lb = _lower_bound(P, cnt, bits, base, eq, nu, d, km)
     if P.use_similarity and lb < base - P.tol: lb = min(base, max(lb, _similarity_bound(P, bits, d)))
     v = memo.vals
     v[s, LB] = lb; v[s, UB] = base; v[s, BASE] = base; v[s, FEAT] = -1; v[s, LEFT] = -2; v[s, RIGHT] = -2
     return s
 
 @njit(cache=True)   # once per expanded node
-def _children(P, memo, cnt, bits, dc, kids, ks, fj, greedy):
+def _children(P, memo, cnt, bits, dc, kids, ks, fj, greedy, km):
     """Create both children of every feature that splits `bits` (constant features are skipped): kids `2i`, `2i+1`
     of split `i` are its bitsets, `ks` their memo slots, `fj[i]` its feature, `greedy[i]` its one-split objective.
     Returns the number of splits."""
@@ -459,8 +460,8 @@ def _children(P, memo, cnt, bits, dc, kids, ks, fj, greedy):
             if a: left_empty = False
             if b: right_empty = False
         if left_empty or right_empty: continue
-        ks[2 * nc] = _node(P, memo, cnt, kids[2 * nc], dc)
-        ks[2 * nc + 1] = _node(P, memo, cnt, kids[2 * nc + 1], dc)
+        ks[2 * nc] = _node(P, memo, cnt, kids[2 * nc], dc, km)
+        ks[2 * nc + 1] = _node(P, memo, cnt, kids[2 * nc + 1], dc, km)
         v = memo.vals
         fj[nc] = j; greedy[nc] = v[ks[2 * nc], UB] + v[ks[2 * nc + 1], UB]
         nc += 1
@@ -475,12 +476,13 @@ def _close(memo, s, ks, nc, best, bestf):
     v[s, LB] = max(v[s, LB], min(lb, best)); v[s, UB] = best; v[s, FEAT] = bestf
 
 @njit(cache=True)   # shared by _solve and _descend
-def _open(P, memo, cnt, bits, d, budget, d2):
+def _open(P, memo, cnt, bits, d, budget, d2, km):
     """The common start of a visit to (bits, d) by `_solve` and `_descend`: (memo slot, whether it must be expanded).
     Not if it is settled or over `budget`, the node budget is spent, or the depth-two solver settles it now. `d2` is
     the problem again when the depth-two solver is used, else None: numba then drops that solver from the compiled
-    code (a search without a depth limit never needs it, and compiles a third less)."""
-    s = _node(P, memo, cnt, bits, d)
+    code (a search without a depth limit never needs it, and compiles a third less); `km` likewise for the k-means
+    bound, which only l2 regression uses."""
+    s = _node(P, memo, cnt, bits, d, km)
     v = memo.vals
     if v[s, UB] - v[s, LB] <= P.tol or v[s, LB] >= budget - P.tol or cnt[ABORT]: return s, False
     cnt[NODES] += 1
@@ -494,13 +496,13 @@ def _open(P, memo, cnt, bits, d, budget, d2):
     return s, True
 
 @njit(cache=True)   # shared by _solve and _descend
-def _expand(P, memo, cnt, bits, d, s):
+def _expand(P, memo, cnt, bits, d, s, km):
     """Every split of (bits, d) with its two children (kids, memo slots ks, features fj, one-split objectives):
     (number of splits, kids, ks, fj, greedy). No split: the node is closed as a leaf."""
     M, W = P.fbits.shape[0], bits.shape[0]
     kids = np.empty((2 * M, W), dtype=np.uint64)
     ks = np.empty(2 * M, dtype=np.int64); fj = np.empty(M, dtype=np.int64); greedy = np.empty(M)
-    nc = _children(P, memo, cnt, bits, d - 1 if d > 0 else -1, kids, ks, fj, greedy)
+    nc = _children(P, memo, cnt, bits, d - 1 if d > 0 else -1, kids, ks, fj, greedy, km)
     if nc == 0: _close(memo, s, ks, nc, memo.vals[s, BASE], -1.0)    # no feature splits S: it is a leaf (the
                                                                      # arguments typed as in _finish: one compilation)
     return nc, kids, ks, fj, greedy
@@ -512,11 +514,11 @@ def _finish(P, memo, s, ks, nc, best, bestf, bits, d):
     if P.use_similarity: _archive(P, bits, d, memo.vals[s, LB])
 
 @njit(cache=True)
-def _solve(P, memo, cnt, bits, d, budget, d2):
-    "Bounded DP on (bits, d); see Proposition 7 (`d2`: see `_open`). Returns the memo slot."
-    s, go = _open(P, memo, cnt, bits, d, budget, d2)
+def _solve(P, memo, cnt, bits, d, budget, d2, km):
+    "Bounded DP on (bits, d); see Proposition 7 (`d2`, `km`: see `_open`). Returns the memo slot."
+    s, go = _open(P, memo, cnt, bits, d, budget, d2, km)
     if not go: return s
-    nc, kids, ks, fj, greedy = _expand(P, memo, cnt, bits, d, s)
+    nc, kids, ks, fj, greedy = _expand(P, memo, cnt, bits, d, s, km)
     if nc == 0: return s
     tol = P.tol; dc = d - 1 if d > 0 else -1
     if d2 is not None and d == 3 and P.incremental:            # children's statistics: parent minus sibling
@@ -529,10 +531,10 @@ def _solve(P, memo, cnt, bits, d, budget, d2):
         i = order[t]; sL, sR = ks[2 * i], ks[2 * i + 1]
         cap = min(best, budget); v = memo.vals
         if v[sL, LB] + v[sR, LB] >= cap - tol: continue        # Proposition 6
-        _solve(P, memo, cnt, kids[2 * i], dc, cap - v[sR, LB], d2)
+        _solve(P, memo, cnt, kids[2 * i], dc, cap - v[sR, LB], d2, km)
         v = memo.vals
         if v[sL, LB] + v[sR, LB] >= cap - tol or cnt[ABORT]: continue
-        _solve(P, memo, cnt, kids[2 * i + 1], dc, cap - v[sL, LB], d2)
+        _solve(P, memo, cnt, kids[2 * i + 1], dc, cap - v[sL, LB], d2, km)
         v = memo.vals
         if v[sL, UB] + v[sR, UB] < best - tol:
             best = v[sL, UB] + v[sR, UB]; bestf = fj[i]
@@ -787,11 +789,11 @@ def _depth_two(P, memo, cnt, bits, d, s):
 
 # %% ../nbs/10_treedp.ipynb #5a1e0b06
 @njit(cache=True)
-def _descend(P, memo, cnt, bits, d, d2):
+def _descend(P, memo, cnt, bits, d, d2, km):
     "One descent from (bits, d) along the splits with the lowest bound (Proposition 12). Returns the memo slot."
-    s, go = _open(P, memo, cnt, bits, d, np.inf, d2)
+    s, go = _open(P, memo, cnt, bits, d, np.inf, d2, km)
     if not go: return s
-    nc, kids, ks, fj, greedy = _expand(P, memo, cnt, bits, d, s)
+    nc, kids, ks, fj, greedy = _expand(P, memo, cnt, bits, d, s, km)
     if nc == 0: return s
     tol = P.tol; dc = d - 1 if d > 0 else -1
     crit, best, bestf = _critical_split(memo, s, ks, fj, nc, tol)
@@ -799,7 +801,7 @@ def _descend(P, memo, cnt, bits, d, d2):
         sL, sR = ks[2 * crit], ks[2 * crit + 1]
         v = memo.vals
         k = 2 * crit if v[sL, UB] - v[sL, LB] >= v[sR, UB] - v[sR, LB] else 2 * crit + 1
-        _descend(P, memo, cnt, kids[k], dc, d2)
+        _descend(P, memo, cnt, kids[k], dc, d2, km)
         v = memo.vals
         if v[sL, UB] + v[sR, UB] < best - tol:
             best = v[sL, UB] + v[sR, UB]; bestf = fj[crit]
@@ -827,10 +829,10 @@ def _critical_split(memo, s, ks, fj, nc, tol):
 def _uses_depth_two(P): return P.use_depth2
 
 @njit(cache=True)
-def _descents(P, memo, cnt, root, d, d2):
+def _descents(P, memo, cnt, root, d, d2, km):
     "Descents from the root until it is solved or the node budget is spent."
     while not cnt[ABORT]:
-        s = _descend(P, memo, cnt, root, d, d2)
+        s = _descend(P, memo, cnt, root, d, d2, km)
         v = memo.vals
         if v[s, UB] - v[s, LB] <= P.tol: break
 
@@ -986,6 +988,7 @@ def search_tree(data:TreeData, # the problem
     P = _problem(data, lam_raw, tol, use_km, depth_two and max_depth is not None, incremental, similarity,
                  max_depth)   # no limit: never two levels left
     d2 = P if _uses_depth_two(P) else None               # the depth-two solver, compiled only when it is used
+    km = P if use_km else None                           # the k-means bound, likewise
     memo = _memo(U)
     cnt = np.zeros(8, np.int64); root = full(U); d = -1 if max_depth is None else int(max_depth)
     budget_root = inc_obj * data.norm                     # look only for trees better than the incumbent
@@ -995,10 +998,10 @@ def search_tree(data:TreeData, # the problem
         t = mon.elapsed; done = 0
         if anytime:                                      # Proposition 12: raise the root's bound first
             cnt[NODES], cnt[ABORT], cnt[BUDGET] = 0, 0, max(1, budget // 2)
-            _descents(P, memo, cnt, root, d, d2)
+            _descents(P, memo, cnt, root, d, d2, km)
             done = int(cnt[NODES]); budget = max(1, budget - done); total += done
         cnt[NODES], cnt[ABORT], cnt[BUDGET] = 0, 0, budget
-        s = _solve(P, memo, cnt, root, d, budget_root, d2)
+        s = _solve(P, memo, cnt, root, d, budget_root, d2, km)
         total += int(cnt[NODES]); rounds += 1
         vals = _values(memo, s); lb, ub = vals[LB], min(vals[UB], budget_root)
         mon.update(upper=ub / data.norm, lower=min(lb, ub) / data.norm, nodes=total)
