@@ -19,8 +19,8 @@ from .validation import check_option, InputError
 
 # %% auto #0
 __all__ = ['CLS', 'L2', 'L1', 'PROBLEM_FIELDS', 'Units', 'DEPTH2_MAX_BYTES', 'SIM_ARCHIVE', 'MAX_UPDATES', 'LB', 'UB', 'BASE',
-           'FEAT', 'LEFT', 'RIGHT', 'N_VALS', 'NODES', 'ABORT', 'BUDGET', 'HITS', 'ENTRIES', 'BOUNDS', 'REL_TOL',
-           'weighted_median', 'unique_rows', 'TreeData', 'Problem', 'Memo', 'SearchResult', 'tree_objective',
+           'FEAT', 'LEFT', 'RIGHT', 'N_VALS', 'NODES', 'ABORT', 'BUDGET', 'HITS', 'ENTRIES', 'BOUNDS', 'ROOTS',
+           'REL_TOL', 'weighted_median', 'unique_rows', 'TreeData', 'Problem', 'Memo', 'SearchResult', 'tree_objective',
            'search_tree']
 
 # %% ../nbs/10_treedp.ipynb #46d5a782
@@ -307,7 +307,7 @@ def _kmeans_bound(P, bits, nu, c_max):
 # %% ../nbs/10_treedp.ipynb #c4c70479
 LB, UB, BASE, FEAT, LEFT, RIGHT = 0, 1, 2, 3, 4, 5   # LEFT, RIGHT: children's features if solved by depth two, else -2
 N_VALS = 6
-NODES, ABORT, BUDGET, HITS, ENTRIES, BOUNDS = 0, 1, 2, 3, 4, 5
+NODES, ABORT, BUDGET, HITS, ENTRIES, BOUNDS, ROOTS = 0, 1, 2, 3, 4, 5, 6
 
 @njit(cache=True)
 def _key_into(key, bits, d):
@@ -531,10 +531,12 @@ def _solve(P, memo, cnt, bits, d, budget, d2, km):
         i = order[t]; sL, sR = ks[2 * i], ks[2 * i + 1]
         cap = min(best, budget); v = memo.vals
         if v[sL, LB] + v[sR, LB] >= cap - tol: continue        # Proposition 6
-        _solve(P, memo, cnt, kids[2 * i], dc, cap - v[sR, LB], d2, km)
+        a = 2 * i if v[sL, BASE] >= v[sR, BASE] else 2 * i + 1  # the child with the costlier leaf first
+        sa, sb = ks[a], ks[a ^ 1]
+        _solve(P, memo, cnt, kids[a], dc, cap - v[sb, LB], d2, km)
         v = memo.vals
         if v[sL, LB] + v[sR, LB] >= cap - tol or cnt[ABORT]: continue
-        _solve(P, memo, cnt, kids[2 * i + 1], dc, cap - v[sL, LB], d2, km)
+        _solve(P, memo, cnt, kids[a ^ 1], dc, cap - v[sa, LB], d2, km)
         v = memo.vals
         if v[sL, UB] + v[sR, UB] < best - tol:
             best = v[sL, UB] + v[sR, UB]; bestf = fj[i]
@@ -727,65 +729,103 @@ def _via_sibling(P, bits, size, q, diff, su):
         _fill_slot(P, q, bits, su, P.slot_centre[2])
     return q
 
-@njit(cache=True)   # small enough for LLVM to inline it without numba's reference counting
-def _pair_cells(tot, single, pair, i, j, c00, c01, c10, c11):
-    "The statistics of the four cells x_i = a, x_j = b of the pair i < j (Proposition 9)."
-    for k in range(tot.shape[0]):
-        c11[k] = pair[i, j, k]; c10[k] = single[i, k] - c11[k]; c01[k] = single[j, k] - c11[k]
-        c00[k] = tot[k] - single[i, k] - c01[k]
-
 @njit(cache=True)
-def _best_sides(kind, lam, tol, tot, single, pair, flip, may_split, best, feat, c00, c01, c10, c11):
-    """For every root feature i, the best subtree of depth <= 1 on each of its sides, `best[0, i]` (x_i = 0) and
-    `best[1, i]` (x_i = 1), with its split feature `feat[r, i]` (-1: a leaf). Each unordered pair is visited once,
-    its four cells serving both roots (Proposition 9); candidates reach a side in ascending j, as a scan would. The
-    statistics count flipped features (`flip`) at 0, so the cell x~_i = a is side a ^ flip[i] of root i."""
+def _side_leaves(kind, lam, tot, single, flip, best, feat, cell):
+    """Every root feature i with a leaf on each side: `best[r, i]` (side x_i = r), `feat[r, i] = -1`. The statistics
+    count flipped features (`flip`) at 0, so side r of root i is the cell x~_i = r ^ flip[i]."""
     M, C = single.shape
     for i in range(M):
         for r in range(2):
-            for k in range(C): c00[k] = single[i, k] if r ^ flip[i] else tot[k] - single[i, k]
-            best[r, i] = _cell_loss(kind, c00) + lam; feat[r, i] = -1
-    if not may_split: return
-    n = tot[C - 1]
-    for i in range(M):
-        if single[i, C - 1] < 0.5 or single[i, C - 1] > n - 0.5: continue          # x_i constant on S
-        for j in range(i + 1, M):
-            if single[j, C - 1] < 0.5 or single[j, C - 1] > n - 0.5: continue
-            _pair_cells(tot, single, pair, i, j, c00, c01, c10, c11)
-            l00, l01 = _cell_loss(kind, c00), _cell_loss(kind, c01)
-            l10, l11 = _cell_loss(kind, c10), _cell_loss(kind, c11)
-            e00, e01, e10, e11 = c00[C - 1] > 0.5, c01[C - 1] > 0.5, c10[C - 1] > 0.5, c11[C - 1] > 0.5
-            # a side keeps the split only if it beats the side's best by more than tol (the first best wins ties);
-            # written out, not a helper: numba would count references to `best` and `feat` on every call
-            ri, rj = flip[i], flip[j]                   # the sides of roots i and j that hold x~ = 0
-            v = l00 + l01 + 2.0 * lam                                                   # root i, x~_i = 0, split on j
-            if e00 and e01 and v < best[ri, i] - tol: best[ri, i] = v; feat[ri, i] = j
-            v = l10 + l11 + 2.0 * lam                                                   # root i, x~_i = 1
-            if e10 and e11 and v < best[1 - ri, i] - tol: best[1 - ri, i] = v; feat[1 - ri, i] = j
-            v = l00 + l10 + 2.0 * lam                                                   # root j, x~_j = 0, split on i
-            if e00 and e10 and v < best[rj, j] - tol: best[rj, j] = v; feat[rj, j] = i
-            v = l01 + l11 + 2.0 * lam                                                   # root j, x~_j = 1
-            if e01 and e11 and v < best[1 - rj, j] - tol: best[1 - rj, j] = v; feat[1 - rj, j] = i
+            for k in range(C): cell[k] = single[i, k] if r ^ flip[i] else tot[k] - single[i, k]
+            best[r, i] = _cell_loss(kind, cell) + lam; feat[r, i] = -1
+
+@njit(cache=True, inline='always')   # hot: once per pair. Scalars only: an array argument of an inlined function
+def _binary_losses(t0, t1, si0, si1, sj0, sj1, p0, p1):  # costs a reference count on every call
+    """Misclassification losses (l00, l01, l10, l11) of the four cells x_i = a, x_j = b of a pair, two classes: from
+    the class weights of S (t), of x_i = 1 (si), of x_j = 1 (sj) and of x_i = x_j = 1 (p). Proposition 9."""
+    b0 = sj0 - p0; b1 = sj1 - p1
+    return min(t0 - si0 - b0, t1 - si1 - b1), min(b0, b1), min(si0 - p0, si1 - p1), min(p0, p1)
+
+@njit(cache=True, inline='always')   # hot: three calls per pair; scalars only
+def _sse(w, a, q):
+    "Squared error of a cell around its mean, from W, sum W a and sum W a^2 (+ EQ); 0 for an empty cell."
+    return max(q - a * a / w, 0.0) if w > 0.0 else 0.0
+
+@njit(cache=True)
+def _root_pairs(kind, lam, tol, tot, single, pair, flip, i, best, feat):
+    """The pairs (i, j), j > i: each side of root i split on j, and each side of root j split on i, replace the side's
+    best when better by more than tol (Proposition 9). The pairs (k, i), k < i, were seen by earlier calls, so after
+    this call root i has met every candidate; candidates reach a side in ascending j, as a scan would.
+
+    The cell losses are computed in the loop, one branch per loss (two classes, more classes, l2), and the four
+    candidates are compared written out: a helper taking `best` or a row of the tables would count references on
+    every pair (measured 4x slower)."""
+    M, C = single.shape
+    K = C - 1; n = tot[K]; split = 2.0 * lam; sin = single[i, K]
+    binary = kind == CLS and K == 2
+    ri = flip[i]                                    # the side of root i that holds x~_i = 0
+    b0, f0, b1, f1 = best[ri, i], feat[ri, i], best[1 - ri, i], feat[1 - ri, i]     # root i's sides, kept local
+    for j in range(i + 1, M):
+        sjn = single[j, K]
+        if sjn < 0.5 or sjn > n - 0.5: continue                                     # x_j constant on S
+        n11 = pair[i, j, K]
+        if binary:
+            l00, l01, l10, l11 = _binary_losses(tot[0], tot[1], single[i, 0], single[i, 1], single[j, 0],
+                                                single[j, 1], pair[i, j, 0], pair[i, j, 1])
+        elif kind == CLS:                       # loss of a cell = its weight - its largest class weight
+            s00 = 0.0; s01 = 0.0; s10 = 0.0; s11 = 0.0; m00 = 0.0; m01 = 0.0; m10 = 0.0; m11 = 0.0
+            for k in range(K):
+                c11 = pair[i, j, k]; c10 = single[i, k] - c11; c01 = single[j, k] - c11
+                c00 = tot[k] - single[i, k] - c01
+                s00 += c00; s01 += c01; s10 += c10; s11 += c11
+                if c00 > m00: m00 = c00
+                if c01 > m01: m01 = c01
+                if c10 > m10: m10 = c10
+                if c11 > m11: m11 = c11
+            l00 = s00 - m00; l01 = s01 - m01; l10 = s10 - m10; l11 = s11 - m11
+        else:                                   # l2: W, sum W a, sum W a^2 (+ EQ) of each cell
+            w11, a11, q11 = pair[i, j, 0], pair[i, j, 1], pair[i, j, 2]
+            w10, a10, q10 = single[i, 0] - w11, single[i, 1] - a11, single[i, 2] - q11
+            w01, a01, q01 = single[j, 0] - w11, single[j, 1] - a11, single[j, 2] - q11
+            l00 = _sse(tot[0] - single[i, 0] - w01, tot[1] - single[i, 1] - a01, tot[2] - single[i, 2] - q01)
+            l01 = _sse(w01, a01, q01); l10 = _sse(w10, a10, q10); l11 = _sse(w11, a11, q11)
+        n10 = sin - n11; n01 = sjn - n11; n00 = n - sin - n01                        # units in each cell
+        e00, e01, e10, e11 = n00 > 0.5, n01 > 0.5, n10 > 0.5, n11 > 0.5
+        # a side keeps the split only if it beats the side's best by more than tol (the first best wins ties)
+        v = l00 + l01 + split                                                       # root i, x~_i = 0, split on j
+        if e00 and e01 and v < b0 - tol: b0 = v; f0 = j
+        v = l10 + l11 + split                                                       # root i, x~_i = 1
+        if e10 and e11 and v < b1 - tol: b1 = v; f1 = j
+        rj = flip[j]                                # the side of root j that holds x~_j = 0
+        v = l00 + l10 + split                                                       # root j, x~_j = 0, split on i
+        if e00 and e10 and v < best[rj, j] - tol: best[rj, j] = v; feat[rj, j] = i
+        v = l01 + l11 + split                                                       # root j, x~_j = 1
+        if e01 and e11 and v < best[1 - rj, j] - tol: best[1 - rj, j] = v; feat[1 - rj, j] = i
+    best[ri, i], feat[ri, i], best[1 - ri, i], feat[1 - ri, i] = b0, f0, b1, f1
 
 @njit(cache=True)
 def _depth_two(P, memo, cnt, bits, d, s):
     """Solve (bits, d) for d = 1 or 2 exactly from pair statistics (Proposition 9) and record it with the split
-    features of its children (-1: leaves)."""
+    features of its children (-1: leaves). Root features are completed in ascending order; the scan stops as soon as
+    the best tree meets the node's lower bound (Proposition 13)."""
     C = P.tot.shape[1]
     q = _pair_statistics(P, bits, popcount(bits), P.scratch[0])
     tot, single, pair = P.tot[q], P.single[q], P.pair[q]
-    sb, sf = P.side_best, P.side_feat
-    _best_sides(P.kind, P.lam, P.tol, tot, single, pair, P.units.flip, d == 2, sb, sf, P.scratch[0], P.scratch[1],
-                P.scratch[2], P.scratch[3])
+    sb, sf, flip, sc = P.side_best, P.side_feat, P.units.flip, P.scratch
+    _side_leaves(P.kind, P.lam, tot, single, flip, sb, sf, sc[0])
     v = memo.vals
     best = v[s, BASE]; bf = -1; fl = -1; fr = -1
+    stop = v[s, LB] + P.tol                       # no tree of (bits, d) is below the node's bound
     n_units = tot[C - 1]
     for i in range(single.shape[0]):
+        if best <= stop: break                                                      # Proposition 13
         if single[i, C - 1] < 0.5 or single[i, C - 1] > n_units - 0.5: continue   # x_i constant on S
+        if d == 2:
+            cnt[ROOTS] += 1
+            _root_pairs(P.kind, P.lam, P.tol, tot, single, pair, flip, i, sb, sf)
         if sb[0, i] + sb[1, i] < best - P.tol:
             best = sb[0, i] + sb[1, i]; bf = i; fl = sf[0, i]; fr = sf[1, i]
     v = memo.vals; v[s, LB] = best; v[s, UB] = best; v[s, FEAT] = bf; v[s, LEFT] = fl; v[s, RIGHT] = fr
-
 
 # %% ../nbs/10_treedp.ipynb #5a1e0b06
 @njit(cache=True)
@@ -960,7 +1000,8 @@ def search_tree(data:TreeData, # the problem
                 memory_limit:float|None=8.0, # GB for the memo; the search stops (anytime result) when it is exceeded
                 depth_two:bool=True, # solve subproblems with <= 2 levels left from pair statistics (Proposition 9)
                 incremental:bool=True, # depth-two statistics updated from a neighbouring support set (Proposition 11)
-                similarity:bool=False, # classification: bounds carried from a neighbouring support set (Proposition 10)
+                similarity:bool|None=None, # classification: bounds carried from a neighbouring support set
+                                           # (Proposition 10); None: on under a depth limit
                 anytime:bool=False): # half of every round's nodes go to best-first descents (Proposition 12)
     """Optimal tree by bounded DP; stops early (with a valid lower bound) when the monitor's limits are hit.
 
@@ -985,6 +1026,7 @@ def search_tree(data:TreeData, # the problem
     inc_obj = _incumbent_objective(data, None if lazy else incumbent, lam, max_depth, mon)
     use_km = data.kind == L2 and bound != 'equiv'
     U = data.U
+    similarity = max_depth is not None if similarity is None else similarity
     P = _problem(data, lam_raw, tol, use_km, depth_two and max_depth is not None, incremental, similarity,
                  max_depth)   # no limit: never two levels left
     d2 = P if _uses_depth_two(P) else None               # the depth-two solver, compiled only when it is used
@@ -1024,7 +1066,7 @@ def search_tree(data:TreeData, # the problem
         objective = sum(lf.loss for lf in tree.leaves()) + lam * tree.n_leaves
     else: tree, objective = incumbent, inc_obj              # nothing beats the incumbent (found so far)
     stats = dict(nodes=total, memo_entries=int(cnt[ENTRIES]), memo_hits=int(cnt[HITS]),
-                 kmeans_bounds=int(cnt[BOUNDS]), rounds=rounds, units=U)
+                 kmeans_bounds=int(cnt[BOUNDS]), depth_two_roots=int(cnt[ROOTS]), rounds=rounds, units=U)
     # certified: the bound met the incumbent within REL_TOL; report them equal (the kernels' sums and the exact
     # recomputation of the tree's objective may differ in the last bits)
     lower = objective if complete else min(lb / data.norm, objective)
