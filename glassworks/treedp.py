@@ -10,8 +10,8 @@ from numba import njit, types
 from .compiling import install_locators, argsort_stable
 install_locators()   # numba's cache stamped by the package's source, before this module's kernels are decorated
 from numba.experimental import structref
-from .bitsets import (memo_new, memo_size, memo_find, memo_insert, columns_to_bits, n_words, full, indices, pop_member, count_andnot,
-                                popcount, copy_into)
+from .bitsets import (memo_new, memo_size, memo_find, memo_insert, columns_to_bits, rows_to_bits, n_words,
+                                full, indices, pop_member, count_andnot, popcount, copy_into)
 from .kmeans1d import kmeans_penalized_nb
 from .models import Tree, Leaf, Split
 from .base import SearchMonitor
@@ -180,10 +180,11 @@ def _new_problem(*fields): return Problem(*fields)
 
 # The kernels called once per unit or per cell take this small tuple (or scalars), not P: reading a field of P inside
 # such a loop would count a reference on every iteration.
-Units = namedtuple('Units', ['kind', 'stats', 'ueq', 'onep', 'onei', 'flip'])
+Units = namedtuple('Units', ['kind', 'stats', 'ueq', 'onep', 'onei', 'flip', 'fb', 'ub'])
 Units.__doc__ = """What the per-unit kernels of the depth-two solver read: loss kind, unit statistics and EQ, the features
 whose polarity the pair statistics flip (`flip[j] = 1`: they count x_j = 0), and each unit's features equal to 1
-after the flip (`onei[onep[u]:onep[u + 1]]`).
+after the flip, as a list (`onei[onep[u]:onep[u + 1]]`) and as a bitset over features (`ub[u]`); `fb[j]` is the
+bitset of the units whose feature j is 1 after the flip.
 
 ```python
 >>> un = _units(TreeData(np.array([[0, 1], [1, 1], [0, 1]]), np.array([0, 1, 0])))
@@ -197,7 +198,9 @@ def _units(data:TreeData) -> Units:
     flip = (2 * data.rows.sum(0) > data.U).astype(np.int64)
     r, c = np.nonzero(data.rows ^ flip.astype(data.rows.dtype))   # row-major: each unit's features ascend
     onep = np.searchsorted(r, np.arange(data.U + 1)).astype(np.int64)
-    return Units(data.kind, data.stats, data.ueq, onep, c.astype(np.int64), flip)
+    flipped = data.rows ^ flip.astype(data.rows.dtype)
+    return Units(data.kind, data.stats, data.ueq, onep, c.astype(np.int64), flip, columns_to_bits(flipped),
+                 rows_to_bits(flipped))
 
 DEPTH2_MAX_BYTES = 2**28   # the depth-two solver's pair tables (3 * M * M * C floats) are used only up to this size
 SIM_ARCHIVE = 16           # support sets remembered per depth level for Proposition 10
@@ -578,27 +581,58 @@ def _subproblem_mean(P, bits):
             W += P.stats[u, 0]; S1 += P.stats[u, 0] * P.stats[u, 1]
     return S1 / W if W > 0 else 0.0
 
-@njit(cache=True, inline='always')   # hot: inlined into its callers (measured faster than a call)
-def _add_unit(un, u, sign, c, su, tot, single, pair):
-    "Add (sign = 1) or remove (sign = -1) unit u's statistics to s(S), to s(S, x_i = 1) and to s(S, x_i = x_j = 1)."
-    _unit_statistics(un, u, c, su)
-    C = tot.shape[0]
-    for k in range(C): tot[k] += sign * su[k]
-    for a in range(un.onep[u], un.onep[u + 1]):
-        i = un.onei[a]
-        for k in range(C): single[i, k] += sign * su[k]
-        for b in range(a + 1, un.onep[u + 1]):
-            j = un.onei[b]
-            for k in range(C): pair[i, j, k] += sign * su[k]
-
 @njit(cache=True)
 def _add_units(un, bits, sign, c, su, tot, single, pair):
-    "`_add_unit` for every unit of `bits`."
-    for w in range(bits.shape[0]):
+    """Add (sign = 1) or remove (sign = -1) the statistics of every unit of `bits` to s(S), to s(S, x_i = 1) and to
+    s(S, x_i = x_j = 1), i < j. Row by row: for each feature i, the units of `bits` that have it add to row i of the
+    pair table at their features j > i, so the writes of a row stay in one small block of memory (1.8x faster than
+    unit by unit, which scatters every unit over the whole table; measured on diabetes, 768 units x 112 features). The
+    sums are those of Proposition 11 in another order. Two classes and l2 are written out, other class counts loop."""
+    C = tot.shape[0]; M = single.shape[0]; W = bits.shape[0]; Wf = un.ub.shape[1]
+    fb, ub, stats, ueq = un.fb, un.ub, un.stats, un.ueq
+    l2 = un.kind != CLS
+    for w in range(W):                                               # s(S)
         x = bits[w]
         while x:
             u, x = pop_member(w, x)
-            _add_unit(un, u, sign, c, su, tot, single, pair)
+            _unit_statistics(un, u, c, su)
+            for k in range(C): tot[k] += sign * su[k]
+    for i in range(M):
+        row = pair[i]; wi = i >> 6; bi = np.uint64(i & 63)
+        above = ~((np.uint64(2) << bi) - _ONE) if bi < np.uint64(63) else np.uint64(0)   # features > i in word wi
+        for w in range(W):
+            x = bits[w] & fb[i, w]
+            while x:
+                u, x = pop_member(w, x)
+                if l2:                                               # W, W a, W a^2 + EQ with a = mean - c; 1
+                    wt = stats[u, 0]; a = stats[u, 1] - c
+                    s0 = sign * wt; s1 = sign * wt * a; s2 = sign * (wt * a * a + ueq[u]); s3 = sign
+                else:
+                    s0 = sign * stats[u, 0]; s1 = sign * stats[u, 1] if C > 2 else sign; s2 = sign; s3 = 0.0
+                if C > 4 or (C == 4 and not l2): _unit_statistics(un, u, c, su)   # three or more classes
+                for v in range(wi, Wf):
+                    y = ub[u, v] & above if v == wi else ub[u, v]
+                    if C == 3:
+                        while y:
+                            j, y = pop_member(v, y)
+                            row[j, 0] += s0; row[j, 1] += s1; row[j, 2] += s2
+                    elif C == 4 and l2:
+                        while y:
+                            j, y = pop_member(v, y)
+                            row[j, 0] += s0; row[j, 1] += s1; row[j, 2] += s2; row[j, 3] += s3
+                    elif C == 2:
+                        while y:
+                            j, y = pop_member(v, y)
+                            row[j, 0] += s0; row[j, 1] += s1
+                    else:
+                        while y:
+                            j, y = pop_member(v, y)
+                            for k in range(C): row[j, k] += sign * su[k]
+                if C == 3: single[i, 0] += s0; single[i, 1] += s1; single[i, 2] += s2
+                elif C == 4 and l2: single[i, 0] += s0; single[i, 1] += s1; single[i, 2] += s2; single[i, 3] += s3
+                elif C == 2: single[i, 0] += s0; single[i, 1] += s1
+                else:
+                    for k in range(C): single[i, k] += sign * su[k]
 
 @njit(cache=True)
 def _fill_slot(P, q, bits, su, c):
