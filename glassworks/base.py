@@ -182,6 +182,15 @@ class GlassworksEstimator(BaseEstimator):
         check_scalar(getattr(self, 'time_limit', None), 'time_limit', low=0, include_low=False, allow_none=True)
         check_scalar(getattr(self, 'verbose', 0), 'verbose', kind=(numbers.Integral, bool), low=0)
 
+    def _check_leaf_price(self):
+        """Validate `regularization` of the optimal trees: > 0, or 0 together with `max_depth` (the most accurate tree
+        of that depth: the setting of DL8.5, MurTree and STreeD). With neither a leaf price nor a depth limit the
+        optimum splits until no leaf can be improved, which is not a sparse tree."""
+        check_scalar(self.regularization, 'regularization', low=0)
+        if self.regularization == 0 and getattr(self, 'max_depth', None) is None:
+            raise ParameterError("`regularization` must be > 0, or 0 together with max_depth (the most accurate tree of "
+                                 "that depth); without either the optimal tree splits until no leaf can improve.")
+
 # %% ../nbs/01_base.ipynb #e1433e20
 class ExactSolverMixin:
     """Result attributes of an exact (anytime) solver, filled from a `SearchMonitor`.

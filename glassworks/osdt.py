@@ -847,7 +847,8 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
     ```"""
     _binary_features = True
 
-    def __init__(self, regularization:float=0.01, # lambda: the price of one leaf, as a fraction of the data
+    def __init__(self, regularization:float=0.01, # lambda: the price of one leaf, as a fraction of the data; 0 with
+                                                   # max_depth: the most accurate tree of that depth
                  search:str='auto', # 'dp' (fast memoised DP), 'bnb' (the paper's branch and bound), 'auto'
                  max_depth:int|None=None, # at most this many splits on a root-to-leaf path
                  max_leaves:int|None=None, # at most this many leaves (search='bnb'; 'auto' switches to it)
@@ -867,7 +868,6 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
 
     def _check_params(self):
         self._check_common_params()
-        check_scalar(self.regularization, 'regularization', low=0, include_low=False)
         check_option(self.search, 'search', _SEARCHES)
         check_option(self.explore, 'explore', ('depth-first', 'hybrid'))
         check_option(self.policy, 'policy', POLICIES)
@@ -875,6 +875,10 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
         check_scalar(self.max_leaves, 'max_leaves', kind=numbers.Integral, low=1, allow_none=True)
         check_scalar(self.node_limit, 'node_limit', kind=numbers.Integral, low=1, allow_none=True)
         check_scalar(self.memory_limit, 'memory_limit', low=0, include_low=False, allow_none=True)
+        self._check_leaf_price()
+        if self.regularization == 0 and (self.search == 'bnb' or self.max_leaves is not None):
+            raise ParameterError("regularization=0 needs the DP search (search='dp', or 'auto' without max_leaves): "
+                                 "the branch-and-bound's bounds are in units of the leaf price.")
         ws = self.incumbent
         if not (ws is None or ws == 'greedy' or isinstance(ws, Tree) or
                 (isinstance(ws, numbers.Real) and not isinstance(ws, (bool, np.bool_)))):

@@ -81,7 +81,8 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
     _chunk = 2000          # nodes in the engine's first round (later rounds are sized from the node rate)
 
     def __init__(self,
-                 regularization:float=0.01, # lambda: price of a leaf, as a fraction of the target's variance (> 0)
+                 regularization:float=0.01, # lambda: price of a leaf, as a fraction of the target's variance (> 0;
+                                            # 0 with max_depth: the most accurate tree of that depth)
                  max_depth:int|None=None, # at most this many splits on any path (reference depth_budget - 1); None: no limit
                  metric:str='l2', # 'l2': mean leaves, loss SSE/SST; 'l1': median leaves, loss SAE/SAE(single leaf)
                  bound:str='auto', # lower bound: 'kmeans' (l2 only), 'equiv' (equivalent points), 'auto' (k-means for l2)
@@ -97,8 +98,8 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
     def _check_params(self):
         self._check_common_params()
         check_option(self.explore, 'explore', ('depth-first', 'hybrid'))
-        check_scalar(self.regularization, 'regularization', low=0, include_low=False)
         check_scalar(self.max_depth, 'max_depth', kind=numbers.Integral, low=0, allow_none=True)
+        self._check_leaf_price()
         check_scalar(self.node_limit, 'node_limit', kind=numbers.Integral, low=1, allow_none=True)
         check_option(self.metric, 'metric', ('l2', 'l1'))
         check_option(self.bound, 'bound', ('auto', 'kmeans', 'equiv'))

@@ -2,6 +2,7 @@
 import os
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from glassworks.osdt import OSDTClassifier, POLICIES, max_leaves_apriori
 from glassworks.models import Tree
@@ -177,3 +178,23 @@ def test_explore_hybrid_same_optimum_and_checked():
     assert a.optimal_ and b.optimal_ and abs(a.objective_ - b.objective_) < 1e-12
     with pytest.raises(ValueError, match='explore'):
         OSDTClassifier(0.005, explore='breadth').fit(X, y)
+
+
+@given(st.integers(0, 2**31 - 1), st.integers(1, 3), st.booleans())
+@settings(max_examples=40, deadline=None)
+def test_zero_regularization_with_depth_is_most_accurate(seed, depth, weighted):
+    """regularization=0 with max_depth: the most accurate tree of that depth (the oracle at lam = 0); refused without
+    a depth limit and for the branch-and-bound."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, (int(rng.integers(4, 20)), int(rng.integers(1, 5)))); y = rng.integers(0, 3, len(X))
+    w = rng.integers(1, 4, len(X)).astype(float) if weighted else None
+    m = OSDTClassifier(0, max_depth=depth).fit(X, y, sample_weight=w)
+    want, _ = brute_classification(X, y, 0.0, depth, sample_weight=w)
+    assert m.optimal_ and abs(m.objective_ - want) < 1e-9 and m.tree_.depth <= depth
+
+
+def test_zero_regularization_needs_depth_and_dp():
+    X, y = [[0], [1]], [0, 1]
+    with pytest.raises(ParameterError, match='max_depth'): OSDTClassifier(0).fit(X, y)
+    with pytest.raises(ParameterError, match='DP search'): OSDTClassifier(0, max_depth=2, search='bnb').fit(X, y)
+    assert OSDTClassifier(0, max_depth=1).fit(X, y).objective_ == 0.0

@@ -96,7 +96,7 @@ def test_bad_input(bad, msg):
 
 @pytest.mark.parametrize('params, msg', [
     (dict(regularization=0), '`regularization` must be > 0'),
-    (dict(regularization=-0.5), '`regularization` must be > 0'),
+    (dict(regularization=-0.5), '`regularization` must be >= 0'),
     (dict(regularization=float('nan')), 'must be finite'),
     (dict(max_depth=-1), '`max_depth` must be >= 0'),
     (dict(max_depth=2.5), '`max_depth` must be of type'),
@@ -276,3 +276,14 @@ def test_explore_hybrid_same_optimum_and_checked():
     assert a.optimal_ and b.optimal_ and abs(a.objective_ - b.objective_) < 1e-12
     with pytest.raises((InputError, ValueError), match='explore'):
         OSRTRegressor(0.005, explore='breadth').fit(X, y)
+
+
+def test_zero_regularization_with_depth_is_most_accurate():
+    "regularization=0 with max_depth: the least squared error of that depth (the oracle at lam = 0)."
+    from glassworks.oracles import brute_regression
+    rng = np.random.default_rng(4)
+    X = rng.integers(0, 2, (16, 3)); y = rng.normal(size=16)
+    for depth in (1, 2):
+        m = OSRTRegressor(0, max_depth=depth).fit(X, y)
+        want, _ = brute_regression(X, y, 0.0, depth)
+        assert m.optimal_ and abs(m.objective_ - want) < 1e-9 and m.tree_.depth <= depth
