@@ -180,27 +180,25 @@ def _new_problem(*fields): return Problem(*fields)
 
 # The kernels called once per unit or per cell take this small tuple (or scalars), not P: reading a field of P inside
 # such a loop would count a reference on every iteration.
-Units = namedtuple('Units', ['kind', 'stats', 'ueq', 'onep', 'onei', 'flip', 'fb', 'ub'])
+Units = namedtuple('Units', ['kind', 'stats', 'ueq', 'flip', 'fb', 'ub', 'ones'])
 Units.__doc__ = """What the per-unit kernels of the depth-two solver read: loss kind, unit statistics and EQ, the features
-whose polarity the pair statistics flip (`flip[j] = 1`: they count x_j = 0), and each unit's features equal to 1
-after the flip, as a list (`onei[onep[u]:onep[u + 1]]`) and as a bitset over features (`ub[u]`); `fb[j]` is the
-bitset of the units whose feature j is 1 after the flip.
+whose polarity the pair statistics flip (`flip[j] = 1`: they count x_j = 0), each unit's features equal to 1 after
+the flip as a bitset over features (`ub[u]`), the units whose feature j is 1 after the flip as a bitset over units
+(`fb[j]`), and the number of such ones over all units (`ones`).
 
 ```python
 >>> un = _units(TreeData(np.array([[0, 1], [1, 1], [0, 1]]), np.array([0, 1, 0])))
->>> un.flip.tolist(), un.onei.tolist(), un.onep.tolist()     # x_1 is 1 in both units: flipped, it counts no more
-([0, 1], [0], [0, 0, 1])
+>>> un.flip.tolist(), un.ub[:, 0].tolist(), un.fb[:, 0].tolist(), un.ones   # x_1 is 1 in both units: flipped, it counts no more
+([0, 1], [0, 1], [2, 0], 1)
 
 ```"""
 
 def _units(data:TreeData) -> Units:
     "The `Units` of `data`; a feature equal to 1 in more than half of the units is flipped (fewer pair updates)."
     flip = (2 * data.rows.sum(0) > data.U).astype(np.int64)
-    r, c = np.nonzero(data.rows ^ flip.astype(data.rows.dtype))   # row-major: each unit's features ascend
-    onep = np.searchsorted(r, np.arange(data.U + 1)).astype(np.int64)
     flipped = data.rows ^ flip.astype(data.rows.dtype)
-    return Units(data.kind, data.stats, data.ueq, onep, c.astype(np.int64), flip, columns_to_bits(flipped),
-                 rows_to_bits(flipped))
+    return Units(data.kind, data.stats, data.ueq, flip, columns_to_bits(flipped), rows_to_bits(flipped),
+                 int(flipped.sum()))
 
 DEPTH2_MAX_BYTES = 2**28   # the depth-two solver's pair tables (3 * M * M * C floats) are used only up to this size
 SIM_ARCHIVE = 16           # support sets remembered per depth level for Proposition 10
@@ -224,7 +222,7 @@ def _problem(data:TreeData, lam_raw:float, tol:float, use_kmeans:bool, use_depth
                    bool(similarity) and data.kind == CLS, np.ascontiguousarray(data.stats.sum(1) if data.kind == CLS
                    else data.stats[:, 0]), np.zeros((D, SIM_ARCHIVE, W), np.uint64),
                    np.full((D, SIM_ARCHIVE), -1.0), np.zeros(D, np.int64), np.zeros((4, C)),
-                   np.zeros((3, W), np.uint64), float(M * M) / max(len(un.onei) / max(U, 1), 1.0) ** 2,
+                   np.zeros((3, W), np.uint64), float(M * M) / max(un.ones / max(U, 1), 1.0) ** 2,
                    np.zeros((2, M)), np.zeros((2, M), np.int64))
 
 _ONE = np.uint64(1)
