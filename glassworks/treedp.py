@@ -532,7 +532,7 @@ def _solve(P, memo, cnt, bits, d, budget, d2, km):
         i = order[t]; sL, sR = ks[2 * i], ks[2 * i + 1]
         cap = min(best, budget); v = memo.vals
         if v[sL, LB] + v[sR, LB] >= cap - tol: continue        # Proposition 6
-        a = 2 * i if v[sL, BASE] >= v[sR, BASE] else 2 * i + 1  # the child with the costlier leaf first
+        a = 2 * i if d < 0 or v[sL, BASE] >= v[sR, BASE] else 2 * i + 1   # under a depth limit: costlier leaf first
         sa, sb = ks[a], ks[a ^ 1]
         _solve(P, memo, cnt, kids[a], dc, cap - v[sb, LB], d2, km)
         v = memo.vals
