@@ -182,6 +182,29 @@ class GlassworksEstimator(BaseEstimator):
         check_scalar(getattr(self, 'time_limit', None), 'time_limit', low=0, include_low=False, allow_none=True)
         check_scalar(getattr(self, 'verbose', 0), 'verbose', kind=(numbers.Integral, bool), low=0)
 
+    def _input_importances(self, raw) -> np.ndarray:
+        """Importances over the model's features -> over the input columns (`n_features_in_`), summing to one (or all
+        zero). A 0/1 feature made by the fitted `binarizer_` credits the column it was cut from.
+
+        ```python
+        >>> from glassworks.osdt import OSDTClassifier
+        >>> import pandas as pd
+        >>> X = pd.DataFrame({'age': [20, 30, 40, 50, 60, 70], 'bmi': [30, 20, 30, 20, 30, 20]})
+        >>> m = OSDTClassifier(0.1, binarizer='quantile').fit(X, [0, 0, 0, 1, 1, 1])
+        >>> m.feature_importances_.tolist()
+        [1.0, 0.0]
+
+        ```"""
+        raw = np.maximum(np.asarray(raw, dtype=np.float64), 0.0)
+        bz = getattr(self, 'binarizer_', None)
+        if bz is not None and len(raw) != self.n_features_in_:
+            cols = {str(c): k for k, c in enumerate(bz.feature_names_in_)}
+            out = np.zeros(self.n_features_in_)
+            for j, info in enumerate(bz.feature_info_): out[cols[str(info['column'])]] += raw[j]
+            raw = out
+        s = raw.sum()
+        return raw / s if s > 0 else raw
+
     def _check_leaf_price(self):
         """Validate `regularization` of the optimal trees: > 0, or 0 together with `max_depth` (the most accurate tree
         of that depth: the setting of DL8.5, MurTree and STreeD). With neither a leaf price nor a depth limit the
@@ -245,6 +268,40 @@ class GlassworksClassifier(ClassifierMixin, GlassworksEstimator):
     (['no', 'yes'], 1.0)
 
     ```"""
+    def _class_weighted(self, codes:np.ndarray, w:np.ndarray) -> np.ndarray:
+        """Sample weights times the weight of each row's class, from the `class_weight` parameter: None (all 1), a
+        dict {label: weight} (labels left out weigh 1; labels absent from y are ignored, as in scikit-learn, so that a
+        cross-validation fold may lack a class), or 'balanced': W / (K * W_c), with W_c the total sample weight
+        of class c, so that every class carries the same total weight. (scikit-learn's 'balanced' counts rows; we
+        count weight, so that integer sample weights still equal repeated rows.)
+
+        ```python
+        >>> from glassworks.osdt import OSDTClassifier
+        >>> m = OSDTClassifier(class_weight='balanced'); m.classes_ = np.array(['a', 'b'])
+        >>> m._class_weighted(np.array([0, 0, 0, 1]), np.ones(4)).tolist()
+        [0.6666666666666666, 0.6666666666666666, 0.6666666666666666, 2.0]
+        >>> m.set_params(class_weight={'b': 3, 'z': 5})._class_weighted(np.array([0, 0, 0, 1]), np.ones(4)).tolist()
+        [1.0, 1.0, 1.0, 3.0]
+
+        ```"""
+        cw = getattr(self, 'class_weight', None)
+        if cw is None: return w
+        classes = list(getattr(self, 'classes_', []))
+        K = len(classes)
+        if isinstance(cw, str):
+            check_option(cw, 'class_weight', ('balanced',))
+            Wc = np.bincount(codes, weights=w, minlength=K)
+            per = np.where(Wc > 0, w.sum() / (max(int((Wc > 0).sum()), 1) * np.where(Wc > 0, Wc, 1)), 0.0)
+        elif isinstance(cw, dict):
+            keys = {(k.item() if hasattr(k, 'item') else k): v for k, v in cw.items()}
+            plain = [c.item() if hasattr(c, 'item') else c for c in classes]
+            per = np.array([float(keys.get(c, 1.0)) for c in plain])
+            if not np.isfinite(per).all() or (per < 0).any():
+                raise ParameterError("class_weight values must be finite and non-negative.")
+        else: raise ParameterError(f"class_weight must be None, 'balanced' or a dict {{label: weight}}; got {type(cw).__name__}.")
+        out = w * per[codes]
+        if out.sum() <= 0: raise ParameterError("class_weight gives every row weight zero.")
+        return out
 
 class GlassworksRegressor(RegressorMixin, GlassworksEstimator):
     """Regressor base: `score` is R².

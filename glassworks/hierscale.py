@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit, prange
 from .compiling import install_locators, argsort_stable
 install_locators()   # numba's cache stamped by the package's source, before this module's kernels are decorated
-from .validation import InputError, ParameterError, check_scalar, check_X_y, check_X
+from .validation import InputError, ParameterError, check_scalar, check_X_y, check_X, check_sample_weight
 from sklearn.utils.validation import check_is_fitted
 from .base import GlassworksRegressor
 
@@ -544,6 +544,21 @@ def pair_columns(XT, I, J, mean_out):
         for t in range(n): Z[t, k] = a[t] * b[t] - mu
     return Z
 
+@njit(cache=True, parallel=True)
+def _pair_columns_weighted(XT, I, J, w, sw, mean_out):
+    "`pair_columns` under sample weights: the w-weighted mean of each product is removed, then row t is scaled by sw[t] = sqrt(w[t])."
+    n = XT.shape[1]; m = I.shape[0]
+    W = 0.0
+    for t in range(n): W += w[t]
+    Z = np.empty((n, m))
+    for k in prange(m):
+        a = XT[I[k]]; b = XT[J[k]]
+        s = 0.0
+        for t in range(n): s += w[t] * a[t] * b[t]
+        mu = s / W; mean_out[k] = mu
+        for t in range(n): Z[t, k] = sw[t] * (a[t] * b[t] - mu)
+    return Z
+
 @njit(cache=True)
 def _scan_block(Gb, i0, thresh, rowmax, count_only, outI, outJ, outG, offs):
     "Scan a block of X~'r (rows i0.., columns i0..): pairs above `thresh` are listed, the rest update the per-row maxima."
@@ -716,9 +731,14 @@ class GradientScreen:
 
 # %% ../nbs/20_hierscale.ipynb #18e853e8
 class _ActiveSet:
-    "Active mains A and pairs T, their centred columns Z = [Zm, Zt], Gram blocks and the prox duals (warm starts)."
-    def __init__(self, X, XT, mu, yc):
-        self.X, self.XT, self.mu, self.yc = X, XT, mu, yc
+    """Active mains A and pairs T, their centred columns Z = [Zm, Zt], Gram blocks and the prox duals (warm starts).
+    Under sample weights `w` (None: all ones) the columns are centred by w-weighted means (`mu`, and those of the products)
+    and every row of Z and of yc is scaled by sqrt(w): Z'Z, Z'yc and `residual()` (= sqrt(w) * r) are then those of the
+    weighted least squares, and `weighted(residual())` = w * r is the vector whose products with raw columns are gradients."""
+    def __init__(self, X, XT, mu, yc, w=None):
+        self.X, self.XT, self.mu, self.w = X, XT, mu, w
+        self.sw = None if w is None else np.sqrt(w)
+        self.yc = yc if w is None else self.sw * yc
         n = X.shape[0]
         self.A = np.empty(0, np.int64); self.TI = np.empty(0, np.int64); self.TJ = np.empty(0, np.int64)
         self.li = np.empty(0, np.int64); self.lj = np.empty(0, np.int64)
@@ -738,6 +758,7 @@ class _ActiveSet:
         mains = [int(i) for i in np.unique(np.concatenate([np.asarray(mains, np.int64), I, J])) if int(i) not in self.pos]
         if mains:
             Zn = self.X[:, mains] - self.mu[mains]
+            if self.sw is not None: Zn = Zn * self.sw[:, None]
             Gnn, Gmn, Gnt = Zn.T @ Zn, self.Zm.T @ Zn, Zn.T @ self.Zt
             self.Gmm = np.block([[self.Gmm, Gmn], [Gmn.T, Gnn]])
             self.Gmt = np.vstack([self.Gmt, Gnt]); self.Zm = np.hstack([self.Zm, Zn])
@@ -748,7 +769,9 @@ class _ActiveSet:
         new = [(int(i), int(j)) for i, j in zip(I, J) if int(i) * p + int(j) not in self.keys]
         if new:
             nI = np.array([q[0] for q in new], np.int64); nJ = np.array([q[1] for q in new], np.int64)
-            mu = np.empty(len(new)); Zn = pair_columns(self.XT, nI, nJ, mu)
+            mu = np.empty(len(new))
+            Zn = (pair_columns(self.XT, nI, nJ, mu) if self.w is None else
+                  _pair_columns_weighted(self.XT, nI, nJ, self.w, self.sw, mu))
             Gnn, Gtn, Gmn = Zn.T @ Zn, self.Zt.T @ Zn, self.Zm.T @ Zn
             self.Gtt = np.block([[self.Gtt, Gtn], [Gtn.T, Gnn]]); self.Gmt = np.hstack([self.Gmt, Gmn])
             self.Zt = np.hstack([self.Zt, Zn]); self.tmu = np.concatenate([self.tmu, mu])
@@ -772,6 +795,10 @@ class _ActiveSet:
 
     def residual(self):
         return self.yc - self.Zm @ self.beta - self.Zt @ self.theta
+
+    def weighted(self, r):
+        "w * (raw residual) from `residual()`: its inner products with the raw columns (and products) are the gradients."
+        return r if self.sw is None else self.sw * r
 
 # %% ../nbs/20_hierscale.ipynb #00be08a0
 class HierScalePath:
@@ -809,10 +836,38 @@ class HierScalePath:
         return dict(lambda1=float(self.lambda1[k]), lambda2=float(self.lambda2[k]), intercept=float(self.intercept[k]),
                     coef_main=self.coef_main[k], interactions=[(int(i), int(j), float(v)) for i, j, v in zip(I, J, t)],
                     objective=float(self.objective[k]), kkt=float(self.kkt[k]))
+    def feature_importances(self, k:int=-1):
+        """Each feature's share of solution `k`: |beta_j| sd(X_j), plus half of |theta_jk| sd(X_j X_k) for each of j and k,
+        where sd is the (weighted) standard deviation on the training rows of the column the term multiplies (after
+        `standardize`); normalised to sum to one, or all zeros for the empty model."""
+        I, J, t = self.interactions[k]
+        imp = np.abs(self.coef_main[k]) * self.main_scale
+        half = 0.5 * np.abs(t) * self.inter_scale[k]
+        np.add.at(imp, I, half); np.add.at(imp, J, half)
+        tot = imp.sum()
+        return imp / tot if tot > 0 else imp
 
-def _validate(X, y, feature_names=None):
+def _wmoments(A, w=None):
+    "Mean and standard deviation along axis 0, weighted by `w` (None: unweighted)."
+    if w is None: return A.mean(0), A.std(0)
+    W = w.sum(); m = (w @ A) / W
+    return m, np.sqrt((w @ (A - m) ** 2) / W)
+
+def _validate(X, y, feature_names=None, sample_weight=None):
+    """Validate the data of a path. Rows of zero weight are dropped (a zero weight removes the row). Returns
+    (X, y, w, names), w None when every remaining weight is one (the unweighted code path)."""
     X, y, names = check_X_y(X, y, task='regression', feature_names=feature_names, min_samples=2, min_features=2,
                             allow_constant=False)
+    w = None
+    if sample_weight is not None:
+        w = check_sample_weight(sample_weight, len(y))
+        if (w == 0).any():
+            keep = w > 0
+            X, y, w = X[keep], y[keep], w[keep]
+            if len(y) < 2:
+                raise InputError(f"{len(y)} sample(s) of positive weight, while a minimum of 2 is required.")
+            if np.ptp(y) == 0: raise InputError("y is constant on the rows of positive weight: there is nothing to fit.")
+        w = None if (w == 1).all() else np.ascontiguousarray(w)
     const = np.flatnonzero(np.ptp(X, axis=0) == 0)
     if len(const):
         raise InputError(f"constant column(s) {[names[i] for i in const[:5]]}: a constant main effect is absorbed by the "
@@ -822,13 +877,13 @@ def _validate(X, y, feature_names=None):
         warnings.warn(f"{int((counts > 1).sum())} group(s) of identical columns (e.g. {names[int(first[counts > 1][0])]!r}): "
                       "the objective is still well defined, but coefficients are not unique and the pair of two copies "
                       "acts as a square term; consider dropping duplicates.", stacklevel=3)
-    return X, y, names
+    return X, y, w, names
 
 _SCALE_RATIO = 1e7   # column spread / target spread beyond which the absolute tolerances of the solver lose meaning
 
-def _check_scaling(X, y, names):
+def _check_scaling(X, y, names, w=None):
     "Refuse columns whose spread is extreme relative to y's: the path would not be certified."
-    r = X.std(0) / y.std()
+    r = _wmoments(X, w)[1] / _wmoments(y, w)[1]
     bad = np.flatnonzero((r > _SCALE_RATIO) | (r < 1 / _SCALE_RATIO))
     if len(bad):
         raise InputError(f"column(s) {[names[i] for i in bad[:5]]} have a spread {r[bad[0]]:.2g} times y's; at such scales the "
@@ -857,18 +912,20 @@ def _check_path_params(lambdas, n_lambda, lambda_min_ratio, alpha, tol, max_supp
         raise ParameterError("`lambdas` must be non-increasing (the path is warm-started from large to small lambda).")
     return lambdas
 
-def _first_pass(X, XT, yc, alpha, screen_factor, store_cap, exact_lambda_max):
-    """One full pass over the pairs at r = yc: the screening state (pairs above kappa*alpha*max b, per-row maxima and
-    norms, i.e. the constant C of Lemma 3), b = |X'yc| and lambda_max. Returns (screen, b, lambda_max, lp_used)."""
-    b = np.abs(X.T @ yc)
+def _first_pass(X, XT, yc, alpha, screen_factor, store_cap, exact_lambda_max, w=None):
+    """One full pass over the pairs at r = yc (w * yc under sample weights): the screening state (pairs above
+    kappa*alpha*max b, per-row maxima and norms, i.e. the constant C of Lemma 3), b = |X'yc| and lambda_max.
+    Returns (screen, b, lambda_max, lp_used)."""
+    rho = yc if w is None else w * yc
+    b = np.abs(X.T @ rho)
     screen = GradientScreen(X, XT, kappa=screen_factor, cap=store_cap)
-    I0, J0, g0 = screen.refresh(yc, alpha * float(b.max()), norms=True)
+    I0, J0, g0 = screen.refresh(rho, alpha * float(b.max()), norms=True)
     lmax, used_lp = lambda_max_exact(b, I0, J0, np.abs(g0), alpha) if exact_lambda_max else (float(b.max()), False)
     return screen, b, lmax, used_lp
 
-def _initial_active_set(X, XT, mu, yc, b, screen):
+def _initial_active_set(X, XT, mu, yc, b, screen, w=None):
     "The active set the path starts from: the top-5 mains by |X'yc| and the top-5 pairs of the first pass (with parents)."
-    act = _ActiveSet(X, XT, mu, yc)
+    act = _ActiveSet(X, XT, mu, yc, w)
     top = np.argsort(-np.abs(screen.g))[:5]
     act.grow(np.argsort(-b)[:5], screen.I[top], screen.J[top])
     return act
@@ -879,8 +936,9 @@ def _master_step(act, screen, X, lam1, lam2, tol):
     (I, J) that became non-zero outside the active set, (vertices, edges) of the largest prox component)."""
     p, L = X.shape[1], act.L
     r = act.residual()
-    gmain = X.T @ r
-    SI, SJ, Sg = screen.candidates(r, lam2)
+    rho = act.weighted(r)                             # w * r under sample weights
+    gmain = X.T @ rho
+    SI, SJ, Sg = screen.candidates(rho, lam2)
     if len(SI) and len(act.keys):                     # active pairs are already in (theta_T, its gradient)
         inT = np.isin(SI * p + SJ, np.fromiter(act.keys.keys(), np.int64, len(act.keys)))
         SI, SJ, Sg = SI[~inT], SJ[~inT], Sg[~inT]
@@ -914,13 +972,15 @@ def _solve_at(act, screen, X, yy, lam1, lam2, tol, max_iter, max_checks, acceler
         act.grow(new_m, NI, NJ)
 
 def _solution(act, r, ybar, mu, lam1, lam2):
-    "The solution held by the active set: (intercept, all p mains, non-zero pairs (I, J, theta), objective F)."
+    """The solution held by the active set: (intercept, all p mains, non-zero pairs (I, J, theta), objective F, the
+    (weighted) standard deviations of those pairs' product columns)."""
     beta = np.zeros(len(mu)); beta[act.A] = act.beta
     nz = np.flatnonzero(act.theta)
     inter = (act.TI[nz].copy(), act.TJ[nz].copy(), act.theta[nz].copy())
     b0 = ybar - float(mu[act.A] @ act.beta) - float(act.tmu[nz] @ act.theta[nz])
     F = 0.5 * float(r @ r) + penalty(beta, inter[2], np.stack([inter[0], inter[1]], 1), lam1, lam2)
-    return b0, beta, inter, F
+    W = float(len(r)) if act.w is None else float(act.w.sum())
+    return b0, beta, inter, F, np.sqrt(np.sum(act.Zt[:, nz] ** 2, axis=0) / W)
 
 def _stop_reason(n_nonzero, max_support, seconds, time_limit, solved, max_solutions):
     "Why the path stops after this solution (None: it goes on)."
@@ -934,10 +994,15 @@ def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=
                    tol:float=1e-6, max_support:int|None=None, standardize:bool=False, verbose:int=0,
                    exact_lambda_max:bool=True, accelerate:bool=True, screen_factor:float=0.5,
                    store_cap:int=2_000_000, max_iter:int=20000, max_checks:int=200, time_limit:float|None=None,
-                   max_solutions:int|None=None, feature_names=None) -> HierScalePath:
+                   max_solutions:int|None=None, feature_names=None, sample_weight=None) -> HierScalePath:
     """hierScale path: min 1/2||y - b0 - X beta - X~ theta||^2 + lambda1 sum_i max(|beta_i|, ||theta_Gi||_inf) + lambda2||theta||_1
     over a decreasing lambda1 grid (lambda2 = alpha*lambda1), by the active-set proximal gradient method with exact prox
     (screening + components + dual BCA), master prox-gradient checks and gradient screening.
+
+    With `sample_weight` (w_i >= 0, one per row) the loss is 1/2 sum_i w_i (y_i - b0 - x_i'beta - x~_i'theta)^2, not divided
+    by sum(w) (the unweighted loss is not divided by n either), and the centring (so b0), `standardize` and lambda_max use
+    w-weighted means and spreads: integer weights give exactly the problem of the repeated rows, zero weights that of
+    the removed rows (they are dropped).
 
     ```python
     >>> rng = np.random.default_rng(0); X = rng.normal(size=(200, 6))
@@ -953,30 +1018,33 @@ def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=
 
     ```"""
     t_start = time.perf_counter()
-    X, y, names = _validate(X, y, feature_names)
-    if not standardize: _check_scaling(X, y, names)
+    X, y, w, names = _validate(X, y, feature_names, sample_weight)
+    if not standardize: _check_scaling(X, y, names, w)
     lambdas = _check_path_params(lambdas, n_lambda, lambda_min_ratio, alpha, tol, max_support, screen_factor, max_iter,
                                  max_checks, time_limit, max_solutions)
     n, p = X.shape
     x_offset = x_scale = None
     if standardize:
-        x_offset, x_scale = X.mean(0), X.std(0)
+        x_offset, x_scale = _wmoments(X, w)
         X = (X - x_offset) / x_scale
     X = np.ascontiguousarray(X); XT = np.ascontiguousarray(X.T)
-    ybar = float(y.mean()); yc = y - ybar; yy = float(yc @ yc)
-    mu = X.mean(0)
-    screen, b, lmax, used_lp = _first_pass(X, XT, yc, alpha, screen_factor, store_cap, exact_lambda_max)
+    W = float(n) if w is None else float(w.sum())
+    ybar = float(y.mean()) if w is None else float(w @ y) / W
+    yc = y - ybar
+    mu, main_scale = _wmoments(X, w)
+    screen, b, lmax, used_lp = _first_pass(X, XT, yc, alpha, screen_factor, store_cap, exact_lambda_max, w)
     grid = lmax * np.geomspace(1.0, lambda_min_ratio, n_lambda) if lambdas is None else lambdas
-    act = _initial_active_set(X, XT, mu, yc, b, screen)
-    sols = dict(lambda1=[], lambda2=[], intercept=[], coef_main=[], interactions=[], objective=[], kkt=[])
+    act = _initial_active_set(X, XT, mu, yc, b, screen, w)
+    yy = float(act.yc @ act.yc)                       # sum_i w_i yc_i^2
+    sols = dict(lambda1=[], lambda2=[], intercept=[], coef_main=[], interactions=[], objective=[], kkt=[], inter_scale=[])
     per, stopped = [], None
     for k, lam1 in enumerate(grid):
         t0 = time.perf_counter(); lam2 = alpha * lam1
         n_full0, n_rows0, n_dots0 = screen.n_full, screen.n_partial_rows, screen.n_dots
         r, kkt, checks, iters, comp = _solve_at(act, screen, X, yy, lam1, lam2, tol, max_iter, max_checks, accelerate)
-        b0, beta, inter, F = _solution(act, r, ybar, mu, lam1, lam2)
+        b0, beta, inter, F, isd = _solution(act, r, ybar, mu, lam1, lam2)
         for key, v in (('lambda1', lam1), ('lambda2', lam2), ('intercept', b0), ('coef_main', beta), ('interactions', inter),
-                       ('objective', F), ('kkt', kkt)): sols[key].append(v)
+                       ('objective', F), ('kkt', kkt), ('inter_scale', isd)): sols[key].append(v)
         sh = int(sum(beta[i] == 0 or beta[j] == 0 for i, j in zip(inter[0], inter[1])))
         per.append(dict(time=time.perf_counter() - t0, checks=checks, iterations=iters, active=act.size,
                         full_passes=screen.n_full - n_full0, rows_rescanned=screen.n_partial_rows - n_rows0,
@@ -989,9 +1057,10 @@ def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=
         stopped = _stop_reason(per[-1]['n_main'] + per[-1]['n_inter'], max_support, time.perf_counter() - t_start,
                                time_limit, k + 1, max_solutions)
         if stopped is not None: break
-    out = HierScalePath(**{k: (np.array(v) if k not in ('interactions',) else v) for k, v in sols.items()},
+    out = HierScalePath(**{k: (np.array(v) if k not in ('interactions', 'inter_scale') else v) for k, v in sols.items()},
                         alpha=float(alpha), lambda_max=lmax, lambda_max_lp=used_lp, grid=np.asarray(grid),
-                        n_features=p, feature_names=names, x_offset=x_offset, x_scale=x_scale, n_samples=n)
+                        n_features=p, feature_names=names, x_offset=x_offset, x_scale=x_scale, n_samples=n,
+                        weight_sum=W, main_scale=main_scale)
     out.stats_ = dict(per_solution=per, max_kkt=float(np.max(sols['kkt'])), stopped_by=stopped,
                       full_passes=screen.n_full, C=screen.C, time=time.perf_counter() - t_start,
                       sh_violations=int(sum(d['sh_violations'] for d in per)), tol=tol)
@@ -1001,17 +1070,36 @@ def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=
     return out
 
 # %% ../nbs/20_hierscale.ipynb #c616f3c1
-def _hierscale_fold_mse(X, y, tr, val, grid, kw:dict):
-    "Validation MSE of every solution of the path fitted on rows `tr` at the lambda1 values `grid` (one CV fold)."
-    pth = hierscale_path(X[tr], y[tr], lambdas=grid, **kw)
-    return np.array([np.mean((y[val] - pth.predict(X[val], k)) ** 2) for k in range(len(pth))])
+def _hierscale_fold_mse(X, y, tr, val, grid, kw:dict, w=None):
+    """Validation MSE (w-weighted mean under sample weights) of every solution of the path fitted on rows `tr` at the
+    lambda1 values `grid` (one CV fold)."""
+    pth = hierscale_path(X[tr], y[tr], lambdas=grid, sample_weight=None if w is None else w[tr], **kw)
+    if w is None: return np.array([np.mean((y[val] - pth.predict(X[val], k)) ** 2) for k in range(len(pth))])
+    wv = w[val]
+    return np.array([float(wv @ (y[val] - pth.predict(X[val], k)) ** 2) / wv.sum() for k in range(len(pth))])
+
+def _index_array(a, n:int):
+    "Row indices of one side of a user-given split (an integer array or a boolean mask over the n rows)."
+    a = np.asarray(a)
+    if a.dtype == bool and a.shape == (n,): a = np.flatnonzero(a)
+    if a.ndim != 1 or len(a) == 0 or not np.issubdtype(a.dtype, np.integer) or a.min() < -n or a.max() >= n:
+        raise ParameterError(f"`cv` splits must be non-empty arrays of row indices in [0, {n}).")
+    return np.where(a < 0, a + n, a).astype(np.int64)
 
 class HierScaleRegressor(GlassworksRegressor):
     """hierScale sparse interaction model under strong hierarchy (scikit-learn API): fits the path and picks lambda1 on a
-    validation split (`cv=None`) or by K-fold CV (`cv=K`), then refits the path on all the data. The folds' paths
+    validation split (`cv=None`), by K-fold CV (`cv=K`) or on given splits (`cv` a scikit-learn splitter or an iterable
+    of (train, validation) index arrays), then refits the path on all the data. The folds' paths
     are fitted by `joblib.Parallel(n_jobs=n_jobs)` under the active joblib backend (loky processes, or a Dask cluster
     inside `joblib.parallel_config(backend='dask')`); the folds and the order in which their errors are summed do not
     depend on `n_jobs`, so the result is the serial one.
+
+    `fit(X, y, sample_weight=w)` minimises 1/2 sum_i w_i (y_i - f(x_i))^2 + Omega (see `hierscale_path`): at the same
+    lambdas, integer weights give exactly the model of the repeated rows, and zero weights that of the removed rows
+    (they are dropped before any split). A split divides rows, not units of weight: a weighted row travels whole into
+    one fold, while its copies could land in several, so with the random split (`cv=None` or `cv=K`) the selected
+    lambda1 may differ from the repeated data's; one value in `lambdas`, or splits that keep copies together, give the
+    same model. Validation errors are weighted means. `feature_importances_` gives each feature's share of the model.
 
     ```python
     >>> rng = np.random.default_rng(0); X = rng.normal(size=(200, 6))
@@ -1021,6 +1109,11 @@ class HierScaleRegressor(GlassworksRegressor):
     (True, 0.98)
     >>> np.flatnonzero(est.coef_main_).tolist(), [(a, b) for a, b, _ in est.coef_inter_]
     ([0, 1], [('x0', 'x1')])
+    >>> w = rng.integers(0, 3, size=200)                       # integer weights: the rows repeated w times
+    >>> a = HierScaleRegressor(lambdas=[est.lambda1_]).fit(X, y, sample_weight=w)
+    >>> b = HierScaleRegressor(lambdas=[est.lambda1_]).fit(np.repeat(X, w, axis=0), np.repeat(y, w))
+    >>> bool(np.allclose(a.predict(X), b.predict(X), rtol=1e-8, atol=1e-8))
+    True
 
     ```"""
     def __init__(self, alpha:float=2.0, n_lambda:int=100, lambda_min_ratio:float=0.05, lambdas=None, cv:int|None=None,
@@ -1037,29 +1130,52 @@ class HierScaleRegressor(GlassworksRegressor):
         return dict(alpha=self.alpha, tol=self.tol, max_support=self.max_support, standardize=self.standardize,
                     verbose=max(0, self.verbose - 1))
 
-    def _path(self, X, y, lambdas):
-        return hierscale_path(X, y, lambdas=lambdas, **self._path_kw())
+    def _path(self, X, y, lambdas, w=None):
+        return hierscale_path(X, y, lambdas=lambdas, sample_weight=w, **self._path_kw())
 
-    def fit(self, X, y):
-        X, y, _ = self._validate_fit(X, y, 'regression')
-        check_scalar(self.cv, 'cv', numbers.Integral, low=2, high=max(2, len(y) // 2), allow_none=True)
+    def _folds(self, X, y, w):
+        """(train, validation) row indices: the random split (`cv=None`) or K folds (`cv=K`) of the rows of positive
+        weight, or the splits of `cv` (a scikit-learn splitter or an iterable of index pairs) over all the rows."""
+        pos = np.flatnonzero(w > 0); n = len(pos)
+        if self.cv is None or isinstance(self.cv, (numbers.Number, str)):
+            check_scalar(self.cv, 'cv', numbers.Integral, low=2, high=max(2, n // 2), allow_none=True)
+            perm = pos[np.random.default_rng(self.random_state).permutation(n)]
+            vals = ([perm[:max(1, int(round(self.validation_fraction * n)))]] if self.cv is None else
+                    np.array_split(perm, self.cv))
+            folds = [(np.setdiff1d(pos, val), val) for val in vals]
+        else:
+            try:
+                splits = list(self.cv.split(X, y) if hasattr(self.cv, 'split') else self.cv)
+                folds = [(_index_array(tr, len(y)), _index_array(val, len(y))) for tr, val in splits]
+            except (TypeError, ValueError) as e:
+                if isinstance(e, ParameterError): raise
+                raise ParameterError("`cv` must be None, an integer >= 2, a scikit-learn splitter or an iterable of "
+                                     "(train, validation) index arrays.") from e
+            if not folds: raise ParameterError("`cv` gave no split.")
+        for tr, val in folds:
+            t = tr[w[tr] > 0]
+            if len(t) < 2 or np.ptp(X[t], axis=0).min() == 0 or np.ptp(y[t]) == 0:
+                raise InputError("a training split has a constant column or target; use more data or fewer folds.")
+            if not w[val].sum() > 0: raise InputError("a validation split has no row of positive weight.")
+        return folds
+
+    def fit(self, X, y, sample_weight=None):
+        X, y, w = self._validate_fit(X, y, 'regression', sample_weight)
         check_scalar(self.verbose, 'verbose', (numbers.Integral, bool), low=0)
         check_scalar(self.validation_fraction, 'validation_fraction', low=0, high=1, include_low=False, include_high=False)
-        full = self._path(X, y, self.lambdas) if self.lambdas is not None else hierscale_path(
+        if self.cv is None or isinstance(self.cv, (numbers.Number, str)):     # before the (costly) path on all the data
+            check_scalar(self.cv, 'cv', numbers.Integral, low=2, high=max(2, int((w > 0).sum()) // 2), allow_none=True)
+        wp = None if (w == 1).all() else w            # all ones: the unweighted code path, bit for bit
+        full = self._path(X, y, self.lambdas, wp) if self.lambdas is not None else hierscale_path(
             X, y, n_lambda=self.n_lambda, lambda_min_ratio=self.lambda_min_ratio, alpha=self.alpha, tol=self.tol,
-            max_support=self.max_support, standardize=self.standardize, feature_names=self.feature_names_)
+            max_support=self.max_support, standardize=self.standardize, feature_names=self.feature_names_,
+            sample_weight=wp)
         grid = full.lambda1
-        rng = np.random.default_rng(self.random_state); n = len(y)
-        folds = ([rng.permutation(n)[:max(1, int(round(self.validation_fraction * n)))]] if self.cv is None else
-                 np.array_split(rng.permutation(n), self.cv))
+        folds = self._folds(X, y, w)
         err = np.zeros(len(grid)); cnt = np.zeros(len(grid))
-        trains = [np.setdiff1d(np.arange(n), val) for val in folds]
-        for tr in trains:
-            if len(tr) < 2 or np.ptp(X[tr], axis=0).min() == 0 or np.ptp(y[tr]) == 0:
-                raise InputError("a training split has a constant column or target; use more data or fewer folds.")
         from joblib import Parallel, delayed
-        per_fold = Parallel(n_jobs=self.n_jobs)(delayed(_hierscale_fold_mse)(X, y, tr, val, grid, self._path_kw())
-                                                for tr, val in zip(trains, folds))
+        per_fold = Parallel(n_jobs=self.n_jobs)(delayed(_hierscale_fold_mse)(X, y, tr, val, grid, self._path_kw(), wp)
+                                                for tr, val in folds)
         for mse in per_fold:   # summed in fold order, whatever ran where
             for k in range(len(mse)):
                 err[k] += mse[k]; cnt[k] += 1
@@ -1094,6 +1210,27 @@ class HierScaleRegressor(GlassworksRegressor):
     def predict(self, X):
         A = self._validate_predict(X)
         return self.path_.predict(A, self.best_index_)
+
+    @property
+    def feature_importances_(self):
+        """Each feature's share of the selected model: length `n_features_in_`, non-negative, summing to one. A main
+        effect counts |beta_j| sd(X_j) and an interaction |theta_jk| sd(X_j X_k), credited half to j and half to k, where sd
+        is the (weighted) standard deviation on the training rows of the column the term multiplies (after `standardize`):
+        coefficient magnitudes on the standardised scale. The empty model (e.g. at lambda_max) gives all zeros.
+
+        ```python
+        >>> rng = np.random.default_rng(0); X = rng.normal(size=(100, 4))
+        >>> y = 2 * X[:, 0] + X[:, 1] + X[:, 0] * X[:, 1] + 0.1 * rng.normal(size=100)
+        >>> est = HierScaleRegressor(n_lambda=10, random_state=0).fit(X, y)
+        >>> imp = est.feature_importances_
+        >>> imp.shape, round(float(imp.sum()), 12), int(np.argmax(imp)), bool((imp >= 0).all())
+        ((4,), 1.0, 0, True)
+        >>> est.select(0).feature_importances_.tolist()              # lambda_max: the empty model
+        [0.0, 0.0, 0.0, 0.0]
+
+        ```"""
+        check_is_fitted(self, 'path_')
+        return self.path_.feature_importances(self.best_index_)
 
     def hierarchy_respected(self) -> bool:
         "Strong hierarchy: every interaction's two parents are active main effects."

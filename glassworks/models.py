@@ -13,7 +13,7 @@ import shutil
 from dataclasses import dataclass
 from fastcore.basics import patch
 import numpy as np
-from .validation import InputError, check_X, check_option, check_predict_X
+from .validation import InputError, check_X, check_option, check_predict_X, check_scalar
 
 # %% auto #0
 __all__ = ['FORMAT_VERSION', 'negate_name', 'Condition', 'Rule', 'Leaf', 'Split', 'Tree', 'RuleList', 'RuleEnsemble',
@@ -653,6 +653,101 @@ def _repr_mimebundle_(self:Tree, include=None, exclude=None):
         except Exception: pass  # a broken graphviz install must not break printing a model
     return bundle
 
+# %% ../nbs/04_models.ipynb #7d512be4
+def _node_summary(node, task):
+    "(samples, counts or mean) of a subtree from its leaves: counts add over the leaves; a mean is their weighted mean."
+    leaves = [n for n, _, _ in _walk(node) if isinstance(n, Leaf)]
+    ns = [lf.n_samples for lf in leaves]
+    n = None if any(v is None for v in ns) else sum(ns)
+    if task == 'classification':
+        cs = [lf.counts for lf in leaves]
+        return n, (None if any(c is None for c in cs) else np.sum(np.array(cs, dtype=np.float64), axis=0))
+    if isinstance(node, Leaf): return n, float(node.value)
+    if n is None or n <= 0: return n, None
+    return n, float(sum(lf.n_samples * lf.value for lf in leaves) / n)
+
+def _sk_class(node, counts, classes):
+    "The class scikit-learn prints in a box: a leaf's label, else the first class of largest count."
+    if isinstance(node, Leaf) or counts is None: return node.value if isinstance(node, Leaf) else None
+    return classes[int(np.argmax(counts))]
+
+@patch
+def export_text(self:Tree, decimals:int=2, show_weights:bool=False, spacing:int=3) -> str:
+    """The tree in the layout of scikit-learn's `sklearn.tree.export_text` (`show_weights`: leaf class counts).
+
+    ```python
+    >>> print(Tree.from_nested(('age', 30.0, 'young', ('smoker', 'old', 'old smoker')), ['age', 'smoker']).export_text())
+    |--- age <= 30.00
+    |   |--- class: young
+    |--- age >  30.00
+    |   |--- smoker <= 0.50
+    |   |   |--- class: old
+    |   |--- smoker >  0.50
+    |   |   |--- class: old smoker
+    <BLANKLINE>
+
+    ```"""
+    check_scalar(decimals, 'decimals', numbers.Integral, low=0)
+    check_scalar(spacing, 'spacing', numbers.Integral, low=1)
+    bar, lines = '|' + ' ' * spacing, []
+    def leaf(node, depth):
+        ind = bar * depth + '|' + '-' * spacing + ' '
+        if self.task == 'regression': return ind + f"value: [{node.value:.{decimals}f}]"
+        w = ''
+        if show_weights and node.counts is not None: w = f"weights: [{', '.join(f'{c:.{decimals}f}' for c in node.counts)}] "
+        return ind + f"{w}class: {node.value}"
+    stack = [(self.root, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str): lines.append(item); continue
+        if isinstance(item, Leaf): lines.append(leaf(item, depth)); continue
+        name, t = self.feature_names[item.feature], f"{item.threshold:.{decimals}f}"
+        ind = bar * depth + '|' + '-' * spacing + ' '
+        stack += [(item.right, depth + 1), (f"{ind}{name} >  {t}", depth), (item.left, depth + 1), (f"{ind}{name} <= {t}", depth)]
+    return '\n'.join(lines) + '\n'
+
+@patch
+def export_graphviz(self:Tree, precision:int=3, class_names=None) -> str:
+    r"""Graphviz source in the layout of scikit-learn's `sklearn.tree.export_graphviz(..., impurity=False)`: one box per
+    node with its test, `samples`, `value` and `class`; the root's edges labelled True (left) / False (right). The
+    class is printed in the tree's labels (`class_names` relabels them, as in `to_text`).
+
+    ```python
+    >>> print(Tree.from_nested(('age', 30.0, Leaf(0, 3, [3, 0]), Leaf(1, 2, [0, 2])), ['age']).export_graphviz())
+    digraph Tree {
+    node [shape=box, fontname="helvetica"] ;
+    edge [fontname="helvetica"] ;
+    0 [label="age <= 30.0\nsamples = 5\nvalue = [3, 2]\nclass = 0"] ;
+    1 [label="samples = 3\nvalue = [3, 0]\nclass = 0"] ;
+    0 -> 1 [labeldistance=2.5, labelangle=45, headlabel="True"] ;
+    2 [label="samples = 2\nvalue = [0, 2]\nclass = 1"] ;
+    0 -> 2 [labeldistance=2.5, labelangle=-45, headlabel="False"] ;
+    }
+
+    ```"""
+    cmap = _class_name_map(class_names, self.classes)
+    num = lambda v: (str(int(v)) if float(v).is_integer() else str(round(float(v), precision)))
+    out = ['digraph Tree {', 'node [shape=box, fontname="helvetica"] ;', 'edge [fontname="helvetica"] ;']
+    count = itertools.count()
+    def box(node, parent):
+        i = next(count)
+        n, stat = _node_summary(node, self.task)
+        lines = [] if isinstance(node, Leaf) else [f"{self.feature_names[node.feature]} <= {round(node.threshold, precision)}"]
+        if n is not None: lines.append(f"samples = {num(n)}")
+        if self.task == 'classification':
+            if stat is not None: lines.append(f"value = [{', '.join(num(c) for c in stat)}]")
+            c = _sk_class(node, stat, self.classes)
+            if c is not None: lines.append(f"class = {cmap.get(c, c) if cmap else c}")
+        elif stat is not None: lines.append(f"value = {round(stat, precision)}")
+        label = '\\n'.join(lines).replace('"', '\\"')
+        out.append(f'{i} [label="{label}"] ;')
+        if parent is not None:
+            out.append(f"{parent} -> {i}" + ('' if parent else (' [labeldistance=2.5, labelangle=45, headlabel="True"]'
+                        if i == 1 else ' [labeldistance=2.5, labelangle=-45, headlabel="False"]')) + ' ;')
+        if isinstance(node, Split): box(node.left, i); box(node.right, i)
+    box(self.root, None)
+    return '\n'.join(out + ['}'])
+
 # %% ../nbs/04_models.ipynb #d999e269
 def _leaf_rules(tree:Tree) -> list:
     "One simplified `Rule` per leaf (in `leaves()` order), carrying the leaf's value and support."
@@ -1072,3 +1167,83 @@ def from_sklearn(cls:Tree, estimator, feature_names=None) -> Tree:
             else: stack.extend(c for c in (right[j], left[j]) if c not in done)
         return done[i]
     return cls(build(0), list(feature_names), task, classes)
+
+# %% ../nbs/04_models.ipynb #19d8e64e
+def _best_leaf_loss(y:np.ndarray, w:np.ndarray, task:str, metric:str='l2') -> float:
+    """Loss of the best single leaf on rows with targets `y` and weights `w`: misclassified weight, squared error
+    about the weighted mean ('l2') or absolute error about a weighted median ('l1')."""
+    if len(y) == 0: return 0.0
+    if task == 'classification':
+        _, inv = np.unique(y, return_inverse=True)
+        return float(w.sum() - np.bincount(inv.ravel(), weights=w).max())
+    W = w.sum()
+    if W <= 0: return 0.0
+    if metric == 'l1':
+        o = np.argsort(y, kind='stable'); med = y[o][np.searchsorted(np.cumsum(w[o]), 0.5 * W)]
+        return float(w @ np.abs(y - med))
+    m = float(w @ y) / W
+    return float(w @ (y - m) ** 2)
+
+def _normalised(v:np.ndarray) -> np.ndarray:
+    "v / v.sum(), or zeros when nothing is positive."
+    v = np.maximum(np.asarray(v, dtype=np.float64), 0.0); s = v.sum()
+    return v / s if s > 0 else v
+
+def _importance_data(model, X, y, sample_weight, task):
+    "Validated (A, y, w) for the importance methods."
+    A = check_predict_X(X, model.feature_names)
+    if y is not None:
+        y = np.asarray(y).ravel()
+        if len(y) != A.shape[0]: raise InputError(f"y has {len(y)} entries for {A.shape[0]} rows of X.")
+        if task == 'regression': y = y.astype(np.float64)
+    w = np.ones(A.shape[0]) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64).ravel()
+    if len(w) != A.shape[0] or not np.isfinite(w).all() or (w < 0).any():
+        raise InputError(f"sample_weight must hold {A.shape[0]} finite non-negative numbers.")
+    return A, y, w
+
+@patch
+def feature_importances(self:Tree, X, y, sample_weight=None,
+                        metric:str='l2') -> np.ndarray: # regression loss: 'l2' (squared) or 'l1' (absolute) error
+    """Weighted loss decrease of each feature's splits on data `(X, y)`, normalised to sum to one (all zeros when
+    the tree removes no loss); see the proposition above.
+
+    ```python
+    >>> t = Tree.from_nested(('a', 0, ('b', 0, 1)), ['a', 'b'])
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 3); y = np.array([0, 0, 0, 1] * 3)
+    >>> t.feature_importances(X, y).tolist()   # splitting on a alone misclassifies as many rows: b removes all the loss
+    [0.0, 1.0]
+
+    ```"""
+    A, y, w = _importance_data(self, X, y, sample_weight, self.task)
+    check_option(metric, 'metric', ('l2', 'l1'))
+    loss = lambda rows: _best_leaf_loss(y[rows], w[rows], self.task, metric)
+    out = np.zeros(len(self.feature_names))
+    stack = [(self.root, np.arange(A.shape[0]))]
+    while stack:
+        node, rows = stack.pop()
+        if isinstance(node, Leaf): continue
+        go_left = A[rows, node.feature] <= node.threshold
+        left, right = rows[go_left], rows[~go_left]
+        out[node.feature] += loss(rows) - loss(left) - loss(right)
+        stack.append((node.left, left)); stack.append((node.right, right))
+    return _normalised(out)
+
+@patch
+def feature_importances(self:RuleEnsemble, X, sample_weight=None) -> np.ndarray:
+    """|weight| times the weighted share of the rows of `X` each rule covers, split equally among the features the
+    rule tests; summed per feature and normalised to sum to one (all zeros for an ensemble without rules).
+
+    ```python
+    >>> ens = RuleEnsemble([Rule([(0, '>', 0.5)]), Rule([(0, '>', 0.5), (1, '>', 0.5)])], [1.0, -2.0], 0.0, ['a', 'b'])
+    >>> ens.feature_importances(np.array([[0, 0], [1, 0], [1, 1], [1, 1]])).round(3).tolist()   # a: 1 * 3/4 + 2 * 2/4 / 2
+    [0.714, 0.286]
+
+    ```"""
+    A, _, w = _importance_data(self, X, None, sample_weight, self.task)
+    out = np.zeros(len(self.feature_names)); W = w.sum()
+    for r, wk in zip(self.rules, self.weights):
+        feats = sorted({c.feature for c in r.conditions})
+        if not feats or W <= 0: continue
+        share = float(w @ r._covers(A)) / W
+        for j in feats: out[j] += abs(wk) * share / len(feats)
+    return _normalised(out)

@@ -860,8 +860,10 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
                  memory_limit:float|None=8.0, # GB the search may add to the process; then it stops with the best tree and its bound
                  verbose:int=0,
                  binarizer=None, # None: X must be 0/1; a Binarizer strategy ('quantile', 'gbdt', ...) or a Binarizer binarises any numeric X inside
-                 explore:str='depth-first'): # DP search order: 'depth-first' (fastest to optimal) or 'hybrid' (best-first descents too: under a time limit the bound rises steadily; slower to finish)
+                 explore:str='depth-first', # DP search order: 'depth-first' (fastest to optimal) or 'hybrid' (best-first descents too: under a time limit the bound rises steadily; slower to finish)
+                 class_weight=None): # None, 'balanced' (every class the same total weight) or {label: weight}: misclassification costs
         self.regularization, self.search, self.max_depth, self.max_leaves = regularization, search, max_depth, max_leaves
+        self.class_weight = class_weight
         self.policy, self.bounds, self.incumbent = policy, bounds, incumbent
         self.time_limit, self.node_limit, self.memory_limit, self.verbose = time_limit, node_limit, memory_limit, verbose
         self.binarizer, self.explore = binarizer, explore
@@ -889,6 +891,7 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
         "Find the optimal tree on 0/1 features `X` (binarize others first); returns `self`."
         bnds = self._check_params()
         A, yy, w = self._validate_fit(X, y, 'classification', sample_weight)
+        w = self._class_weighted(yy, w)                 # misclassification costs enter as weights
         mode = self.search
         if mode == 'auto': mode = 'bnb' if self.max_leaves is not None else 'dp'
         if mode == 'dp' and self.max_leaves is not None:
@@ -916,6 +919,7 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
         else:
             tree, stats, complete = self._fit_bnb(A, yy, w, data, classes, lam, bnds, mon)
         self.tree_, self.n_leaves_ = tree, tree.n_leaves
+        self.feature_importances_ = self._input_importances(tree.feature_importances(A, yy, w))
         self._set_result(mon, stats, complete=complete)
         return self
 
@@ -978,3 +982,17 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
         "Class of each row of `X`: the majority label of the leaf it reaches."
         A = self._validate_predict(X)
         return self.tree_.predict(A)
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Class probabilities of each row of `X`, columns in `classes_` order: the weighted class shares of the
+        training rows in the leaf it reaches (a leaf without training weight is certain of its label).
+
+        ```python
+        >>> X = np.array([[0], [0], [0], [1], [1], [1]]); y = ['no', 'no', 'yes', 'yes', 'yes', 'yes']
+        >>> m = OSDTClassifier(0.1).fit(X, y)
+        >>> m.classes_.tolist(), m.predict_proba([[0], [1]]).round(3).tolist()
+        (['no', 'yes'], [[0.667, 0.333], [0.0, 1.0]])
+
+        ```"""
+        A = self._validate_predict(X)
+        return self.tree_.predict_proba(A)

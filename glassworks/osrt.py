@@ -133,6 +133,7 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
         self._set_result(mon, stats=dict(res.stats, rows=int(keep.sum()), greedy_start=limited), complete=res.complete)
         self.tree_, self.n_leaves_, self.depth_ = tree, tree.n_leaves, tree.depth
         self.loss_ = self.objective_ - lam * self.n_leaves_
+        self.feature_importances_ = self._input_importances(tree.feature_importances(A, yy, w, metric=self.metric))
         r = yy - self.tree_.predict(A); ybar = np.sum(w * yy) / w.sum()
         self.mse_ = float(np.sum(w * r ** 2) / w.sum())
         self.r2_ = float(1 - np.sum(w * r ** 2) / np.sum(w * (yy - ybar) ** 2))

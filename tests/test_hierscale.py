@@ -160,3 +160,135 @@ def test_bad_parameters_and_duplicates():
     with pytest.warns(UserWarning, match='identical columns'):
         path = hierscale_path(np.column_stack([X, X[:, 0]]), y, n_lambda=5)
     assert np.isfinite(path.objective).all()
+
+
+# --- sample weights and feature importances -------------------------------------------------------------------------
+
+def _dense_theta(path, k, p):
+    th = np.zeros((p, p)); I, J, t = path.interactions[k]; th[I, J] = t
+    return th
+
+
+def _assert_same_path(a, b, X, rtol=1e-8):
+    "Two paths agree solution by solution (coefficients, intercepts, objectives, predictions) to `rtol` of their scale."
+    p = X.shape[1]
+    assert len(a) == len(b)
+    np.testing.assert_allclose(a.lambda1, b.lambda1, rtol=1e-12)
+    np.testing.assert_allclose(a.objective, b.objective, rtol=rtol)
+    for k in range(len(a)):
+        ca = np.concatenate([a.coef_main[k], _dense_theta(a, k, p).ravel()])
+        cb = np.concatenate([b.coef_main[k], _dense_theta(b, k, p).ravel()])
+        np.testing.assert_allclose(ca, cb, rtol=rtol, atol=rtol * max(np.abs(cb).max(), 1e-12))
+        assert a.intercept[k] == pytest.approx(b.intercept[k], rel=rtol, abs=rtol * np.abs(b.intercept).max())
+        fb = b.predict(X, k)
+        np.testing.assert_allclose(a.predict(X, k), fb, rtol=rtol, atol=rtol * np.abs(fb).max())
+
+
+def _weighted_data(seed, standardize):
+    X, y, _ = make_hierarchical(60, 7, 3, 'I', random_state=seed)
+    rng = np.random.default_rng(100 + seed)
+    if standardize: X = X * rng.uniform(0.5, 5, size=X.shape[1]) + 3.0     # so that the weighted scaling matters
+    return X, y, rng.integers(0, 4, size=len(y))                              # integer weights, zeros included
+
+
+@pytest.mark.parametrize("seed,standardize", [(0, False), (1, True), (2, False)])
+def test_integer_weights_equal_repeated_rows(seed, standardize):
+    "Weight k = the row repeated k times: the same lambda_max and grid, and the same solutions all along the path."
+    X, y, w = _weighted_data(seed, standardize)
+    Xr, yr = np.repeat(X, w, axis=0), np.repeat(y, w)
+    a = hierscale_path(X, y, n_lambda=8, standardize=standardize, sample_weight=w)
+    b = hierscale_path(Xr, yr, n_lambda=8, standardize=standardize)
+    assert a.lambda_max == pytest.approx(b.lambda_max, rel=1e-12)
+    assert a.support_size()[-1] > 0 and a.stats_['max_kkt'] < 1e-5
+    _assert_same_path(a, b, X)
+    if standardize:
+        np.testing.assert_allclose(a.x_offset, Xr.mean(0), rtol=1e-12)
+        np.testing.assert_allclose(a.x_scale, Xr.std(0), rtol=1e-12)
+    # the estimator at one fixed lambda1 (no selection on a split): the same model
+    lam = float(a.lambda1[5])
+    ea = HierScaleRegressor(lambdas=[lam], standardize=standardize, random_state=0).fit(X, y, sample_weight=w)
+    eb = HierScaleRegressor(lambdas=[lam], standardize=standardize, random_state=0).fit(Xr, yr)
+    fb = eb.predict(X)
+    np.testing.assert_allclose(ea.predict(X), fb, rtol=1e-8, atol=1e-8 * np.abs(fb).max())
+    np.testing.assert_allclose(ea.coef_main_, eb.coef_main_, rtol=1e-8, atol=1e-8 * np.abs(eb.coef_main_).max())
+    np.testing.assert_allclose(ea.feature_importances_, eb.feature_importances_, rtol=1e-8, atol=1e-10)
+
+
+def test_weights_with_splits_that_keep_copies_together():
+    "CV splits rows; when every copy of a row sits in the fold of its original, the selection agrees as well."
+    X, y, w = _weighted_data(3, False)
+    fold = np.arange(len(y)) % 3
+    fold_r = np.repeat(fold, w)
+    splits = lambda f: [(np.flatnonzero(f != g), np.flatnonzero(f == g)) for g in range(3)]
+    ea = HierScaleRegressor(n_lambda=8, cv=splits(fold)).fit(X, y, sample_weight=w)
+    eb = HierScaleRegressor(n_lambda=8, cv=splits(fold_r)).fit(np.repeat(X, w, axis=0), np.repeat(y, w))
+    np.testing.assert_allclose(ea.cv_mse_, eb.cv_mse_, rtol=1e-8)          # weighted validation errors
+    assert ea.best_index_ == eb.best_index_ and ea.stats_['folds'] == 3
+    fb = eb.predict(X)
+    np.testing.assert_allclose(ea.predict(X), fb, rtol=1e-8, atol=1e-8 * np.abs(fb).max())
+
+
+def test_zero_weights_equal_dropping_rows():
+    X, y, w = _weighted_data(4, False)
+    keep = w > 0
+    assert not keep.all()
+    # weights 0/1: the unweighted fit on the kept rows, path and estimator (the random folds included: zero-weight
+    # rows are dropped before the split); equal up to rounding (BLAS results may depend on the arrays' alignment)
+    w01 = keep.astype(float)
+    a = hierscale_path(X, y, n_lambda=6, sample_weight=w01)
+    b = hierscale_path(X[keep], y[keep], n_lambda=6)
+    _assert_same_path(a, b, X, rtol=1e-12)
+    for cv in (None, 3):
+        ea = HierScaleRegressor(n_lambda=6, cv=cv, random_state=0).fit(X, y, sample_weight=w01)
+        eb = HierScaleRegressor(n_lambda=6, cv=cv, random_state=0).fit(X[keep], y[keep])
+        np.testing.assert_allclose(ea.cv_mse_, eb.cv_mse_, rtol=1e-10)
+        assert ea.best_index_ == eb.best_index_
+        np.testing.assert_allclose(ea.predict(X), eb.predict(X), rtol=1e-10, atol=1e-10 * np.abs(y).max())
+    # general weights with zeros: the same as the positive-weight rows alone
+    a = hierscale_path(X, y, n_lambda=6, sample_weight=w)
+    b = hierscale_path(X[keep], y[keep], n_lambda=6, sample_weight=w[keep])
+    _assert_same_path(a, b, X, rtol=1e-12)
+    assert a.n_samples == keep.sum() and a.weight_sum == w.sum()
+
+
+@pytest.mark.parametrize("weights,msg", [
+    (lambda n: -np.ones(n), 'non-negative'),
+    (lambda n: np.r_[np.ones(n - 1), -1.0], 'non-negative'),
+    (lambda n: np.ones(n + 1), 'entries for'),
+    (lambda n: np.ones(n - 1), 'entries for'),
+    (lambda n: np.r_[np.nan, np.ones(n - 1)], 'NaN'),
+    (lambda n: np.r_[np.inf, np.ones(n - 1)], 'NaN/inf'),
+    (lambda n: np.zeros(n), 'sums to zero'),
+    (lambda n: np.r_[1.0, np.zeros(n - 1)], 'minimum of 2'),
+])
+def test_bad_sample_weight(weights, msg):
+    X, y, _ = make_hierarchical(30, 5, 3, 'I', random_state=0)
+    with pytest.raises(InputError, match=msg):
+        hierscale_path(X, y, n_lambda=3, sample_weight=weights(len(y)))
+    with pytest.raises(InputError, match=msg):
+        HierScaleRegressor(n_lambda=3).fit(X, y, sample_weight=weights(len(y)))
+
+
+def test_bad_cv_splits():
+    X, y, _ = make_hierarchical(30, 5, 3, 'I', random_state=0)
+    with pytest.raises(ParameterError, match='row indices'):
+        HierScaleRegressor(n_lambda=3, cv=[(np.arange(20), np.arange(20, 31))]).fit(X, y)
+    with pytest.raises(InputError, match='no row of positive weight'):
+        HierScaleRegressor(n_lambda=3, cv=[(np.arange(20), np.arange(20, 30))]).fit(
+            X, y, sample_weight=np.r_[np.ones(20), np.zeros(10)])
+
+
+def test_feature_importances():
+    X, y, _ = make_hierarchical(120, 6, 3, 'I', random_state=2)
+    est = HierScaleRegressor(n_lambda=10, random_state=0).fit(X, y)
+    imp = est.feature_importances_
+    assert imp.shape == (est.n_features_in_,) and (imp >= 0).all() and imp.sum() == pytest.approx(1.0, abs=1e-12)
+    # by hand: |beta_j| sd(X_j) + half of |theta_jk| sd(X_j X_k) to each of j and k, normalised
+    raw = np.abs(est.coef_main_) * X.std(0)
+    for i, j, t in est.interactions_:
+        raw[[i, j]] += 0.5 * abs(t) * (X[:, i] * X[:, j]).std()
+    assert raw.sum() > 0
+    np.testing.assert_allclose(imp, raw / raw.sum(), rtol=1e-10)
+    assert set(np.flatnonzero(imp)) == set(np.flatnonzero(est.coef_main_))     # strong hierarchy: parents are mains
+    assert est.select(0).feature_importances_.tolist() == [0.0] * 6         # the empty model at lambda_max
+    assert not hasattr(HierScaleRegressor(), 'feature_importances_')        # unfitted
