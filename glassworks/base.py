@@ -10,7 +10,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 from .compiling import compile_seconds, compiling
 from .validation import (check_X, check_X_y, check_predict_X, check_scalar, check_option, check_sample_weight,
-                                   _is_dataframe, ParameterError)
+                                   _is_dataframe, InputError, ParameterError)
 
 # %% auto #0
 __all__ = ['resident_bytes', 'SearchMonitor', 'GlassworksEstimator', 'ExactSolverMixin', 'GlassworksClassifier',
@@ -181,6 +181,29 @@ class GlassworksEstimator(BaseEstimator):
         "Validate `time_limit` and `verbose` (used by the anytime solvers)."
         check_scalar(getattr(self, 'time_limit', None), 'time_limit', low=0, include_low=False, allow_none=True)
         check_scalar(getattr(self, 'verbose', 0), 'verbose', kind=(numbers.Integral, bool), low=0)
+
+    def _min_leaf_rows(self, w:np.ndarray) -> int:
+        """Rows every leaf must hold, from `min_samples_leaf`: a count >= 1, or a fraction in (0, 1) of the rows of
+        positive weight (rounded up), as in scikit-learn. Rows of weight zero do not count.
+
+        ```python
+        >>> from glassworks.osrt import OSRTRegressor
+        >>> OSRTRegressor(min_samples_leaf=0.25)._min_leaf_rows(np.array([1, 1, 0, 2, 1, 1.])), OSRTRegressor()._min_leaf_rows(np.ones(3))
+        (2, 1)
+
+        ```"""
+        m = getattr(self, 'min_samples_leaf', 1)
+        n = int((w > 0).sum())
+        if isinstance(m, numbers.Integral) and not isinstance(m, (bool, np.bool_)):
+            check_scalar(m, 'min_samples_leaf', numbers.Integral, low=1)
+            rows = int(m)
+        else:
+            check_scalar(m, 'min_samples_leaf', numbers.Real, low=0, high=1, include_low=False, include_high=False)
+            rows = max(1, int(np.ceil(float(m) * n - 1e-9)))
+        if rows > n:
+            raise InputError(f"min_samples_leaf={m} asks for {rows} rows in every leaf, but the data have {n} rows of "
+                             "positive weight.")
+        return rows
 
     def _input_importances(self, raw) -> np.ndarray:
         """Importances over the model's features -> over the input columns (`n_features_in_`), summing to one (or all

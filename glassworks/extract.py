@@ -11,10 +11,10 @@ from numba import njit
 from .compiling import install_locators
 install_locators()   # numba's cache stamped by the package's source, before this module's kernels are decorated
 from sklearn.base import is_classifier, clone
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 from sklearn.exceptions import NotFittedError
 from .base import GlassworksRegressor, ExactSolverMixin, SearchMonitor
-from .validation import check_X_y, check_X, check_scalar, check_option, InputError, ParameterError
+from .validation import check_X_y, check_X, check_scalar, check_option, check_sample_weight, InputError, ParameterError
 from .models import Rule, Condition, RuleEnsemble
 
 # %% auto #0
@@ -41,17 +41,17 @@ def _tree_shape(left, right, parent, feature, tree_start, end, depth, nfeat):
             nfeat[i] = nfeat[p] + (0 if seen else 1)
 
 @njit(cache=True)
-def _tree_node_sums(leaf_col, v, s0, s1, left, right, out):
-    "Sum v over each node's rows in one tree: leaves by scatter, internal nodes bottom-up."
+def _tree_node_sums(leaf_col, v, rw, s0, s1, left, right, out):
+    "Sum rw_k v_k over each node's rows in one tree (rw: row weights): leaves by scatter, internal nodes bottom-up."
     for i in range(s0, s1): out[i] = 0.0
-    for k in range(len(v)): out[leaf_col[k]] += v[k]
+    for k in range(len(v)): out[leaf_col[k]] += v[k] * rw[k]
     for i in range(s1 - 1, s0 - 1, -1):
         if left[i] >= 0: out[i] = out[left[i]] + out[right[i]]
 
 @njit(cache=True)
-def _all_node_sums(leaf_of, v, tree_start, left, right, out):
+def _all_node_sums(leaf_of, v, rw, tree_start, left, right, out):
     for t in range(len(tree_start) - 1):
-        _tree_node_sums(leaf_of[:, t], v, tree_start[t], tree_start[t + 1], left, right, out)
+        _tree_node_sums(leaf_of[:, t], v, rw, tree_start[t], tree_start[t + 1], left, right, out)
 
 # %% ../nbs/40_extract.ipynb #5c2cb32f
 def _preorder(left, right):
@@ -81,7 +81,8 @@ def _leaves_sklearn(ens, A):
 class NodeTable:
     """Every node of a fitted tree ensemble, trees one after the other in preorder (so the descendants of node `i`
     are the nodes `i+1 .. end[i]-1`), with the training rows' leaves. The node columns
-    `M_i = mu_i * 1[row in node i]` are never stored: `leaf_of` and `end` define them.
+    `M_i = mu_i * 1[row in node i]` are never stored: `leaf_of` and `end` define them. With row weights `weight`
+    (default: ones) every sum over rows is weighted: `count`, `node_sums` and so every inner product `M_i'W v`.
 
     ```python
     >>> from sklearn.tree import DecisionTreeRegressor
@@ -103,8 +104,14 @@ class NodeTable:
     tree: np.ndarray        # tree of each node
     tree_start: np.ndarray  # nodes of tree t are tree_start[t] .. tree_start[t+1]-1
     leaf_of: np.ndarray     # (n, T) global leaf id of each training row in each tree
-    count: np.ndarray       # training rows in each node (n_i)
+    count: np.ndarray       # training rows in each node (n_i; their total weight when rows are weighted)
     feature_names: list
+    weight: np.ndarray|None = None   # (n,) row weights w_k (None: ones)
+
+    def __post_init__(self):
+        n = self.leaf_of.shape[0]
+        self.weight = np.ones(n) if self.weight is None else np.ascontiguousarray(self.weight, dtype=np.float64)
+        self.unweighted = bool(np.all(self.weight == 1.0))
 
     @property
     def m(self) -> int: return len(self.mu)
@@ -114,7 +121,7 @@ class NodeTable:
     def is_leaf(self) -> np.ndarray: return self.left < 0
     @property
     def norms(self) -> np.ndarray:
-        "Squared column norms d_i = mu_i^2 n_i."
+        "Squared (weighted) column norms d_i = M_i'W M_i = mu_i^2 n_i."
         return self.mu ** 2 * self.count
 
     def attribute(self, budget='rules') -> np.ndarray:
@@ -129,10 +136,20 @@ class NodeTable:
         return a
 
     def node_sums(self, v) -> np.ndarray:
-        "s_i(v) = sum of v over the training rows in node i, for every node (O(nT + m))."
+        "s_i(v) = sum of w_k v_k over the training rows k in node i, for every node (O(nT + m)); M_i'W v = mu_i s_i(v)."
         out = np.zeros(self.m)
-        _all_node_sums(self.leaf_of, np.ascontiguousarray(v, dtype=np.float64), self.tree_start, self.left, self.right, out)
+        _all_node_sums(self.leaf_of, np.ascontiguousarray(v, dtype=np.float64), self.weight, self.tree_start, self.left,
+                       self.right, out)
         return out
+
+    def weigh(self, v) -> np.ndarray:
+        "W v for a vector or an n x k matrix of rows (v itself when unweighted)."
+        if self.unweighted: return v
+        return self.weight * v if np.ndim(v) == 1 else self.weight[:, None] * v
+
+    def average(self, v) -> float:
+        "Weighted mean of v over the training rows."
+        return float(np.mean(v)) if self.unweighted else float(np.average(v, weights=self.weight))
 
     def members(self, i:int) -> np.ndarray:
         "Boolean mask of the training rows in node i."
@@ -151,15 +168,16 @@ class NodeTable:
         return out[::-1]
 
     def rule(self, i:int) -> Rule:
-        "The conditions of the root -> i path (merged per feature), with support n_i."
+        "The conditions of the root -> i path (merged per feature), with support n_i (a weight total when weighted)."
         p, conds = self.path(i), []
         for a, b in zip(p[:-1], p[1:]):
             conds.append(Condition(int(self.feature[a]), '<=' if self.left[a] == b else '>', float(self.threshold[a])))
-        return Rule(tuple(conds), None, int(self.count[i])).simplify()
+        n = float(self.count[i])
+        return Rule(tuple(conds), None, int(n) if n.is_integer() else n).simplify()
 
-def _table_from_arrays(trees, leaf_ids, feature_names):
+def _table_from_arrays(trees, leaf_ids, feature_names, weight=None):
     """Build a `NodeTable` from per-tree arrays `(left, right, feature, threshold, mu)` in any node order with
-    node 0 the root, and `leaf_ids` (n, T) in each tree's own numbering."""
+    node 0 the root, `leaf_ids` (n, T) in each tree's own numbering and optional row weights."""
     cols = {k: [] for k in ('left', 'right', 'feature', 'threshold', 'mu', 'parent', 'tree')}
     starts, leaf_of, off = [0], np.empty(leaf_ids.shape, dtype=np.int64), 0
     for t, (L, R, F, Th, mu) in enumerate(trees):
@@ -178,10 +196,11 @@ def _table_from_arrays(trees, leaf_ids, feature_names):
     c = {k: np.concatenate(v) for k, v in cols.items()}
     m = len(c['mu']); end = np.empty(m, np.int64); depth = np.zeros(m, np.int64); nfeat = np.zeros(m, np.int64)
     _tree_shape(c['left'], c['right'], c['parent'], c['feature'], np.asarray(starts, np.int64), end, depth, nfeat)
-    count = np.zeros(m)
-    _all_node_sums(leaf_of, np.ones(leaf_of.shape[0]), np.asarray(starts, np.int64), c['left'], c['right'], count)
+    count, ones = np.zeros(m), np.ones(leaf_of.shape[0])
+    _all_node_sums(leaf_of, ones, ones if weight is None else np.ascontiguousarray(weight, np.float64),
+                   np.asarray(starts, np.int64), c['left'], c['right'], count)
     return NodeTable(c['left'], c['right'], end, c['parent'], c['feature'], c['threshold'], c['mu'], depth, nfeat,
-                     c['tree'], np.asarray(starts, np.int64), leaf_of, count, list(feature_names))
+                     c['tree'], np.asarray(starts, np.int64), leaf_of, count, list(feature_names), weight)
 
 # %% ../nbs/40_extract.ipynb #719cec68
 def _is_classifier(ens) -> bool:
@@ -247,11 +266,11 @@ def _align_columns(ensemble, X):
                          f"unexpected {extra[:5]}.")
     return X[list(names)]
 
-def node_table(ensemble, X, feature_names=None) -> NodeTable:
+def node_table(ensemble, X, feature_names=None, sample_weight=None) -> NodeTable:
     """The node table of a fitted regression tree ensemble on the rows of X (scikit-learn DecisionTree / GradientBoosting
     / RandomForest / ExtraTrees regressors; XGBoost and LightGBM regressors when installed). mu is each node's
     value times the tree's factor in the ensemble (learning rate, 1/T), so unit weights on the leaves give back the
-    ensemble's sum of trees.
+    ensemble's sum of trees. `sample_weight` (one non-negative number per row of X) weights the node counts and sums.
 
     ```python
     >>> from sklearn.tree import DecisionTreeRegressor
@@ -263,30 +282,31 @@ def node_table(ensemble, X, feature_names=None) -> NodeTable:
     ```"""
     _check_fitted_regressor(ensemble)
     A, names = check_X(_align_columns(ensemble, X), feature_names)
+    sw = None if sample_weight is None else check_sample_weight(sample_weight, A.shape[0])
     nin = getattr(ensemble, 'n_features_in_', A.shape[1])
     if nin != A.shape[1]: raise InputError(f"X has {A.shape[1]} features, but the ensemble was fitted on {nin}.")
     if feature_names is None and getattr(ensemble, 'feature_names_in_', None) is not None: names = [str(c) for c in ensemble.feature_names_in_]
     sk, scale = _sklearn_trees(ensemble)
     if sk is not None:
         trees = [(t.children_left, t.children_right, t.feature, t.threshold, scale * t.value[:, 0, 0]) for t in sk]
-        return _table_from_arrays(trees, _leaves_sklearn(ensemble, A), names)
+        return _table_from_arrays(trees, _leaves_sklearn(ensemble, A), names, sw)
     mod = type(ensemble).__module__
-    if mod.startswith('xgboost'): return _table_from_arrays(*_xgb_trees(ensemble, A), names)
-    if mod.startswith('lightgbm'): return _table_from_arrays(*_lgbm_trees(ensemble, A), names)
+    if mod.startswith('xgboost'): return _table_from_arrays(*_xgb_trees(ensemble, A), names, sw)
+    if mod.startswith('lightgbm'): return _table_from_arrays(*_lgbm_trees(ensemble, A), names, sw)
     raise InputError(f"unsupported ensemble {type(ensemble).__name__}: use a scikit-learn tree/forest/boosting regressor, "
                      "XGBRegressor or LGBMRegressor.")
 
 # %% ../nbs/40_extract.ipynb #528100e5
 def _ridge_on_support(table:NodeTable, y, nodes, gamma:float):
-    "w*(S) = (I/gamma + M_S'M_S)^{-1} M_S'y, residual rho = y - M_S w and q = y'rho / 2 (Prop. 1)."
-    MS = table.columns(nodes)
-    G = np.eye(MS.shape[1]) / gamma + MS.T @ MS
-    w = np.linalg.solve(G, MS.T @ y) if len(nodes) else np.zeros(0)
+    "w*(S) = (I/gamma + M_S'W M_S)^{-1} M_S'W y, residual rho = y - M_S w and q = y'W rho / 2 (Prop. 1; W the row weights)."
+    MS = table.columns(nodes); WM = table.weigh(MS)
+    G = np.eye(MS.shape[1]) / gamma + WM.T @ MS
+    w = np.linalg.solve(G, WM.T @ y) if len(nodes) else np.zeros(0)
     rho = y - MS @ w
-    return w, rho, 0.5 * float(y @ rho)
+    return w, rho, 0.5 * float(y @ table.weigh(rho))
 
 def q_value(table:NodeTable, y, nodes, gamma:float):
-    """q(z) of Problem (2) for the support `nodes`, its gradient over all m nodes (dq/dz_i = -gamma/2 (M_i'rho)^2)
+    """q(z) of Problem (2) for the support `nodes`, its gradient over all m nodes (dq/dz_i = -gamma/2 (M_i'W rho)^2)
     and the ridge weights w*(S).
 
     ```python
@@ -339,14 +359,15 @@ def _tree_contribution(leaf_col, w, mu, s0, s1, parent, acc, out, sign):
     for k in range(len(out)): out[k] += sign * acc[leaf_col[k]]
 
 @njit(cache=True)
-def _block_update(t, r, w, z, leaf_of, tree_start, left, right, end, parent, mu, d, a, cand, inv_gamma, lam,
+def _block_update(t, r, rw, w, z, leaf_of, tree_start, left, right, end, parent, mu, d, a, cand, inv_gamma, lam,
                   sums, val, best, take, chosen, acc):
     """Exact CBCD step on tree t (Prop. 3 + orthogonality): put tree t's fit back into the residual r, solve the
-    max-weight antichain with v_i = c_i^2 / (2(1/gamma + d_i)) - lam a_i, set w_i = c_i / (1/gamma + d_i)."""
+    max-weight antichain with v_i = c_i^2 / (2(1/gamma + d_i)) - lam a_i, set w_i = c_i / (1/gamma + d_i), where
+    c_i = M_i'W r (rw: row weights)."""
     s0, s1 = tree_start[t], tree_start[t + 1]
     col = leaf_of[:, t]
     _tree_contribution(col, w, mu, s0, s1, parent, acc, r, 1.0)
-    _tree_node_sums(col, r, s0, s1, left, right, sums)
+    _tree_node_sums(col, r, rw, s0, s1, left, right, sums)
     for i in range(s0, s1):
         c = mu[i] * sums[i]
         val[i] = c * c / (2.0 * (inv_gamma + d[i])) - lam * a[i] if cand[i] else -1.0
@@ -358,11 +379,11 @@ def _block_update(t, r, w, z, leaf_of, tree_start, left, right, end, parent, mu,
     return k
 
 @njit(cache=True)
-def _sweep(trees, r, w, z, leaf_of, tree_start, left, right, end, parent, mu, d, a, cand, inv_gamma, lam,
+def _sweep(trees, r, rw, w, z, leaf_of, tree_start, left, right, end, parent, mu, d, a, cand, inv_gamma, lam,
            sums, val, best, take, chosen, acc, active):
     "One cyclic pass of block updates over `trees`; active[t] records whether tree t kept a node."
     for t in trees:
-        active[t] = _block_update(t, r, w, z, leaf_of, tree_start, left, right, end, parent, mu, d, a, cand,
+        active[t] = _block_update(t, r, rw, w, z, leaf_of, tree_start, left, right, end, parent, mu, d, a, cand,
                                   inv_gamma, lam, sums, val, best, take, chosen, acc) > 0
 
 # %% ../nbs/40_extract.ipynb #708fcf12
@@ -395,6 +416,8 @@ class CBCDState:
 class ExtractionProblem:
     """Problem (4) data: node table, centred target, absolute gamma, attribute a and the candidate mask (see `cbcd`):
     nodes with a non-empty column, roots only if `include_root`, leaves only if `leaves_only` (a FIRE-like baseline).
+    A weighted table (`node_table(..., sample_weight=w)`) makes every inner product weighted: the residual term is
+    r'W r / 2, and the target should be centred at the weighted mean.
 
     ```python
     >>> from sklearn.tree import DecisionTreeRegressor
@@ -416,8 +439,8 @@ class ExtractionProblem:
         return CBCDState(self.y.copy(), np.zeros(self.table.m), np.zeros(self.table.m, np.bool_))
 
     def objective(self, s:CBCDState, lam:float) -> float:
-        "F(z, w) = ||r||^2/2 + ||w||^2/(2 gamma) + lam a'z."
-        return 0.5 * float(s.r @ s.r) + 0.5 * float(s.w @ s.w) / self.gamma + lam * float(self.a[s.z].sum())
+        "F(z, w) = r'W r/2 + ||w||^2/(2 gamma) + lam a'z."
+        return 0.5 * float(s.r @ self.table.weigh(s.r)) + 0.5 * float(s.w @ s.w) / self.gamma + lam * float(self.a[s.z].sum())
 
     def lambda_max(self) -> float:
         "Smallest lam at which z = 0 is a CBCD fixed point from z = 0: max over a_i > 0 of c_i^2/(2 a_i (1/gamma + d_i))."
@@ -433,7 +456,7 @@ class ExtractionProblem:
         if self.block == 'oa':
             for t in trees: active[t] = _block_update_oa(self, int(t), s, lam) > 0
             return active
-        _sweep(np.asarray(trees, np.int64), s.r, s.w, s.z, T.leaf_of, T.tree_start, T.left, T.right, T.end, T.parent,
+        _sweep(np.asarray(trees, np.int64), s.r, T.weight, s.w, s.z, T.leaf_of, T.tree_start, T.left, T.right, T.end, T.parent,
                T.mu, self.d, self.a, self.cand, 1.0 / self.gamma, float(lam), sums, val, best, take, chosen, acc, active)
         return active
 
@@ -613,7 +636,7 @@ def _block_outer_approximation(problem:ExtractionProblem, t:int, r, lam:float, t
     import highspy
     T = problem.table; s0, s1 = int(T.tree_start[t]), int(T.tree_start[t + 1])
     cand = np.arange(s0, s1)[problem.cand[s0:s1]]
-    if len(cand) == 0: return np.zeros(0, np.int64), np.zeros(0), 0.5 * float(r @ r)
+    if len(cand) == 0: return np.zeros(0, np.int64), np.zeros(0), 0.5 * float(r @ T.weigh(r))
     col_of = np.full(T.m, -1, np.int64); col_of[cand] = np.arange(len(cand)); nz = len(cand)
     h = highspy.Highs(); h.setOptionValue('output_flag', False); h.setOptionValue('mip_rel_gap', 1e-9); inf = highspy.kHighsInf
     cost = np.zeros(nz + 1); cost[nz] = 1.0
@@ -626,7 +649,7 @@ def _block_outer_approximation(problem:ExtractionProblem, t:int, r, lam:float, t
     sums = np.zeros(T.m)
     def value_and_cut(S):
         w, rho, q = _ridge_on_support(T, r, S, problem.gamma)
-        _tree_node_sums(T.leaf_of[:, t], rho, s0, s1, T.left, T.right, sums)
+        _tree_node_sums(T.leaf_of[:, t], rho, T.weight, s0, s1, T.left, T.right, sums)
         g = -0.5 * problem.gamma * (T.mu[cand] * sums[cand]) ** 2 + lam * problem.a[cand]
         val = q + lam * float(problem.a[S].sum())
         h.addRow(val - float(g[col_of[S]].sum()), inf, nz + 1, np.arange(nz + 1, dtype=np.int32), np.r_[-g, 1.0])
@@ -760,54 +783,80 @@ GAMMA_GRID = (1e-3, 1e-2, 1e-1, 1.0, 10.0)   # relative ridge strengths tried by
 
 def _fold_error(tab_tr, y_tr, tab_va, y_va, a, gamma_rel:float, K, penalty, include_root:bool, leaves_only:bool,
                 n_lambdas:int) -> float:
-    "Validation SSE of the model fitted on one training part: the path model within K (or at penalty * lambda_max)."
-    ym = float(y_tr.mean())
+    """Validation SSE (weighted by the validation table's row weights) of the model fitted on one training part: the
+    path model within K (or at penalty * lambda_max)."""
+    ym = tab_tr.average(y_tr)
     prob = ExtractionProblem(tab_tr, y_tr - ym, 1.0, a, include_root, leaves_only)
     prob.gamma = _relative_gamma(tab_tr, gamma_rel, prob.cand)
     if penalty is not None: nodes = np.flatnonzero(cbcd(prob, penalty * prob.lambda_max()).z)
     else: nodes = _run_path(prob, n_lambdas, 1e-3, max_budget=K, y_mean=ym).select(K).nodes
     w = _ridge_on_support(tab_tr, prob.y, nodes, prob.gamma)[0]
-    return float(np.sum((y_va - ym - tab_va.columns(nodes) @ w) ** 2))
+    res = y_va - ym - tab_va.columns(nodes) @ w
+    return float(np.sum(tab_va.weigh(res) * res))
 
-def _fold_errors(ensemble, A, y, tr, va, names, a, gammas, K, penalty, include_root:bool, leaves_only:bool,
+def _fold_errors(ensemble, A, y, sw, tr, va, names, a, gammas, K, penalty, include_root:bool, leaves_only:bool,
                  n_lambdas:int, deadline:float|None) -> list:
     "`_fold_error` of one fold for each of `gammas` in turn, stopping before a candidate once `time.time()` passes `deadline`."
-    tab_tr, tab_va = node_table(ensemble, A[tr], names), node_table(ensemble, A[va], names)
+    tab_tr, tab_va = node_table(ensemble, A[tr], names, sample_weight=sw[tr]), node_table(ensemble, A[va], names, sample_weight=sw[va])
     out = []
     for g in gammas:
         if deadline is not None and time.time() >= deadline: break
         out.append(_fold_error(tab_tr, y[tr], tab_va, y[va], a, g, K, penalty, include_root, leaves_only, n_lambdas))
     return out
 
+def _cv_splits(cv, A, y, sw) -> list:
+    """(train, validation) row indices: for an integer `cv`, shuffled KFold over the rows with positive weight (rows
+    of weight 0 are in no fold, as if removed); otherwise the folds of a scikit-learn splitter or of an iterable of
+    index pairs. Folds whose training or validation rows weigh nothing are dropped."""
+    from sklearn.model_selection import KFold
+    if isinstance(cv, numbers.Integral):
+        pos = np.flatnonzero(sw > 0)
+        if len(pos) < 4: return []
+        splits = [(pos[tr], pos[va]) for tr, va in KFold(min(cv, len(pos) // 2), shuffle=True, random_state=0).split(pos)]
+    else:
+        splits = [(np.asarray(tr), np.asarray(va)) for tr, va in (cv.split(A, y) if hasattr(cv, 'split') else cv)]
+    return [(tr, va) for tr, va in splits if sw[tr].sum() > 0 and sw[va].sum() > 0]
+
 def _cv_gamma(ensemble, A, y, names, a, grid, K, penalty=None, include_root:bool=False, leaves_only:bool=False,
-              n_lambdas:int=50, cv:int=3, monitor:SearchMonitor|None=None, n_jobs:int|None=None):
+              n_lambdas:int=50, cv=3, monitor:SearchMonitor|None=None, n_jobs:int|None=None, sample_weight=None):
     """The relative gamma of `grid` with the smallest `cv`-fold validation error (ties: the strongest ridge), and the
     mean validation squared error of every candidate. The ensemble is kept; only the extraction is refitted per fold.
     Stops early (keeping the candidates scored so far) when `monitor` runs out of time. With more than one joblib job
     (`n_jobs`, or a `joblib.parallel_config`) every (fold, gamma) pair is a task; the errors are summed in fold order,
-    so the choice is the serial one."""
-    from sklearn.model_selection import KFold
+    so the choice is the serial one. With `sample_weight` the folds split rows, each row keeping its weight in the
+    training part and in the validation error; the error is the weighted mean (see `_cv_splits` for the folds)."""
     from joblib import Parallel, delayed, effective_n_jobs
-    grid = sorted(float(g) for g in grid); n = len(y)
-    if len(grid) == 1 or n < 4: return grid[-1], {}
-    sse = {g: 0.0 for g in grid}; done = {g: 0 for g in grid}
+    grid = sorted(float(g) for g in grid)
+    sw = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, np.float64)
+    if len(grid) == 1: return grid[-1], {}
+    splits = _cv_splits(cv, A, y, sw)
+    if not splits: return grid[-1], {}
+    sse = {g: 0.0 for g in grid}; done = {g: 0 for g in grid}; wdone = {g: 0.0 for g in grid}
     deadline = None
     if monitor is not None and monitor.time_limit is not None:   # wall clock: comparable across worker processes
         deadline = time.time() + monitor.time_limit - monitor.elapsed
-    splits = list(KFold(min(cv, n // 2), shuffle=True, random_state=0).split(A))
     # serially a fold's node tables serve every gamma; in parallel each (fold, gamma) pair is its own task
     groups = [grid] if effective_n_jobs(n_jobs) == 1 else [[g] for g in grid]
     tasks = [(tr, va, gs) for tr, va in splits for gs in groups]
-    res = Parallel(n_jobs=n_jobs)(delayed(_fold_errors)(ensemble, A, y, tr, va, names, a, gs, K, penalty, include_root,
+    res = Parallel(n_jobs=n_jobs)(delayed(_fold_errors)(ensemble, A, y, sw, tr, va, names, a, gs, K, penalty, include_root,
                                                         leaves_only, n_lambdas, deadline) for tr, va, gs in tasks)
-    for (_, _, gs), errs in zip(tasks, res):   # fold order, as the serial loop
+    for (_, va, gs), errs in zip(tasks, res):   # fold order, as the serial loop
         for g, e in zip(gs, errs):
-            sse[g] += e; done[g] += 1
+            sse[g] += e; done[g] += 1; wdone[g] += float(sw[va].sum())
     if monitor is not None: monitor.expired()   # records a time limit reached during the CV
     full = [g for g in grid if done[g] == max(done.values()) and done[g] > 0]
     if not full: return grid[-1], {}
-    scores = {g: sse[g] / n for g in grid if done[g] == done[full[0]]}
+    scores = {g: sse[g] / wdone[g] for g in grid if done[g] == done[full[0]]}
     return min(full, key=lambda g: (scores[g], g)), scores
+
+def _fit_ensemble(ens, A, y, sample_weight):
+    "A clone of `ens` fitted on (A, y), with `sample_weight` passed to its `fit` when given."
+    ens = clone(ens)
+    if sample_weight is None: return ens.fit(A, y)
+    if not has_fit_parameter(ens, 'sample_weight'):
+        raise InputError(f"{type(ens).__name__}.fit takes no sample_weight: fit the ensemble yourself and pass it "
+                         "fitted (the extraction still uses the weights), or drop sample_weight.")
+    return ens.fit(A, y, sample_weight=sample_weight)
 
 class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
     """Prune a fitted tree ensemble jointly in rules and depth into a short additive rule list: choose nodes
@@ -832,13 +881,21 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
     `node_table`; `gamma` ['cv'] the ridge strength relative to the median squared node-column norm (larger = weaker
     shrinkage): a number, or 'cv' to choose it from `GAMMA_GRID` by `cv`-fold validation of the extraction (the
     ensemble is kept, only the path is refitted per fold; the error of each candidate is in `cv_results_`), or a
-    sequence of candidates to choose from the same way; `cv` [3] folds; `include_root` [False] allow root nodes
+    sequence of candidates to choose from the same way; `cv` [3] the number of folds (shuffled, seeded), or a
+    scikit-learn splitter, or an iterable of (train, validation) index arrays; `include_root` [False] allow root nodes
     (constant rules); `leaves_only` [False] select leaves only (whole root-to-leaf rules, no depth pruning: a
     FIRE-like baseline); `n_lambdas` [50] path length;
     `refit` [False] refit the final weights almost without ridge; `time_limit` seconds (the path stops early and
     the exact solver returns its incumbent and gap); `verbose` progress lines of the exact solver; `n_jobs` [None]
     joblib jobs for the gamma CV (each fold and candidate a task, under the active joblib backend, e.g. Dask inside
     `joblib.parallel_config(backend='dask')`; the choice is the serial one).
+
+    `fit(X, y, sample_weight)` minimises the weighted squared error sum_k w_k (y_k - f(x_k))^2 (intercept: the weighted
+    mean of y; gamma relative to the weighted column norms), so integer weights give the model of the rows repeated
+    that many times and zero weights that of the rows removed. An unfitted ensemble is fitted with the weights. The
+    CV over gamma splits rows, each keeping its weight (rows of weight 0 are left out of the folds), and scores the
+    weighted error: with repeated rows the folds differ, so only a fixed `gamma` (or the same `cv` splits) gives
+    exactly the repeated-rows model.
 
     ```python
     >>> from sklearn.datasets import make_friedman1
@@ -848,6 +905,11 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
     >>> ex = RuleExtractor(gb, max_rules=5).fit(X, y)
     >>> ex.model_.n_rules <= 5, round(ex.score(X, y), 2) > 0.5
     (True, True)
+    >>> w = np.where(X[:, 0] > 0.5, 2, 1)                        # rows with x0 > 0.5 count twice
+    >>> ew = RuleExtractor(gb, max_rules=5, gamma=1.0).fit(X, y, sample_weight=w)
+    >>> er = RuleExtractor(gb, max_rules=5, gamma=1.0).fit(np.repeat(X, w, axis=0), np.repeat(y, w))
+    >>> bool(np.allclose(ew.predict(X), er.predict(X)))        # the same model as the rows repeated
+    True
 
     ```"""
     def __init__(self, ensemble=None, max_rules=None, penalty=None, budget='rules', solver='cbcd', gamma='cv',
@@ -870,7 +932,8 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
                      include_low=False, allow_none=True)
         check_scalar(self.penalty, 'penalty', low=0, include_low=True, allow_none=True)
         for g in self._gamma_grid(): check_scalar(g, 'gamma', low=0, include_low=False)
-        check_scalar(self.cv, 'cv', kind=numbers.Integral, low=2)
+        if not (hasattr(self.cv, 'split') or (np.iterable(self.cv) and not isinstance(self.cv, str))):
+            check_scalar(self.cv, 'cv', kind=numbers.Integral, low=2)   # else a splitter or (train, validation) pairs
         check_scalar(self.n_lambdas, 'n_lambdas', kind=numbers.Integral, low=1)
         if self.solver == 'exact' and self.max_rules is None:
             raise ParameterError("solver='exact' solves the budget form: give max_rules.")
@@ -885,7 +948,8 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
         if len(g) == 0: raise ParameterError("gamma: give at least one candidate.")
         return tuple(g)
 
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
+        "Extract the rules from the ensemble (fitted first, with `sample_weight`, if it is not); weights: see the class."
         self._check_params()
         X, y = _check_X_input(X), _check_y_input(y, type(self).__name__)
         ens = self.ensemble
@@ -894,17 +958,17 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
         except NotFittedError: fitted = False
         except TypeError: fitted = True   # not a scikit-learn estimator: node_table says whether it is supported
         if fitted: X = _align_columns(ens, X)   # a fitted ensemble's column names decide the order
-        A, yy, _ = self._validate_fit(X, y, 'regression')
-        if not fitted: ens = clone(ens).fit(A, yy)
+        A, yy, sw = self._validate_fit(X, y, 'regression', sample_weight)
+        if not fitted: ens = _fit_ensemble(ens, A, yy, None if sample_weight is None else sw)
         self.ensemble_ = ens
         mon = SearchMonitor(self.time_limit, verbose=self.verbose, name='RuleExtractor')
-        tab = node_table(ens, A, self.feature_names_)
+        tab = node_table(ens, A, self.feature_names_, sample_weight=sw)
         a = tab.attribute(self.budget)
-        self.y_mean_ = float(yy.mean())
+        self.y_mean_ = tab.average(yy)
         K = self.max_rules if self.max_rules is not None or self.penalty is not None else 10
         self.gamma_rel_, self.cv_results_ = _cv_gamma(ens, A, yy, self.feature_names_, a, self._gamma_grid(), K,
                                                       self.penalty, self.include_root, self.leaves_only, self.n_lambdas,
-                                                      self.cv, mon, self.n_jobs)
+                                                      self.cv, mon, self.n_jobs, sample_weight=sw)
         prob = ExtractionProblem(tab, yy - self.y_mean_, 1.0, a, self.include_root, self.leaves_only)
         prob.gamma = self.gamma_ = _relative_gamma(tab, self.gamma_rel_, prob.cand)
         self.table_, stats = tab, dict(n_nodes=tab.m, n_trees=tab.n_trees, gamma_rel=self.gamma_rel_, gamma_abs=self.gamma_)
@@ -975,7 +1039,7 @@ def tree_graphviz(table:NodeTable, nodes, tree:int, precision:int=3):
     g = _new_digraph(f'tree{tree}')
     names = table.feature_names
     for i in sorted(keep):
-        lab = f"n={int(table.count[i])}  mu={_fmt(table.mu[i], precision)}"
+        lab = f"n={table.count[i]:g}  mu={_fmt(table.mu[i], precision)}"
         if i in nodes: g.node(str(i), lab, shape='box', style='filled', fillcolor='#6baed6')
         else: g.node(str(i), f"{names[table.feature[i]]} <= {_fmt(table.threshold[i], precision)}\n{lab}", shape='box')
         p = table.parent[i]

@@ -14,22 +14,25 @@ __all__ = ['exhaustive_tree', 'n_leaves', 'oracle_predict', 'brute_classificatio
 def exhaustive_tree(X, # (n, m) array of 0/1 features
                     leaf_cost, # function: frozenset of row numbers -> objective of one leaf on them (loss + lambda)
                     max_depth:int|None=None, # splits allowed on any path (None: no limit)
+                    min_leaf:int=1, # a leaf must hold at least this many rows (counted by `sizes`)
+                    sizes=None, # what each row counts towards `min_leaf` (default 1 each)
                    ):
-    """`(objective, tree)` of the best tree by the plain recursion above; `tree` is `('leaf', rows)` or
-    `('split', j, left, right)`.
+    """`(objective, tree)` of the best tree by the plain recursion above, over the trees whose every leaf holds
+    `min_leaf` rows (objective inf if there is none); `tree` is `('leaf', rows)` or `('split', j, left, right)`.
 
     ```python
     >>> X = np.array([[0], [0], [1]]); cost = lambda S: 0.5 + 0.1 * len(S)
-    >>> exhaustive_tree(X, cost)[0]
-    0.8
+    >>> exhaustive_tree(X, cost)[0], exhaustive_tree(X, cost, min_leaf=2)[0]    # 2 rows per leaf: no split
+    (0.8, 0.8)
 
     ```"""
     X = np.asarray(X); n, m = X.shape
     ones = [frozenset(np.flatnonzero(X[:, j] == 1).tolist()) for j in range(m)]
+    size = np.ones(n) if sizes is None else np.asarray(sizes, float)
 
     @lru_cache(maxsize=None)
     def best(S, d):
-        top = (leaf_cost(S), ('leaf', S))
+        top = (leaf_cost(S) if sum(size[i] for i in S) >= min_leaf else np.inf, ('leaf', S))
         if d == 0 or len(S) < 2: return top
         for j in range(m):
             right = S & ones[j]; left = S - right
@@ -80,6 +83,7 @@ def brute_classification(X, # (n, m) 0/1 features
                          lam:float, # price of a leaf
                          max_depth:int|None=None, # splits allowed on any path (None: no limit)
                          sample_weight=None, # non-negative weights (default 1)
+                         min_leaf:int=1, # rows of positive weight every leaf must hold
                         ):
     """Optimal `(misclassified weight / total weight + lam * leaves, tree)` over all trees, by exhaustion.
 
@@ -96,7 +100,7 @@ def brute_classification(X, # (n, m) 0/1 features
         idx = sorted(S)
         if not idx: return lam
         return float(w[idx].sum() - max(w[idx][y[idx] == c].sum() for c in labels)) / total + lam
-    return exhaustive_tree(X, leaf, max_depth)
+    return exhaustive_tree(X, leaf, max_depth, min_leaf, w > 0)
 
 # %% ../nbs/06_oracles.ipynb #1e04dcfc
 def _best_sae(y, w):
@@ -109,6 +113,7 @@ def brute_regression(X, # (n, m) 0/1 features
                      max_depth:int|None=None, # splits allowed on any path (None: no limit)
                      sample_weight=None, # non-negative weights (default 1)
                      metric:str='l2', # 'l2': SSE around means / SST; 'l1': SAE around medians / SAE of one leaf
+                     min_leaf:int=1, # rows of positive weight every leaf must hold
                     ):
     """Optimal `(loss / loss of one leaf + lam * leaves, tree)` over all trees, by exhaustion.
 
@@ -129,4 +134,4 @@ def brute_regression(X, # (n, m) 0/1 features
         if ww.sum() == 0: return lam
         if metric == 'l1': return _best_sae(yy, ww) / norm + lam
         return float(np.sum(ww * (yy - np.sum(ww * yy) / ww.sum()) ** 2)) / norm + lam
-    return exhaustive_tree(X, leaf, max_depth)
+    return exhaustive_tree(X, leaf, max_depth, min_leaf, w > 0)

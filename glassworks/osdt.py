@@ -861,9 +861,10 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
                  verbose:int=0,
                  binarizer=None, # None: X must be 0/1; a Binarizer strategy ('quantile', 'gbdt', ...) or a Binarizer binarises any numeric X inside
                  explore:str='depth-first', # DP search order: 'depth-first' (fastest to optimal) or 'hybrid' (best-first descents too: under a time limit the bound rises steadily; slower to finish)
-                 class_weight=None): # None, 'balanced' (every class the same total weight) or {label: weight}: misclassification costs
+                 class_weight=None, # None, 'balanced' (every class the same total weight) or {label: weight}: misclassification costs
+                 min_samples_leaf=1): # rows every leaf must hold: a count, or a fraction of the rows (search='dp')
         self.regularization, self.search, self.max_depth, self.max_leaves = regularization, search, max_depth, max_leaves
-        self.class_weight = class_weight
+        self.class_weight, self.min_samples_leaf = class_weight, min_samples_leaf
         self.policy, self.bounds, self.incumbent = policy, bounds, incumbent
         self.time_limit, self.node_limit, self.memory_limit, self.verbose = time_limit, node_limit, memory_limit, verbose
         self.binarizer, self.explore = binarizer, explore
@@ -892,10 +893,14 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
         bnds = self._check_params()
         A, yy, w = self._validate_fit(X, y, 'classification', sample_weight)
         w = self._class_weighted(yy, w)                 # misclassification costs enter as weights
+        min_leaf = self._min_leaf_rows(w)
         mode = self.search
         if mode == 'auto': mode = 'bnb' if self.max_leaves is not None else 'dp'
         if mode == 'dp' and self.max_leaves is not None:
             raise ParameterError("max_leaves needs search='bnb' (or 'auto'); the DP engine bounds depth, not leaves.")
+        if mode == 'bnb' and min_leaf > 1:
+            raise ParameterError("min_samples_leaf needs the DP search (search='dp', or 'auto' without max_leaves): the "
+                                 "paper's branch and bound has no leaf-size constraint.")
         self.search_ = mode
         classes = [c.item() if hasattr(c, 'item') else c for c in self.classes_]
         lam = float(self.regularization)
@@ -909,7 +914,7 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
             seed = ((lambda: self._warm(A, yy, w, classes, lam)[0]) if isinstance(self.incumbent, str) else
                     self._warm(A, yy, w, classes, lam)[0])
             res = search_tree(data, lam, max_depth=self.max_depth, monitor=mon, incumbent=seed,
-                              memory_limit=self.memory_limit,
+                              memory_limit=self.memory_limit, min_leaf=min_leaf,
                               anytime=self.explore == 'hybrid')   # descents raise the bound steadily (treedp, Prop. 12)
             tree = refit_leaves(res.tree, A, yy, w, classes)
             obj = tree_regularized_risk(tree, lam)

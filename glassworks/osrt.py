@@ -90,10 +90,11 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
                  node_limit:int|None=None, # cap on search nodes (same anytime behaviour)
                  verbose:int=0, # 0 silent, 1 progress lines, 2 a line per improvement
                  binarizer=None, # None: X must be 0/1; a Binarizer strategy ('quantile', 'gbdt', ...) or a Binarizer binarises any numeric X inside
-                 explore:str='depth-first'): # DP search order: 'depth-first' (fastest to optimal) or 'hybrid' (best-first descents too: under a time limit the bound rises steadily; slower to finish)
+                 explore:str='depth-first', # DP search order: 'depth-first' (fastest to optimal) or 'hybrid' (best-first descents too: under a time limit the bound rises steadily; slower to finish)
+                 min_samples_leaf=1): # rows every leaf must hold: a count, or a fraction of the rows (the reference's minimum_captured_points)
         self.regularization, self.max_depth, self.metric, self.bound = regularization, max_depth, metric, bound
         self.time_limit, self.node_limit, self.verbose = time_limit, node_limit, verbose
-        self.binarizer, self.explore = binarizer, explore
+        self.binarizer, self.explore, self.min_samples_leaf = binarizer, explore, min_samples_leaf
 
     def _check_params(self):
         self._check_common_params()
@@ -113,6 +114,7 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
         self._check_params()
         A, yy, w = self._validate_fit(X, y, task='regression', sample_weight=sample_weight, allow_constant=False)
         keep = w > 0
+        min_leaf = self._min_leaf_rows(w)
         data = TreeData(A[keep], yy[keep], w[keep], task='regression', metric=self.metric,
                         feature_names=self.feature_names_)
         lam = float(self.regularization)
@@ -125,7 +127,8 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
                                              self.feature_names_)) if limited else None)
         res = search_tree(data, lam, self.max_depth, monitor=mon, bound=self.bound, incumbent=g,
                           chunk=min(512, self._chunk) if self.time_limit is not None else self._chunk,
-                          anytime=self.explore == 'hybrid')   # descents raise the bound steadily (Prop. 12 of treedp)
+                          anytime=self.explore == 'hybrid',   # descents raise the bound steadily (Prop. 12 of treedp)
+                          min_leaf=min_leaf)                  # every leaf holds min_leaf rows (Prop. 14 of treedp)
         tree, obj = res.tree, float(res.objective)
         # the result is the returned tree: its objective (recomputed from its leaves, not the engine's running
         # incumbent) and the certified bound; `_set_result` copies them into objective_, lower_bound_, gap_, optimal_
@@ -157,9 +160,7 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
         t = c.pop('time_limit', 0)
         if t: kw['time_limit'] = float(t)
         mcp = c.pop('minimum_captured_points', None)
-        if mcp not in (None, 1):
-            warnings.warn(f"minimum_captured_points={mcp} is not supported: every node may split (the paper's setting, "
-                          "the reference's value 1).", stacklevel=2)
+        if mcp not in (None, 0, 1): kw['min_samples_leaf'] = int(mcp)   # rows every leaf captures
         if c.pop('weights', None): warnings.warn("pass the weights to fit(..., sample_weight=...).", stacklevel=2)
         other = sorted(k for k in c if k not in _REFERENCE_KEYS_IGNORED)
         if other: warnings.warn(f"reference settings without an equivalent here, ignored: {other}", stacklevel=2)

@@ -115,6 +115,7 @@ class TreeData:
         self.stats, self.ueq = np.ascontiguousarray(stats), np.ascontiguousarray(ueq, dtype=np.float64)
         self.fbits = np.ascontiguousarray(columns_to_bits(rows))          # (M, words): units with x_j = 1
         self.sizes = np.bincount(inv, minlength=U)                        # samples per unit
+        self.counts = np.bincount(inv, weights=(w > 0).astype(np.float64), minlength=U)   # rows of positive weight per unit
 
     def __repr__(self): return f"TreeData(task={self.task!r}, n={self.n}, features={self.M}, units={self.U})"
 
@@ -147,6 +148,8 @@ PROBLEM_FIELDS = [
     'scratch_bits',  # (3, words) scratch bitsets: units to add, units to remove, the sibling of a support
     'subtract_units',  # what an O(M^2) slot subtraction costs, in units added to a slot (M^2 / mean ones per unit^2)
     'side_best', 'side_feat',  # (2, M), (2, M) scratch of the depth-two solver: best subtree of each side of each root
+    'min_leaf',    # every leaf holds at least this many rows (of positive weight); 1: no constraint (Proposition 14)
+    'counts',      # (U,) rows of positive weight in each unit
 ]
 
 @structref.register
@@ -180,11 +183,12 @@ def _new_problem(*fields): return Problem(*fields)
 
 # The kernels called once per unit or per cell take this small tuple (or scalars), not P: reading a field of P inside
 # such a loop would count a reference on every iteration.
-Units = namedtuple('Units', ['kind', 'stats', 'ueq', 'flip', 'fb', 'ub', 'ones'])
+Units = namedtuple('Units', ['kind', 'stats', 'ueq', 'flip', 'fb', 'ub', 'ones', 'counts'])
 Units.__doc__ = """What the per-unit kernels of the depth-two solver read: loss kind, unit statistics and EQ, the features
 whose polarity the pair statistics flip (`flip[j] = 1`: they count x_j = 0), each unit's features equal to 1 after
 the flip as a bitset over features (`ub[u]`), the units whose feature j is 1 after the flip as a bitset over units
-(`fb[j]`), and the number of such ones over all units (`ones`).
+(`fb[j]`), the number of such ones over all units (`ones`), and the rows of positive weight in each unit (`counts`:
+the last statistic of a cell sums them, so a cell's size in rows is at hand for the minimum leaf size).
 
 ```python
 >>> un = _units(TreeData(np.array([[0, 1], [1, 1], [0, 1]]), np.array([0, 1, 0])))
@@ -198,17 +202,17 @@ def _units(data:TreeData) -> Units:
     flip = (2 * data.rows.sum(0) > data.U).astype(np.int64)
     flipped = data.rows ^ flip.astype(data.rows.dtype)
     return Units(data.kind, data.stats, data.ueq, flip, columns_to_bits(flipped), rows_to_bits(flipped),
-                 int(flipped.sum()))
+                 int(flipped.sum()), np.ascontiguousarray(data.counts))
 
 DEPTH2_MAX_BYTES = 2**28   # the depth-two solver's pair tables (3 * M * M * C floats) are used only up to this size
 SIM_ARCHIVE = 16           # support sets remembered per depth level for Proposition 10
 MAX_UPDATES = 64           # a slot is refilled from scratch after this many incremental updates (bounds the drift)
 
 def _problem(data:TreeData, lam_raw:float, tol:float, use_kmeans:bool, use_depth2:bool=True,
-             incremental:bool=True, similarity:bool=False, max_depth:int|None=None) -> Problem:
+             incremental:bool=True, similarity:bool=False, max_depth:int|None=None, min_leaf:int=1) -> Problem:
     "The kernels' view of `data` for one search, with fresh scratch buffers."
     K, U, M = data.stats.shape[1], data.U, data.M
-    C = K + 1 if data.kind == CLS else 4                     # additive statistics of a cell, the unit count last
+    C = K + 1 if data.kind == CLS else 4                     # additive statistics of a cell, its row count last
     use_depth2 = bool(use_depth2) and data.kind != L1 and 3 * M * M * C * 8 <= DEPTH2_MAX_BYTES
     un = _units(data)
     Mp = M if use_depth2 else 0
@@ -223,7 +227,7 @@ def _problem(data:TreeData, lam_raw:float, tol:float, use_kmeans:bool, use_depth
                    else data.stats[:, 0]), np.zeros((D, SIM_ARCHIVE, W), np.uint64),
                    np.full((D, SIM_ARCHIVE), -1.0), np.zeros(D, np.int64), np.zeros((4, C)),
                    np.zeros((3, W), np.uint64), float(M * M) / max(un.ones / max(U, 1), 1.0) ** 2,
-                   np.zeros((2, M)), np.zeros((2, M), np.int64))
+                   np.zeros((2, M)), np.zeros((2, M), np.int64), float(min_leaf), np.ascontiguousarray(data.counts))
 
 _ONE = np.uint64(1)
 
@@ -446,9 +450,21 @@ def _node(P, memo, cnt, bits, d, km):
     v[s, LB] = lb; v[s, UB] = base; v[s, BASE] = base; v[s, FEAT] = -1; v[s, LEFT] = -2; v[s, RIGHT] = -2
     return s
 
+@njit(cache=True)
+def _rows_in(counts, bits):
+    "Rows (of positive weight) of the units in `bits`."
+    tot = 0.0
+    for w in range(bits.shape[0]):
+        x = bits[w]
+        while x:
+            u, x = pop_member(w, x)
+            tot += counts[u]
+    return tot
+
 @njit(cache=True)   # once per expanded node
 def _children(P, memo, cnt, bits, dc, kids, ks, fj, greedy, km):
-    """Create both children of every feature that splits `bits` (constant features are skipped): kids `2i`, `2i+1`
+    """Create both children of every feature that splits `bits` (constant features, and features leaving a side with
+    fewer than `min_leaf` rows, are skipped): kids `2i`, `2i+1`
     of split `i` are its bitsets, `ks` their memo slots, `fj[i]` its feature, `greedy[i]` its one-split objective.
     Returns the number of splits."""
     fbits, W = P.fbits, bits.shape[0]
@@ -461,6 +477,8 @@ def _children(P, memo, cnt, bits, dc, kids, ks, fj, greedy, km):
             if a: left_empty = False
             if b: right_empty = False
         if left_empty or right_empty: continue
+        if P.min_leaf > 1.5 and (_rows_in(P.counts, kids[2 * nc]) < P.min_leaf - 0.5 or
+                                 _rows_in(P.counts, kids[2 * nc + 1]) < P.min_leaf - 0.5): continue   # Proposition 14
         ks[2 * nc] = _node(P, memo, cnt, kids[2 * nc], dc, km)
         ks[2 * nc + 1] = _node(P, memo, cnt, kids[2 * nc + 1], dc, km)
         v = memo.vals
@@ -547,14 +565,14 @@ def _solve(P, memo, cnt, bits, d, budget, d2, km):
 # %% ../nbs/10_treedp.ipynb #7c6f777c
 @njit(cache=True, inline='always')   # hot: inlined into its callers (measured faster than a call)
 def _unit_statistics(un, u, c, out):
-    "Additive statistics of unit u: class weights (classification) or W, W a, W a^2 + EQ with a = mean - c (l2); then 1."
+    "Additive statistics of unit u: class weights (classification) or W, W a, W a^2 + EQ with a = mean - c (l2); then its rows."
     C = out.shape[0]
     if un.kind == CLS:
         for k in range(C - 1): out[k] = un.stats[u, k]
     else:
         W = un.stats[u, 0]; a = un.stats[u, 1] - c
         out[0] = W; out[1] = W * a; out[2] = W * a * a + un.ueq[u]
-    out[C - 1] = 1.0
+    out[C - 1] = un.counts[u]
 
 @njit(cache=True, inline='always')   # hot: inlined into its callers (measured faster than a call)
 def _cell_loss(kind, s):
@@ -587,7 +605,7 @@ def _add_units(un, bits, sign, c, su, tot, single, pair):
     unit by unit, which scatters every unit over the whole table; measured on diabetes, 768 units x 112 features). The
     sums are those of Proposition 11 in another order. Two classes and l2 are written out, other class counts loop."""
     C = tot.shape[0]; M = single.shape[0]; W = bits.shape[0]; Wf = un.ub.shape[1]
-    fb, ub, stats, ueq = un.fb, un.ub, un.stats, un.ueq
+    fb, ub, stats, ueq, rows = un.fb, un.ub, un.stats, un.ueq, un.counts
     l2 = un.kind != CLS
     for w in range(W):                                               # s(S)
         x = bits[w]
@@ -602,11 +620,11 @@ def _add_units(un, bits, sign, c, su, tot, single, pair):
             x = bits[w] & fb[i, w]
             while x:
                 u, x = pop_member(w, x)
-                if l2:                                               # W, W a, W a^2 + EQ with a = mean - c; 1
+                if l2:                                               # W, W a, W a^2 + EQ with a = mean - c; rows
                     wt = stats[u, 0]; a = stats[u, 1] - c
-                    s0 = sign * wt; s1 = sign * wt * a; s2 = sign * (wt * a * a + ueq[u]); s3 = sign
+                    s0 = sign * wt; s1 = sign * wt * a; s2 = sign * (wt * a * a + ueq[u]); s3 = sign * rows[u]
                 else:
-                    s0 = sign * stats[u, 0]; s1 = sign * stats[u, 1] if C > 2 else sign; s2 = sign; s3 = 0.0
+                    s0 = sign * stats[u, 0]; s1 = sign * stats[u, 1] if C > 2 else sign * rows[u]; s2 = sign * rows[u]; s3 = 0.0
                 if C > 4 or (C == 4 and not l2): _unit_statistics(un, u, c, su)   # three or more classes
                 for v in range(wi, Wf):
                     y = ub[u, v] & above if v == wi else ub[u, v]
@@ -788,14 +806,15 @@ def _sse(w, a, q):
     return max(q - a * a / w, 0.0) if w > 0.0 else 0.0
 
 @njit(cache=True)
-def _root_pairs(kind, lam, tol, tot, single, pair, flip, i, best, feat):
+def _root_pairs(kind, lam, tol, h, tot, single, pair, flip, i, best, feat):
     """The pairs (i, j), j > i: each side of root i split on j, and each side of root j split on i, replace the side's
     best when better by more than tol (Proposition 9). The pairs (k, i), k < i, were seen by earlier calls, so after
     this call root i has met every candidate; candidates reach a side in ascending j, as a scan would.
 
     The cell losses are computed in the loop, one branch per loss (two classes, more classes, l2), and the four
     candidates are compared written out: a helper taking `best` or a row of the tables would count references on
-    every pair (measured 4x slower)."""
+    every pair (measured 4x slower). A cell may be a leaf only if it holds more than `h` rows (min_leaf - 1/2:
+    Proposition 14)."""
     M, C = single.shape
     K = C - 1; n = tot[K]; split = 2.0 * lam; sin = single[i, K]
     binary = kind == CLS and K == 2
@@ -803,7 +822,7 @@ def _root_pairs(kind, lam, tol, tot, single, pair, flip, i, best, feat):
     b0, f0, b1, f1 = best[ri, i], feat[ri, i], best[1 - ri, i], feat[1 - ri, i]     # root i's sides, kept local
     for j in range(i + 1, M):
         sjn = single[j, K]
-        if sjn < 0.5 or sjn > n - 0.5: continue                                     # x_j constant on S
+        if sjn < h or sjn > n - h: continue                                         # x_j constant on S, or a side too small
         n11 = pair[i, j, K]
         if binary:
             l00, l01, l10, l11 = _binary_losses(tot[0], tot[1], single[i, 0], single[i, 1], single[j, 0],
@@ -825,8 +844,8 @@ def _root_pairs(kind, lam, tol, tot, single, pair, flip, i, best, feat):
             w01, a01, q01 = single[j, 0] - w11, single[j, 1] - a11, single[j, 2] - q11
             l00 = _sse(tot[0] - single[i, 0] - w01, tot[1] - single[i, 1] - a01, tot[2] - single[i, 2] - q01)
             l01 = _sse(w01, a01, q01); l10 = _sse(w10, a10, q10); l11 = _sse(w11, a11, q11)
-        n10 = sin - n11; n01 = sjn - n11; n00 = n - sin - n01                        # units in each cell
-        e00, e01, e10, e11 = n00 > 0.5, n01 > 0.5, n10 > 0.5, n11 > 0.5
+        n10 = sin - n11; n01 = sjn - n11; n00 = n - sin - n01                        # rows in each cell
+        e00, e01, e10, e11 = n00 > h, n01 > h, n10 > h, n11 > h                      # cells that may be leaves
         # a side keeps the split only if it beats the side's best by more than tol (the first best wins ties)
         v = l00 + l01 + split                                                       # root i, x~_i = 0, split on j
         if e00 and e01 and v < b0 - tol: b0 = v; f0 = j
@@ -852,13 +871,13 @@ def _depth_two(P, memo, cnt, bits, d, s):
     v = memo.vals
     best = v[s, BASE]; bf = -1; fl = -1; fr = -1
     stop = v[s, LB] + P.tol                       # no tree of (bits, d) is below the node's bound
-    n_units = tot[C - 1]
+    n_rows = tot[C - 1]; h = P.min_leaf - 0.5                 # a leaf needs more than h rows (Proposition 14)
     for i in range(single.shape[0]):
         if best <= stop: break                                                      # Proposition 13
-        if single[i, C - 1] < 0.5 or single[i, C - 1] > n_units - 0.5: continue   # x_i constant on S
+        if single[i, C - 1] < h or single[i, C - 1] > n_rows - h: continue       # x_i constant on S, or a side too small
         if d == 2:
             cnt[ROOTS] += 1
-            _root_pairs(P.kind, P.lam, P.tol, tot, single, pair, flip, i, sb, sf)
+            _root_pairs(P.kind, P.lam, P.tol, h, tot, single, pair, flip, i, sb, sf)
         if sb[0, i] + sb[1, i] < best - P.tol:
             best = sb[0, i] + sb[1, i]; bf = i; fl = sf[0, i]; fr = sf[1, i]
     v = memo.vals; v[s, LB] = best; v[s, UB] = best; v[s, FEAT] = bf; v[s, LEFT] = fl; v[s, RIGHT] = fr
@@ -1016,6 +1035,13 @@ def _incumbent_objective(data, incumbent, lam, max_depth, mon):
     mon.update(upper=obj)
     return obj
 
+def _feasible(data, tree, min_leaf):
+    "`tree` if every leaf holds at least `min_leaf` rows of positive weight on the training data, else None."
+    if tree is None or min_leaf <= 1: return tree
+    per_leaf = np.bincount(tree._apply(data.rows[data.inv].astype(np.float64)), weights=(data.w > 0).astype(float),
+                           minlength=tree.n_leaves)
+    return tree if per_leaf.min() >= min_leaf else None
+
 def _next_chunk(chunk, nodes, seconds, mon, target=0.25):
     "Size the next round so that it takes about `target` seconds and does not overrun the time limit much."
     rate = seconds / max(nodes, 1)                                     # seconds per node, measured
@@ -1038,7 +1064,8 @@ def search_tree(data:TreeData, # the problem
                 incremental:bool=True, # depth-two statistics updated from a neighbouring support set (Proposition 11)
                 similarity:bool|None=None, # classification: bounds carried from a neighbouring support set
                                            # (Proposition 10); None: on under a depth limit
-                anytime:bool=False): # half of every round's nodes go to best-first descents (Proposition 12)
+                anytime:bool=False, # half of every round's nodes go to best-first descents (Proposition 12)
+                min_leaf:int=1): # every leaf holds at least this many rows of positive weight (Proposition 14)
     """Optimal tree by bounded DP; stops early (with a valid lower bound) when the monitor's limits are hit.
 
     ```python
@@ -1057,14 +1084,20 @@ def search_tree(data:TreeData, # the problem
     check_option(bound, 'bound', ('auto', 'kmeans', 'equiv'))
     if bound == 'kmeans' and data.kind != L2: raise InputError("the k-means bound applies to l2 regression only.")
     mon = monitor if monitor is not None else SearchMonitor()
+    min_leaf = int(min_leaf)
+    if min_leaf < 1: raise InputError(f"min_leaf must be >= 1, got {min_leaf}.")
+    if data.counts.sum() < min_leaf:
+        raise InputError(f"min_leaf={min_leaf} rows, but the data have {int(data.counts.sum())} rows of positive weight.")
     lam_raw, tol = lam * data.norm, REL_TOL * data.norm   # raw units; tolerance relative to the scale
     lazy = callable(incumbent) and not isinstance(incumbent, Tree)     # built only if the first round is not enough
+    if not lazy: incumbent = _feasible(data, incumbent, min_leaf)
     inc_obj = _incumbent_objective(data, None if lazy else incumbent, lam, max_depth, mon)
     use_km = data.kind == L2 and bound != 'equiv'
     U = data.U
     similarity = max_depth is not None if similarity is None else similarity
+    similarity = similarity and min_leaf == 1                # unsound under a minimum leaf size (Proposition 14)
     P = _problem(data, lam_raw, tol, use_km, depth_two and max_depth is not None, incremental, similarity,
-                 max_depth)   # no limit: never two levels left
+                 max_depth, min_leaf)   # no limit: never two levels left
     d2 = P if _uses_depth_two(P) else None               # the depth-two solver, compiled only when it is used
     km = P if use_km else None                           # the k-means bound, likewise
     memo = _memo(U)
@@ -1089,11 +1122,11 @@ def search_tree(data:TreeData, # the problem
             mon.stopped_by = 'memory_limit'; break
         chunk = _next_chunk(chunk, done + int(cnt[NODES]), mon.elapsed - t, mon)
         if lazy:                                          # the search did not finish at once: the known tree pays off
-            incumbent, lazy = incumbent(), False
+            incumbent, lazy = _feasible(data, incumbent(), min_leaf), False
             inc_obj = _incumbent_objective(data, incumbent, lam, max_depth, mon)
             budget_root = min(budget_root, inc_obj * data.norm)
     if lazy and not complete:                             # stopped in the first round: the known tree may be better
-        incumbent = incumbent()
+        incumbent = _feasible(data, incumbent(), min_leaf)
         inc_obj = _incumbent_objective(data, incumbent, lam, max_depth, mon)
         budget_root = min(budget_root, inc_obj * data.norm)
     if _values(memo, s)[UB] < budget_root - tol:

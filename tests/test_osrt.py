@@ -178,8 +178,8 @@ def test_from_osrt_config():
     assert OSRTRegressor.from_osrt_config({'depth_budget': 0}).max_depth is None
     assert OSRTRegressor.from_osrt_config({'depth_budget': 1}).max_depth == 0
     assert OSRTRegressor.from_osrt_config({'metric': 'L1'}).metric == 'l1'
-    with pytest.warns(UserWarning, match='minimum_captured_points'):
-        OSRTRegressor.from_osrt_config({'minimum_captured_points': 7})
+    assert OSRTRegressor.from_osrt_config({'minimum_captured_points': 7}).min_samples_leaf == 7
+    assert OSRTRegressor.from_osrt_config({'minimum_captured_points': 1}).min_samples_leaf == 1
 
 
 def _data(name):
