@@ -141,7 +141,7 @@ class GlassworksEstimator(BaseEstimator):
         if B is not None:   # any numeric table: binarised inside, the fitted Binarizer kept as `binarizer_`
             if X is None: check_X(X)
             if B.strategy == 'gbdt' and B.target == 'auto': B.set_params(target=task)   # whole-number y of a regressor
-            B.fit(X, y if B.strategy == 'gbdt' else None)
+            B.fit(X, y if B.strategy == 'gbdt' else None, sample_weight=sample_weight)   # weighted quantiles
             self.binarizer_, Xb = B, B.transform(X)
         elif hasattr(self, 'binarizer_'): del self.binarizer_
         out = check_X_y(X if B is None else Xb, y, task=task, binary=self._binary_features, min_classes=min_classes,
@@ -220,7 +220,7 @@ class GlassworksEstimator(BaseEstimator):
         ```"""
         raw = np.maximum(np.asarray(raw, dtype=np.float64), 0.0)
         bz = getattr(self, 'binarizer_', None)
-        if bz is not None and len(raw) != self.n_features_in_:
+        if bz is not None:
             cols = {str(c): k for k, c in enumerate(bz.feature_names_in_)}
             out = np.zeros(self.n_features_in_)
             for j, info in enumerate(bz.feature_info_): out[cols[str(info['column'])]] += raw[j]

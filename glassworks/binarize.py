@@ -11,12 +11,12 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, check_random_state
 from sklearn.utils.multiclass import type_of_target
-from .validation import (InputError, ParameterError, check_X, check_y, check_scalar, check_option,
+from .validation import (InputError, ParameterError, check_X, check_y, check_scalar, check_option, check_sample_weight,
                                    _is_dataframe, _names_from)
 
 # %% auto #0
-__all__ = ['format_number', 'snap_cuts', 'quantile_cuts', 'midpoint_cuts', 'equal_width_edges', 'gbdt_split_thresholds',
-           'gbdt_prune', 'Binarizer']
+__all__ = ['format_number', 'snap_cuts', 'weighted_quantile', 'quantile_cuts', 'midpoint_cuts', 'equal_width_edges',
+           'gbdt_split_thresholds', 'gbdt_prune', 'Binarizer']
 
 # %% ../nbs/03_binarize.ipynb #df9c6187
 def format_number(t:float, digits:int=4) -> str:
@@ -72,8 +72,27 @@ def _cap(cuts, max_thresholds):
     if max_thresholds is None or len(cuts) <= max_thresholds: return cuts
     return cuts[np.unique(np.round(np.linspace(0, len(cuts) - 1, max_thresholds)).astype(int))]
 
-def quantile_cuts(values, x, n_bins:int=4, max_thresholds=None):
-    """Cuts at the `n_bins - 1` inner quantiles of the sample `x` (one per training gap).
+def weighted_quantile(x, q, w=None):
+    """`np.quantile(x, q)` (linear interpolation) with weights that count rows: for integer `w` it equals the quantile
+    of `x` with each value repeated `w` times, and zero weights drop their values. The sample of total weight $W$ is
+    laid out on positions $0..W-1$ in sorted order; quantile $q$ is read at position $(W-1)q$, between the two
+    neighbouring whole positions.
+
+    ```python
+    >>> x = np.array([3., 1., 2.]); w = np.array([2, 0, 1])
+    >>> weighted_quantile(x, [0.25, 0.5], w).tolist(), np.quantile([3., 3., 2.], [0.25, 0.5]).tolist()
+    ([2.5, 3.0], [2.5, 3.0])
+
+    ```"""
+    if w is None or np.all(np.asarray(w) == 1): return np.quantile(x, q)
+    o = np.argsort(x, kind='stable'); xs, cw = np.asarray(x, np.float64)[o], np.cumsum(np.asarray(w, np.float64)[o])
+    h = (cw[-1] - 1) * np.asarray(q, np.float64)
+    at = lambda k: xs[np.minimum(np.searchsorted(cw, k, side='right'), len(xs) - 1)]   # the value at position k
+    lo = np.floor(h); a, b, t = at(lo), at(lo + 1), h - lo
+    return np.where(t >= 0.5, b - (b - a) * (1 - t), a + (b - a) * t)   # numpy's own interpolation, to the last bit
+
+def quantile_cuts(values, x, n_bins:int=4, max_thresholds=None, w=None):
+    """Cuts at the `n_bins - 1` inner quantiles of the sample `x` (weights `w` count rows; one cut per training gap).
 
     ```python
     >>> x = np.array([1., 1., 2., 3., 3., 10.])
@@ -81,7 +100,7 @@ def quantile_cuts(values, x, n_bins:int=4, max_thresholds=None):
     [1.25, 2.5, 3.0]
 
     ```"""
-    qs = np.quantile(x, np.arange(1, n_bins) / n_bins)
+    qs = weighted_quantile(x, np.arange(1, n_bins) / n_bins, w)
     return _cap(_one_per_gap(qs, values), max_thresholds)
 
 def midpoint_cuts(values, max_thresholds=None):
@@ -292,10 +311,15 @@ def _gbdt_cuts(bz, cont, uniq, y, n):
     return {j: np.array(sorted(v), dtype=np.float64) for j, v in out.items()}
 
 # %% ../nbs/03_binarize.ipynb #e372e851
-def _fit(bz, X, y):
+def _fit(bz, X, y, sample_weight=None):
     "Learn the per-column plans and `feature_info_` (the body of `Binarizer.fit`)."
     _check_params(bz)
     df, names = _as_frame(X)
+    w = None
+    if sample_weight is not None:                       # rows of weight zero are dropped; the others count w times
+        w = check_sample_weight(sample_weight, df.shape[0]); keep = w > 0
+        df, w, X = df.iloc[np.flatnonzero(keep)], w[keep], df.iloc[np.flatnonzero(keep)]
+        if y is not None: y = np.asarray(y)[keep]
     if df.shape[0] < 2:
         raise InputError(f"X has {df.shape[0]} sample(s); at least 2 are needed to learn thresholds or levels.")
     if df.shape[1] < 1:
@@ -326,7 +350,7 @@ def _fit(bz, X, y):
     for j, x in cont.items():
         u, xx = uniq[j], x[~np.isnan(x)]
         if s == 'gbdt': cuts = gb[j]
-        elif s == 'quantile': cuts = quantile_cuts(u, xx, bz.n_bins, bz.max_thresholds)
+        elif s == 'quantile': cuts = quantile_cuts(u, xx, bz.n_bins, bz.max_thresholds, None if w is None else w[~np.isnan(x)])
         elif s == 'midpoints': cuts = midpoint_cuts(u, bz.max_thresholds)
         else: cuts = equal_width_edges(u, bz.n_bins)
         cuts, txt = snap_cuts(cuts, u)
@@ -442,9 +466,11 @@ class Binarizer(TransformerMixin, BaseEstimator):
         self.gbdt_n_estimators, self.gbdt_max_depth, self.random_state = gbdt_n_estimators, gbdt_max_depth, random_state
         self.missing, self.output, self.target = missing, output, target
 
-    def fit(self, X, y=None):
-        "Learn cuts and levels per column from `X` (and `y`, needed by `strategy='gbdt'`); return `self`."
-        return _fit(self, X, y)
+    def fit(self, X, y=None, sample_weight=None):
+        """Learn cuts and levels per column from `X` (and `y`, needed by `strategy='gbdt'`); return `self`. With
+        `sample_weight`, rows of weight zero are ignored and the quantiles count each row its weight (an integer
+        weight k cuts like k copies of the row)."""
+        return _fit(self, X, y, sample_weight)
 
     def transform(self, X):
         "Binary features of `X`: a uint8 DataFrame named by `get_feature_names_out()` (or an array, `output='numpy'`)."

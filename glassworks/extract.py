@@ -996,6 +996,7 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
         self.nodes_ = nodes
         w = _ridge_on_support(tab, prob.y, nodes, prob.gamma if not self.refit else 1e6 * prob.gamma)[0]
         self.model_ = _to_model(tab, nodes, w, self.y_mean_)
+        self.feature_importances_ = self._input_importances(self.model_.feature_importances(A, sw))
         stats.update(n_rules=len(nodes), budget_used=float(a[nodes].sum()))
         self._set_result(mon, stats, tol=1e-6, complete=complete)
         return self

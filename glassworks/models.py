@@ -1214,8 +1214,9 @@ def feature_importances(self:Tree, X, y, sample_weight=None,
     [0.0, 1.0]
 
     ```"""
-    A, y, w = _importance_data(self, X, y, sample_weight, self.task)
     check_option(metric, 'metric', ('l2', 'l1'))
+    if isinstance(self.root, Leaf): return np.zeros(len(self.feature_names))   # no split removes anything
+    A, y, w = _importance_data(self, X, y, sample_weight, self.task)
     loss = lambda rows: _best_leaf_loss(y[rows], w[rows], self.task, metric)
     out = np.zeros(len(self.feature_names))
     stack = [(self.root, np.arange(A.shape[0]))]
@@ -1239,6 +1240,7 @@ def feature_importances(self:RuleEnsemble, X, sample_weight=None) -> np.ndarray:
     [0.714, 0.286]
 
     ```"""
+    if not self.rules: return np.zeros(len(self.feature_names))
     A, _, w = _importance_data(self, X, None, sample_weight, self.task)
     out = np.zeros(len(self.feature_names)); W = w.sum()
     for r, wk in zip(self.rules, self.weights):

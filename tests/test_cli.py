@@ -173,3 +173,29 @@ def test_parquet(data):
         r = gw('fit', tmp / 'diabetes.parquet', '--target', 'progression', '--method', 'osrt', '--max-depth', 1,
                '--out', tmp / 'pq', '--no-draw')
         assert r.returncode == 0, r.stderr
+
+
+def test_progress_and_quiet(data, monkeypatch):
+    """Long stages report on stderr (here every stage: the threshold is set to 0); `--quiet` prints the model only."""
+    import contextlib, io
+    from glassworks import cli
+    from glassworks.__main__ import main
+    tmp, d, _ = data
+    monkeypatch.setattr(cli, 'PROGRESS_AFTER', 0.0)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(['fit', str(tmp / 'diabetes.csv'), '--target', 'progression', '--method', 'osrt', '--max-depth', '2',
+                     '--out', str(tmp / 'p1'), '--no-draw'])
+    assert code == 0
+    e = err.getvalue()
+    for stage in ('reading diabetes.csv', 'binarising 4 columns', 'fitting OSRTRegressor'): assert f"glassworks: {stage}" in e, e
+    assert 'read ' in out.getvalue() and 'wrote ' in out.getvalue()
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(['fit', str(tmp / 'diabetes.csv'), '--target', 'progression', '--method', 'osrt', '--max-depth', '2',
+                     '--out', str(tmp / 'p2'), '--no-draw', '--quiet'])
+    assert code == 0 and err.getvalue() == ''
+    text = out.getvalue()
+    assert 'read ' not in text and 'wrote ' not in text and text.startswith('if ')
+    r = gw('predict', tmp / 'p2' / 'model.json', tmp / 'diabetes.csv', '--out', tmp / 'q.csv', '--quiet')
+    assert r.returncode == 0 and r.stdout == '' and r.stderr == ''

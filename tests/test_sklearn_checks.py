@@ -11,15 +11,11 @@ from glassworks.hierscale import HierScaleRegressor
 from glassworks.osdt import OSDTClassifier
 from glassworks.osrt import OSRTRegressor
 
-_WEIGHTS = ("the thresholds are learnt from unweighted quantiles of X, so a row repeated k times moves them while a "
-            "weight of k does not; the trees themselves honour weights exactly (tests/test_osdt.py, tests/test_osrt.py)")
 
 EXPECTED = {
     'Binarizer': {
         'check_transformer_preserve_dtypes': "the output is a 0/1 indicator table (uint8) by design, whatever the input dtype",
     },
-    'OSDTClassifier': {'check_sample_weight_equivalence_on_dense_data': _WEIGHTS},
-    'OSRTRegressor': {'check_sample_weight_equivalence_on_dense_data': _WEIGHTS},
     'HierScaleRegressor': {
         'check_dtype_object': "object arrays holding strings are refused: hierScale needs numeric features "
                               "(encode them with Binarizer first)",

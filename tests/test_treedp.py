@@ -240,10 +240,10 @@ def _slot_contents(P, q):
 def _statistics_from_scratch(data, bits, c):
     "s(S), s(S, x~_i = 1), s(S, x~_i = x~_j = 1) of the units in `bits` (x~: features flipped as the engine does), in numpy."
     u = indices(bits); R = (data.rows[u] ^ _units(data).flip.astype(data.rows.dtype)).astype(float)   # flipped features
-    if data.kind == CLS: su = np.c_[data.stats[u], np.ones(len(u))]
+    if data.kind == CLS: su = np.c_[data.stats[u], data.counts[u]]           # the last statistic counts rows
     else:
         W, a = data.stats[u, 0], data.stats[u, 1] - c
-        su = np.c_[W, W * a, W * a * a + data.ueq[u], np.ones(len(u))]
+        su = np.c_[W, W * a, W * a * a + data.ueq[u], data.counts[u]]
     return su.sum(0), R.T @ su, np.einsum('ui,uj,uk->ijk', R, R, su)
 
 
