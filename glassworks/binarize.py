@@ -11,7 +11,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, check_random_state
 from sklearn.utils.multiclass import type_of_target
-from .validation import (InputError, ParameterError, check_X, check_y, check_scalar, check_option, check_sample_weight,
+from .validation import (MAX_GRID, InputError, ParameterError, check_X, check_y, check_scalar, check_option, check_sample_weight,
                                    _is_dataframe, _names_from)
 
 # %% auto #0
@@ -211,8 +211,9 @@ def _sorted_levels(levels):
 # %% ../nbs/03_binarize.ipynb #935f63e1
 def _check_params(bz):
     for k, opts in _OPTIONS.items(): check_option(getattr(bz, k), k, opts)
-    check_scalar(bz.n_bins, 'n_bins', numbers.Integral, low=2)
+    check_scalar(bz.n_bins, 'n_bins', numbers.Integral, low=2, high=MAX_GRID)   # more bins than that: strategy='midpoints'
     check_scalar(bz.max_thresholds, 'max_thresholds', numbers.Integral, low=1, allow_none=True)
+    check_scalar(getattr(bz, 'max_categories', None), 'max_categories', numbers.Integral, low=2, allow_none=True)
     check_scalar(bz.drop_first, 'drop_first', (bool, np.bool_))
     check_scalar(bz.gbdt_n_estimators, 'gbdt_n_estimators', numbers.Integral, low=1)
     check_scalar(bz.gbdt_max_depth, 'gbdt_max_depth', numbers.Integral, low=1)
@@ -341,6 +342,10 @@ def _fit(bz, X, y, sample_weight=None):
         plans[j] = plan
     for j, (col, miss) in cats.items():
         levels = _sorted_levels(set(col[~miss].tolist()))
+        cap = getattr(bz, 'max_categories', None)
+        if cap is not None and len(levels) > cap:
+            raise InputError(f"column {names[j]!r} has {len(levels)} distinct values, more than max_categories={cap}: it "
+                             "looks like an identifier or free text. Drop it, or raise max_categories.")
         if len(levels) <= 1: plans[j] = dict(kind='constant', missing=bool(0 < miss.sum() < n))
         else:
             plans[j] = dict(kind='category', levels=levels[1:] if bz.drop_first else levels,
@@ -426,8 +431,11 @@ def _transform(bz, X):
         elif k == 'bin':
             e = np.append(plan['cuts'], np.inf)
             blocks.append((x[:, None] > e[None, :-1]) & (x[:, None] <= e[None, 1:]))
-        elif k == 'category':
-            blocks.append(np.column_stack([(x == lv) & ~miss for lv in plan['levels']]).astype(bool))
+        elif k == 'category':                  # one pass over the rows (a comparison per level would be quadratic)
+            code = {lv: c for c, lv in enumerate(plan['levels'])}
+            at = np.fromiter((code.get(v, -1) for v in x), np.int64, count=n); at[miss] = -1
+            onehot = np.zeros((n, len(code)), bool); hit = np.flatnonzero(at >= 0); onehot[hit, at[hit]] = True
+            blocks.append(onehot)
         if plan['missing']: blocks.append(miss[:, None])
     B = (np.column_stack(blocks) if blocks else np.zeros((n, 0), bool)).astype(np.uint8)
     if bz.output == 'numpy': return B
@@ -460,11 +468,13 @@ class Binarizer(TransformerMixin, BaseEstimator):
                  missing:str='error', # 'error' on NaN, or 'indicator': add a `col is missing` feature
                  output:str='pandas', # `transform` returns a uint8 'pandas' DataFrame or a 'numpy' array
                  target:str='auto', # how 'gbdt' reads y: 'auto' (whole numbers are classes), 'classification', 'regression'
+                 max_categories:int|None=1000, # a categorical column with more levels is refused (an identifier?); None: no cap
                 ):
         self.strategy, self.n_bins, self.max_thresholds = strategy, n_bins, max_thresholds
         self.categorical, self.drop_first, self.categorical_features = categorical, drop_first, categorical_features
         self.gbdt_n_estimators, self.gbdt_max_depth, self.random_state = gbdt_n_estimators, gbdt_max_depth, random_state
         self.missing, self.output, self.target = missing, output, target
+        self.max_categories = max_categories
 
     def fit(self, X, y=None, sample_weight=None):
         """Learn cuts and levels per column from `X` (and `y`, needed by `strategy='gbdt'`); return `self`. With

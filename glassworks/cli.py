@@ -193,9 +193,14 @@ def apply_feature_info(df:pd.DataFrame, feature_info:list) -> np.ndarray:
 
     ```"""
     out = np.zeros((len(df), len(feature_info)), np.uint8)
+    with_missing = {f['column'] for f in feature_info if f['kind'] == 'missing'}
     for k, f in enumerate(feature_info):
         kind = f['kind']
         x, miss = _column(df, f['column'], numeric=kind in ('threshold', 'bin', 'binary'))
+        if kind in ('threshold', 'bin', 'binary') and miss.any() and f['column'] not in with_missing:
+            raise CLIError(f"column {f['column']!r} has {int(miss.sum())} missing value(s), but the model was fitted "
+                           "without missing values there: fill or drop those rows")   # NaN <= t is False: a silent '>'
+
         if kind == 'threshold': b = x <= f['value']
         elif kind == 'binary': b = x == 1
         elif kind == 'bin': b = (x > f['value'][0]) & (x <= f['value'][1])
@@ -215,6 +220,11 @@ def _numeric_columns(X:pd.DataFrame, method:str):
                            f"{'is' if len(bad) == 1 else 'are'} not; drop or encode them (osdt, osrt and ogb binarise categories)")
     return X.astype(np.float64)
 
+def _given(o:dict, key:str, default):
+    "The user's option, or `default` when it was not given (`0` is a value the estimator validates, not 'not given')."
+    v = o.get(key)
+    return default if v is None else v
+
 def _estimator(method:str, task:str, o:dict):
     "The unfitted estimator for `method` with the user's options `o` (None: the estimator's default)."
     v = int(bool(o.get('verbose')))
@@ -230,16 +240,18 @@ def _estimator(method:str, task:str, o:dict):
     if method == 'ogb':
         from glassworks.ogb import RuleBoostingRegressor, RuleBoostingClassifier
         cls = RuleBoostingRegressor if task == 'regression' else RuleBoostingClassifier
-        kw = dict(n_rules=o.get('max_rules') or 10, max_rule_length=o.get('max_depth') or 3,
+        kw = dict(n_rules=_given(o, 'max_rules', 10), max_rule_length=_given(o, 'max_depth', 3),
                   time_limit=o.get('time_limit'), verbose=v)
         if o.get('regularization') is not None: kw['reg'] = o['regularization']
-        if o.get('n_bins') is not None: kw['n_cutpoints'] = max(1, o['n_bins'] - 1)
+        if o.get('n_bins') is not None:
+            if o['n_bins'] < 2: raise CLIError(f"--n-bins must be at least 2 (one cut), got {o['n_bins']}")
+            kw['n_cutpoints'] = o['n_bins'] - 1
         return cls(**kw)
     if method == 'extract':
         from glassworks.extract import RuleExtractor
         from sklearn.ensemble import GradientBoostingRegressor
-        gb = GradientBoostingRegressor(n_estimators=50, max_depth=o.get('max_depth') or 3, random_state=0)
-        kw = dict(max_rules=o.get('max_rules') or 10, time_limit=o.get('time_limit'), verbose=v)
+        gb = GradientBoostingRegressor(n_estimators=50, max_depth=_given(o, 'max_depth', 3), random_state=0)
+        kw = dict(max_rules=_given(o, 'max_rules', 10), time_limit=o.get('time_limit'), verbose=v)
         if o.get('regularization') is not None: kw['gamma'] = o['regularization']
         return RuleExtractor(gb, **kw)
     raise CLIError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
@@ -258,7 +270,29 @@ def _hierscale_dict(m) -> dict:
                 x_scale=None if p.x_scale is None else [float(v) for v in p.x_scale],
                 lambda1=float(m.lambda1_), lambda2=float(m.lambda2_))
 
+def _finite_numbers(v, n=None) -> bool:
+    "Is `v` a list of `n` (any number if None) finite real numbers (not booleans, not strings)?"
+    return (isinstance(v, list) and (n is None or len(v) == n) and
+            all(isinstance(t, (int, float)) and not isinstance(t, bool) and np.isfinite(t) for t in v))
+
+def _check_hierscale(d:dict, p:int):
+    "A hierScale model dict that `_hierscale_predict` can apply to `p` columns, or a `CLIError` saying what is wrong."
+    bad = lambda what: CLIError(f"the hierScale model in the file is not valid: {what}")
+    if not _finite_numbers([d.get('intercept')]): raise bad("the intercept must be a finite number")
+    if not _finite_numbers(d.get('coef_main'), p): raise bad(f"coef_main must be {p} finite numbers")
+    inter = d.get('interactions')
+    if not isinstance(inter, list): raise bad("interactions must be a list of [i, j, theta]")
+    for e in inter:
+        if not (isinstance(e, list) and len(e) == 3 and all(isinstance(i, int) and not isinstance(i, bool) for i in e[:2])
+                and 0 <= e[0] < e[1] < p and _finite_numbers([e[2]])):
+            raise bad(f"an interaction must be [i, j, theta] with 0 <= i < j < {p} and theta finite, got {str(e)[:60]}")
+    if (d.get('x_scale') is None) != (d.get('x_offset') is None): raise bad("x_offset and x_scale come together")
+    if d.get('x_scale') is not None:
+        if not (_finite_numbers(d['x_offset'], p) and _finite_numbers(d['x_scale'], p) and min(d['x_scale']) > 0):
+            raise bad(f"x_offset and x_scale must be {p} finite numbers, the scales positive")
+
 def _hierscale_predict(d:dict, A:np.ndarray) -> np.ndarray:
+    _check_hierscale(d, A.shape[1])
     Z = A if d['x_scale'] is None else (A - np.asarray(d['x_offset'])) / np.asarray(d['x_scale'])
     f = d['intercept'] + Z @ np.asarray(d['coef_main'], np.float64)
     for i, j, t in d['interactions']: f = f + t * Z[:, i] * Z[:, j]
@@ -283,7 +317,7 @@ def fit_method(X:pd.DataFrame, y:pd.Series, method:str, task:str, say=print, qui
     if method in ('osdt', 'osrt'):
         try:
             with Progress(f"binarising {X.shape[1]} columns", quiet=quiet):
-                bz = Binarizer(n_bins=options.get('n_bins') or 4).fit(X)
+                bz = Binarizer(n_bins=_given(options, 'n_bins', 4)).fit(X)
                 A = bz.transform(X)
         except (InputError, ParameterError, ValueError) as e: raise CLIError(f"cannot binarise this table: {_one_line(e)}") from None
         info, encoding = bz.feature_info_, 'binarized'
@@ -355,7 +389,10 @@ def predict_envelope(env:dict, df:pd.DataFrame) -> np.ndarray:
     if m.get('type') == 'HierScaleModel':
         if np.isnan(A).any(): raise CLIError("the table has missing values in a column the model reads")
         return _hierscale_predict(m, A)
-    try: return model_from_dict(m).predict(A)
+    try: model = model_from_dict(m)
+    except (InputError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:   # a damaged file
+        raise CLIError(f"the model in the file is not valid: {_one_line(e) or type(e).__name__}") from None
+    try: return model.predict(A)
     except (InputError, ValueError) as e: raise CLIError(f"cannot predict: {_one_line(e)}") from None
 
 def load_envelope(path) -> dict:
@@ -371,10 +408,36 @@ def load_envelope(path) -> dict:
     p = Path(path)
     if not p.exists(): raise CLIError(f"no such file: {path}")
     try: env = json.loads(p.read_text())
-    except (UnicodeDecodeError, json.JSONDecodeError, OSError) as e: raise CLIError(f"cannot read {path} as JSON: {_one_line(e)}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError, OSError, RecursionError) as e:   # RecursionError: absurd nesting
+        raise CLIError(f"cannot read {path} as JSON: {_one_line(e)}") from None
     if not isinstance(env, dict) or 'glassworks_envelope' not in env:
         raise CLIError(f"{path} is not a model file written by `glassworks fit`")
+    _check_envelope(env, path)
     return env
+
+_INFO_KINDS = ('threshold', 'bin', 'binary', 'category', 'missing')
+
+def _check_envelope(env:dict, path):
+    "The envelope's parts have the types `predict` reads, or a `CLIError` naming the first that does not."
+    bad = lambda what: CLIError(f"{path} is not a valid model file: {what}")
+    if env.get('glassworks_envelope') != ENVELOPE_VERSION:
+        raise bad(f"envelope version {env.get('glassworks_envelope')!r}, expected {ENVELOPE_VERSION}")
+    cols = env.get('columns')
+    if not isinstance(cols, list) or not cols or not all(isinstance(c, str) for c in cols): raise bad("'columns' must be a list of names")
+    if env.get('encoding') not in ('raw', 'binarized'): raise bad("'encoding' must be 'raw' or 'binarized'")
+    if not isinstance(env.get('model'), dict): raise bad("'model' must be an object")
+    if not isinstance(env.get('target', ''), str) or not isinstance(env.get('method', ''), str): raise bad("'target' and 'method' are names")
+    if env['encoding'] == 'binarized':
+        info = env.get('feature_info')
+        if not isinstance(info, list) or not info: raise bad("'feature_info' must be a list of binary features")
+        for f in info:
+            if not isinstance(f, dict) or f.get('kind') not in _INFO_KINDS or f.get('column') not in cols:
+                raise bad(f"a binary feature must name a kind in {_INFO_KINDS} and one of the columns, got {str(f)[:80]}")
+            v = f.get('value')
+            if f['kind'] in ('threshold', 'binary') and (isinstance(v, bool) or not isinstance(v, (int, float))):
+                raise bad(f"the value of a {f['kind']} feature must be a number, got {v!r}")
+            if f['kind'] == 'bin' and not (isinstance(v, list) and len(v) == 2 and all(isinstance(t, (int, float)) and not isinstance(t, bool) for t in v)):
+                raise bad(f"the value of a bin feature must be two numbers, got {v!r}")
 
 # %% ../nbs/92_fit_cli.ipynb #d24f0abc
 def _write_drawing(est, env:dict, out:Path, say):
@@ -423,6 +486,7 @@ def run_fit(table, target:str, method:str, out='glassworks-model', regularizatio
 
     ```"""
     if method not in METHODS: raise CLIError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+    if Path(out).exists() and not Path(out).is_dir(): raise CLIError(f"--out {out} is a file; give a folder")   # before the fit
     say = (lambda s: None) if quiet else (lambda s: print(s, flush=True))
     df = read_table(table, quiet=quiet)
     say(f"read {table}: {df.shape[0]} rows, {df.shape[1]} columns")
@@ -442,6 +506,7 @@ def run_fit(table, target:str, method:str, out='glassworks-model', regularizatio
 def run_predict(model, table, out='predictions.csv', quiet:bool=False) -> pd.DataFrame:
     "`glassworks predict`: apply model.json to a table, write a CSV with one `prediction` column (row order kept; example in `run_fit`)."
     env = load_envelope(model)
+    if Path(out).is_dir(): raise CLIError(f"--out {out} is a folder; give a file name for the predictions")
     df = read_table(table, quiet=quiet)
     pred = predict_envelope(env, df)
     res = pd.DataFrame({'prediction': pred})

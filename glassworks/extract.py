@@ -14,7 +14,7 @@ from sklearn.base import is_classifier, clone
 from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 from sklearn.exceptions import NotFittedError
 from .base import GlassworksRegressor, ExactSolverMixin, SearchMonitor
-from .validation import check_X_y, check_X, check_scalar, check_option, check_sample_weight, InputError, ParameterError
+from .validation import check_X_y, check_X, check_scalar, check_option, check_sample_weight, InputError, ParameterError, MAX_GRID
 from .models import Rule, Condition, RuleEnsemble
 
 # %% auto #0
@@ -615,7 +615,7 @@ def rule_path(ensemble, X, y, n_lambdas:int=50, budget='rules', gamma:float=10.0
     A, yy, names = check_X_y(_align_columns(ensemble, X), y, task='regression', feature_names=feature_names)[:3]
     tab = node_table(ensemble, A, names)
     check_scalar(gamma, 'gamma', low=0, include_low=False)
-    check_scalar(n_lambdas, 'n_lambdas', kind=numbers.Integral, low=1)
+    check_scalar(n_lambdas, 'n_lambdas', kind=numbers.Integral, low=1, high=MAX_GRID)
     a = tab.attribute(budget)
     ym = float(yy.mean())
     prob = ExtractionProblem(tab, yy - ym, 1.0, a, include_root, leaves_only)
@@ -934,7 +934,7 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
         for g in self._gamma_grid(): check_scalar(g, 'gamma', low=0, include_low=False)
         if not (hasattr(self.cv, 'split') or (np.iterable(self.cv) and not isinstance(self.cv, str))):
             check_scalar(self.cv, 'cv', kind=numbers.Integral, low=2)   # else a splitter or (train, validation) pairs
-        check_scalar(self.n_lambdas, 'n_lambdas', kind=numbers.Integral, low=1)
+        check_scalar(self.n_lambdas, 'n_lambdas', kind=numbers.Integral, low=1, high=MAX_GRID)
         if self.solver == 'exact' and self.max_rules is None:
             raise ParameterError("solver='exact' solves the budget form: give max_rules.")
         if self.ensemble is None: raise ParameterError("give a tree ensemble (fitted, or unfitted to be fitted on X, y).")

@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit, prange
 from .compiling import install_locators, argsort_stable
 install_locators()   # numba's cache stamped by the package's source, before this module's kernels are decorated
-from .validation import InputError, ParameterError, check_scalar, check_X_y, check_X, check_sample_weight
+from .validation import InputError, ParameterError, check_scalar, check_X_y, check_X, check_sample_weight, MAX_GRID
 from sklearn.utils.validation import check_is_fitted
 from .base import GlassworksRegressor
 
@@ -901,7 +901,7 @@ def _check_path_params(lambdas, n_lambda, lambda_min_ratio, alpha, tol, max_supp
     check_scalar(alpha, 'alpha', low=0, include_low=False)
     check_scalar(tol, 'tol', low=0, include_low=False)
     check_scalar(lambda_min_ratio, 'lambda_min_ratio', low=0, high=1, include_low=False)
-    check_scalar(n_lambda, 'n_lambda', numbers.Integral, low=1)
+    check_scalar(n_lambda, 'n_lambda', numbers.Integral, low=1, high=MAX_GRID)
     check_scalar(max_support, 'max_support', numbers.Integral, low=1, allow_none=True)
     check_scalar(screen_factor, 'screen_factor', low=0, high=1, include_low=False, include_high=False)
     if lambdas is None: return None

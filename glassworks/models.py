@@ -16,8 +16,8 @@ import numpy as np
 from .validation import InputError, check_X, check_option, check_predict_X, check_scalar
 
 # %% auto #0
-__all__ = ['FORMAT_VERSION', 'negate_name', 'Condition', 'Rule', 'Leaf', 'Split', 'Tree', 'RuleList', 'RuleEnsemble',
-           'model_from_dict', 'model_from_json']
+__all__ = ['FORMAT_VERSION', 'MAX_TREE_DEPTH', 'negate_name', 'Condition', 'Rule', 'Leaf', 'Split', 'Tree', 'RuleList',
+           'RuleEnsemble', 'model_from_dict', 'model_from_json']
 
 # %% ../nbs/04_models.ipynb #72f8d117
 def _plain(x):
@@ -27,6 +27,24 @@ def _plain(x):
     if isinstance(x, (list, tuple)): return [_plain(v) for v in x]
     if isinstance(x, dict): return {str(k): _plain(v) for k, v in x.items()}
     return x
+
+def _index(v, what:str) -> int:
+    "`v` as a column index: an integer (a float like 2.0 from JSON is accepted; 1.7, True or '1' are not)."
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real) or not float(v).is_integer() or v < 0:
+        raise InputError(f"{what} needs a non-negative integer feature index, got {v!r}.")
+    return int(v)
+
+def _finite_number(v, what:str) -> float:
+    "`v` as a finite number (strings such as '0.5' are refused: a model file holds numbers as numbers)."
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real) or not math.isfinite(v):
+        raise InputError(f"{what} must be a finite number, got {v!r}.")
+    return float(v)
+
+def _required(d:dict, kind:str, *keys):
+    "Refuse a model dict lacking one of `keys`, naming it."
+    missing = [k for k in keys if k not in d]
+    if missing: raise InputError(f"this {kind} dict lacks {', '.join(map(repr, missing))}.")
+
 
 # %% ../nbs/04_models.ipynb #f555266b
 def _fmt(x, precision:int=3) -> str:
@@ -304,7 +322,13 @@ class Rule:
 
     @classmethod
     def _from_dict(cls, d):
-        return cls(tuple(Condition(int(f), op, t) for f, op, t in d['conditions']), d.get('value'), d.get('n_samples'))
+        if not isinstance(d, dict) or not isinstance(d.get('conditions'), list):
+            raise InputError(f"a rule must be a dict with a list of conditions, got {str(d)[:60]}.")
+        conds = []
+        for c in d['conditions']:
+            if not isinstance(c, (list, tuple)) or len(c) != 3: raise InputError(f"a condition is [feature, op, threshold], got {c!r}.")
+            conds.append(Condition(_index(c[0], 'a condition'), c[1], _finite_number(c[2], 'a condition threshold')))
+        return cls(tuple(conds), d.get('value'), d.get('n_samples'))
 
 # %% ../nbs/04_models.ipynb #d1134182
 _TASKS = ('classification', 'regression')
@@ -879,7 +903,8 @@ class RuleList:
     @classmethod
     def from_dict(cls, d:dict) -> RuleList:
         "Inverse of `to_dict`."
-        _check_header(d, 'RuleList')
+        _check_header(d, 'RuleList'); _required(d, 'RuleList', 'rules', 'default', 'feature_names', 'task')
+        if not isinstance(d['rules'], list): raise InputError("a RuleList's rules must be a list.")
         return cls(tuple(Rule._from_dict(r) for r in d['rules']), d['default'], d['feature_names'], d['task'],
                    d.get('classes'), d.get('binary_features'), d.get('feature_info'))
 
@@ -1023,6 +1048,11 @@ class RuleEnsemble:
     def from_dict(cls, d:dict) -> RuleEnsemble:
         "Inverse of `to_dict`."
         _check_header(d, 'RuleEnsemble')
+        _required(d, 'RuleEnsemble', 'rules', 'weights', 'intercept', 'feature_names', 'task', 'link')
+        if not isinstance(d['rules'], list): raise InputError("a RuleEnsemble's rules must be a list.")
+        if not isinstance(d['weights'], list) or len(d['weights']) != len(d['rules']):
+            raise InputError("a RuleEnsemble's weights must be a list, one per rule.")
+        for w in d['weights'] + [d['intercept']]: _finite_number(w, 'a rule weight or the intercept')
         return cls(tuple(Rule._from_dict(r) for r in d['rules']), d['weights'], d['intercept'], d['feature_names'],
                    d['task'], d['link'], d.get('classes'), d.get('binary_features'), d.get('feature_info'))
 
@@ -1038,12 +1068,28 @@ def _node_to_dict(node) -> dict:
     return {'node': 'split', 'feature': node.feature, 'threshold': node.threshold, 'n_samples': node.n_samples,
             'left': _node_to_dict(node.left), 'right': _node_to_dict(node.right)}
 
+MAX_TREE_DEPTH = 200   # deeper trees are refused when loaded: no model meant for reading is that deep (and printing one recurses)
+
 def _node_from_dict(d:dict):
-    if d.get('node') == 'leaf': return Leaf(d['value'], d.get('n_samples'), d.get('counts'), d.get('loss'))
-    if d.get('node') == 'split':
-        return Split(int(d['feature']), d['threshold'], _node_from_dict(d['left']), _node_from_dict(d['right']),
-                     d.get('n_samples'))
-    raise InputError(f"a tree node dict needs node='leaf' or 'split', got {d.get('node')!r}.")
+    """Inverse of `_node_to_dict`, built bottom-up with an explicit stack, so a damaged or absurdly deep file gives an
+    `InputError` (never a KeyError or a RecursionError)."""
+    built, stack = [], [(d, 0, False)]
+    while stack:
+        x, depth, ready = stack.pop()
+        if not isinstance(x, dict): raise InputError(f"a tree node must be a dict, got {str(x)[:60]}.")
+        if depth > MAX_TREE_DEPTH: raise InputError(f"the tree is deeper than {MAX_TREE_DEPTH} levels.")
+        kind = x.get('node')
+        if kind == 'leaf':
+            if 'value' not in x: raise InputError("a leaf node dict lacks its 'value'.")
+            built.append(Leaf(x['value'], x.get('n_samples'), x.get('counts'), x.get('loss'))); continue
+        if kind != 'split': raise InputError(f"a tree node dict needs node='leaf' or 'split', got {kind!r}.")
+        if not ready:
+            stack += [(x, depth, True), (x.get('right'), depth + 1, False), (x.get('left'), depth + 1, False)]
+            continue
+        right, left = built.pop(), built.pop()
+        built.append(Split(_index(x.get('feature'), 'a split'), _finite_number(x.get('threshold', 0.5), 'a split threshold'),
+                           left, right, x.get('n_samples')))
+    return built[0]
 
 @patch
 def to_dict(self:Tree) -> dict:
@@ -1070,7 +1116,8 @@ def from_dict(cls:Tree, d:dict) -> Tree:
     True
 
     ```"""
-    _check_header(d, 'Tree')
+    _check_header(d, 'Tree'); _required(d, 'Tree', 'root', 'feature_names', 'task')
+    if not isinstance(d['feature_names'], list): raise InputError("a Tree's feature_names must be a list.")
     return cls(_node_from_dict(d['root']), d['feature_names'], d['task'], d.get('classes'), d.get('binary_features'),
                d.get('feature_info'))
 

@@ -11,7 +11,7 @@ from numba import njit
 from .compiling import install_locators
 install_locators()   # numba's cache stamped by the package's source, before this module's kernels are decorated
 from .base import GlassworksEstimator, GlassworksRegressor, GlassworksClassifier, SearchMonitor
-from .validation import InputError, ParameterError, check_y, check_scalar, check_option, check_sample_weight
+from .validation import InputError, ParameterError, check_y, check_scalar, check_option, check_sample_weight, MAX_GRID
 from .binarize import Binarizer
 from .bitsets import columns_to_bits, from_bool
 from .models import Condition, Rule, RuleEnsemble, _sigmoid
@@ -603,6 +603,12 @@ def _wsum(v, w):
 def _penalised_risk(loss, Q, beta, y, reg, w=None):
     return float(_wsum(loss.value(Q @ beta, y), w) + 0.5 * reg * beta @ beta)
 
+_SEPARATION = 30.0   # |f| beyond which the logistic (or, below, the Poisson) loss is flat to rounding: exp(-30) ~ 1e-13
+
+def _separated(f, loss:str) -> bool:
+    "Have the scores run off to a separated extent (logistic: |f| > 30; Poisson: f < -30)?"
+    return bool(np.max(np.abs(f)) > _SEPARATION) if loss == 'logistic' else bool(np.min(f) < -_SEPARATION)
+
 def corrective_weights(Q, # (n, t) 0/1 outputs of the selected queries
                        y, loss, # targets and a `Loss` (or its name)
                        reg:float=0.0, # L2 penalty (reg/2) * ||beta||^2
@@ -703,7 +709,7 @@ class _RuleBoosting(GlassworksEstimator):
         check_option(self.weights, 'weights', WEIGHTS)
         check_option(self.bound, 'bound', BOUNDS)
         check_scalar(self.max_rule_length, 'max_rule_length', numbers.Integral, low=1)
-        check_scalar(self.n_cutpoints, 'n_cutpoints', numbers.Integral, low=1)
+        check_scalar(self.n_cutpoints, 'n_cutpoints', numbers.Integral, low=1, high=MAX_GRID)
         check_scalar(self.beam_width, 'beam_width', numbers.Integral, low=1)
         check_scalar(self.epsilon, 'epsilon', low=0)
         check_scalar(self.reg, 'reg', low=0)
@@ -806,6 +812,8 @@ class _RuleBoosting(GlassworksEstimator):
             else:
                 beta = np.append(beta, keep_weight(q, loss.gradient(f, y), loss.hessian(f, y), self.reg, w))
             if not np.all(np.isfinite(beta)): reason = 'diverged'; conjs.pop(); cols.pop(); break
+            if self.reg == 0 and loss.name != 'squared' and _separated(Q @ beta, loss.name):
+                reason = 'separated'; conjs.pop(); cols.pop(); beta = beta[:-1]; break   # its weight would grow without bound
             f = Q @ beta
             cx = sum(1 + len(c) for c in conjs)
             self.history_.append(dict(n_rules=len(conjs), complexity=cx, risk=loss.risk(f, y, w), objective=val,

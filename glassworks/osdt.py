@@ -923,6 +923,9 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
             complete = res.complete
         else:
             tree, stats, complete = self._fit_bnb(A, yy, w, data, classes, lam, bnds, mon)
+            if bnds['leaf_count'] == 'reference':   # the paper's off-by-one (kept to show the erratum) is unsound: its
+                complete, mon.lower = False, 0.0    # search proves nothing, so no bound but 0 and never 'optimal'
+                stats['unsound_bound'] = 'leaf_count=reference'
         self.tree_, self.n_leaves_ = tree, tree.n_leaves
         self.feature_importances_ = self._input_importances(tree.feature_importances(A, yy, w))
         self._set_result(mon, stats, complete=complete)
@@ -947,7 +950,7 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
         W = float(w.sum()); eps = 1e-9 * max(W, 1.0)
         warm, warm_obj, hint = self._warm(A, yy, w, classes, lam)
         R0 = min(warm_obj * W, hint * W + 2 * eps)
-        md = -1 if self.max_depth is None else int(self.max_depth)
+        md = -1 if self.max_depth is None else min(int(self.max_depth), A.shape[1])   # deeper is never possible
         ml = -1 if self.max_leaves is None else int(self.max_leaves)
         nl = -1 if self.node_limit is None else int(self.node_limit)
         if warm is not None: mon.update(upper=warm_obj)

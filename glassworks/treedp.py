@@ -110,6 +110,8 @@ class TreeData:
                 stats, self.kind = np.c_[Wu, mu, ueq], L1
                 self.norm = float(np.sum(w * np.abs(y - weighted_median(y, w))))
                 o = np.argsort(y, kind='mergesort'); self.ys, self.ws, self.us = y[o], w[o], inv[o]
+            if not np.isfinite(self.norm):
+                raise InputError("y (with its weights) is too large: the loss normaliser overflows; rescale y or the weights.")
             if not self.norm > 0: raise InputError("y is constant: the loss normaliser (its spread) is 0.")
         self.y, self.rows, self.inv, self.U = y, rows, inv, U
         self.stats, self.ueq = np.ascontiguousarray(stats), np.ascontiguousarray(ueq, dtype=np.float64)
@@ -1086,6 +1088,7 @@ def search_tree(data:TreeData, # the problem
     mon = monitor if monitor is not None else SearchMonitor()
     min_leaf = int(min_leaf)
     if min_leaf < 1: raise InputError(f"min_leaf must be >= 1, got {min_leaf}.")
+    if max_depth is not None: max_depth = min(int(max_depth), data.M)   # a path tests each 0/1 feature at most once
     if data.counts.sum() < min_leaf:
         raise InputError(f"min_leaf={min_leaf} rows, but the data have {int(data.counts.sum())} rows of positive weight.")
     lam_raw, tol = lam * data.norm, REL_TOL * data.norm   # raw units; tolerance relative to the scale

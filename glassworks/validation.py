@@ -8,7 +8,7 @@ import numbers
 import numpy as np
 
 # %% auto #0
-__all__ = ['InputError', 'ParameterError', 'check_scalar', 'check_option', 'check_X', 'check_binary', 'check_y',
+__all__ = ['MAX_GRID', 'InputError', 'ParameterError', 'check_scalar', 'check_option', 'check_X', 'check_binary', 'check_y',
            'check_sample_weight', 'check_X_y', 'check_predict_X']
 
 # %% ../nbs/00_validation.ipynb #ad525b0c
@@ -24,6 +24,8 @@ class InputError(ValueError):
     glassworks.validation.InputError: X contains NaN values in column(s) 'x1' (1 rows). Impute or drop them first.
 
     ```"""
+
+MAX_GRID = 100_000   # the most penalties on a path, or bins of a column, that any data needs (beyond: a typo, or 10**9)
 
 class ParameterError(ValueError):
     """A hyperparameter outside its allowed range or set of options.
@@ -217,6 +219,10 @@ def check_y(y, task:str='classification', n_samples:int|None=None, min_classes:i
         except (TypeError, ValueError): raise InputError("y must be numeric for regression.") from None
         if not np.isfinite(arr).all():
             raise InputError(f"y contains {int((~np.isfinite(arr)).sum())} NaN/inf value(s).")
+        with np.errstate(over='ignore', invalid='ignore'): spread = np.sum((arr - arr.mean()) ** 2)
+        if not np.isfinite(spread):            # every loss of the regressors would overflow (and a search never end)
+            raise InputError(f"y is too large: the sum of its squared deviations overflows (|y| reaches "
+                             f"{np.abs(arr).max():.3g}); rescale y, e.g. divide it by a power of ten.")
         if not allow_constant and np.ptp(arr) == 0:
             raise InputError("y is constant: there is nothing to fit (its variance, the loss normaliser, is 0).")
         return np.ascontiguousarray(arr)
