@@ -318,7 +318,10 @@ class GlassworksClassifier(ClassifierMixin, GlassworksEstimator):
         elif isinstance(cw, dict):
             keys = {(k.item() if hasattr(k, 'item') else k): v for k, v in cw.items()}
             plain = [c.item() if hasattr(c, 'item') else c for c in classes]
-            per = np.array([float(keys.get(c, 1.0)) for c in plain])
+            vals = [keys.get(c, 1.0) for c in plain]
+            if any(isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real) for v in vals):
+                raise ParameterError(f"class_weight values must be numbers, got {vals}.")
+            per = np.array(vals, dtype=np.float64)
             if not np.isfinite(per).all() or (per < 0).any():
                 raise ParameterError("class_weight values must be finite and non-negative.")
         else: raise ParameterError(f"class_weight must be None, 'balanced' or a dict {{label: weight}}; got {type(cw).__name__}.")
