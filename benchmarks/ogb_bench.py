@@ -30,9 +30,20 @@ time of the fit that reaches the largest complexity <= C. Ours, three configurat
 * `ogb_greedy`: greedy search without a length limit.
 Targets are centred (as in the paper).
 
+Mode `--mode vs-fastogb` (issue 23) runs neither part. Instead, for each data set:
+* Equal language: our estimator with `language='fastogb'` (the propositions of fastogb's encoder) against fastogb,
+  in the same configuration (OGB objective, fully corrective, reg 1, eps 1e-4, max_col_attr 10 = n_cutpoints 4).
+  Training risk after k = 1..`--rules` rules, for greedy search (both without a length limit) and, on data sets of at
+  most `--bnb-max-rows` rows, our branch-and-bound against fastogb's exhaustive search (rule length <= 3).
+* Held-out risk with defaults: a 75/25 split (seed 0); ours with every parameter at its default except n_rules,
+  fastogb in the paper's OGB configuration (greedy). Regression targets are centred by the training mean.
+Writes `benchmarks/results/ogb_vs_fastogb.{md,csv}` after every data set. The paper's one-against-rest tables iris,
+wine and digits5 come from scikit-learn.
+
 Usage:
   python benchmarks/ogb_bench.py [--datasets diabetes friedman1 ...] [--rules 10] [--max-complexity 50]
                                  [--repeat 2] [--search bnb] [--time-limit 120] [--out benchmarks/results/ogb]
+  python benchmarks/ogb_bench.py --mode vs-fastogb [--datasets ...] [--searches greedy bnb] [--bnb-max-rows 200]
 Needs GLASSWORKS_DATA for the raw tables (insurance, boston, used_cars, wages, happiness_2015, banknote, titanic,
 ships, smoking); data sets that cannot be loaded are skipped. Peers that cannot be imported are skipped.
 """
@@ -47,6 +58,7 @@ from glassworks.ogb import RuleBoostingRegressor, RuleBoostingClassifier, get_lo
 REGRESSION = ['diabetes', 'friedman1', 'friedman2', 'friedman3', 'insurance', 'boston', 'used_cars', 'wages',
               'happiness_2015']
 CLASSIFICATION = ['breast_cancer', 'banknote', 'titanic']
+PAPER_EXTRA = ['iris', 'wine', 'digits5', 'tic_tac_toe', 'ibm_hr', 'voice_gender', 'telco_churn', 'magic04', 'adult']
 COUNTS = ['ships', 'smoking']
 DEFAULT = REGRESSION + CLASSIFICATION + COUNTS
 
@@ -62,6 +74,12 @@ def load_numeric(name):
         X, y = gen(n_samples=n, noise=0.1, random_state=1000, **kw)
         m = n // 5
         return X[:m], y[:m], 'regression', [f"x{j}" for j in range(X.shape[1])]
+    if name in ('iris', 'wine', 'digits5'):
+        # the paper's one-against-rest tasks on scikit-learn tables: versicolor, class 1, digit 5
+        from sklearn.datasets import load_iris, load_wine, load_digits
+        X, y = {'iris': load_iris, 'wine': load_wine, 'digits5': load_digits}[name](return_X_y=True)
+        y = (y == (5 if name == 'digits5' else 1)).astype(int)
+        return X.astype(float), y, 'classification', [f"x{j}" for j in range(X.shape[1])]
     from glassworks.datasets import load
     d = load(name)
     X, y = d.X.copy(), pd.Series(np.asarray(d.y))
@@ -194,6 +212,133 @@ def part2(name, X, y, args):
     return row
 
 
+# ---------------------------------------------------------------- mode vs-fastogb: equal language, then defaults
+def fastogb_est(loss, rules, search='greedy', max_len=None):
+    import fastogb
+    op = {'epsilon': 1e-4}
+    if max_len is not None: op['maximum_query_length'] = max_len
+    return fastogb.GeneralRuleBoostingEstimator(
+        num_rules=rules, objective_function=fastogb.OrthogonalBoostingObjective,
+        weight_update_method=fastogb.FullyCorrective(loss=loss, reg=1.0), loss=loss, reg=1.0, search=search,
+        max_col_attr=10, objective_params=op)
+
+
+def ours_est(task, **kw):
+    if task == 'classification': return RuleBoostingClassifier(**kw)
+    return RuleBoostingRegressor(loss='poisson' if task == 'counts' else 'squared', **kw)
+
+
+def encode(y, task, centre=None):
+    "Targets as fastogb wants them: +-1 labels, counts as floats, regression centred by `centre` (the training mean)."
+    if task == 'classification': return np.where(y == np.unique(y)[1], 1.0, -1.0)
+    y = y.astype(float)
+    return y - centre if task == 'regression' else y
+
+
+def equal_language(name, X, y, task, args, search='greedy'):
+    """Training risk after k = 1..rules rules, ours at language='fastogb' against fastogb, same configuration
+    (OGB objective, fully corrective, reg 1, eps 1e-4, max_col_attr 10 = n_cutpoints 4). search 'greedy': both greedy
+    without a length limit; 'bnb': our branch-and-bound against fastogb's exhaustive search, rule length <= 3."""
+    loss = {'regression': 'squared', 'classification': 'logistic', 'counts': 'poisson'}[task]
+    yy = encode(y, task, y.mean())
+    kw = dict(n_rules=args.rules, objective='ogb', weights='corrective', epsilon=1e-4, reg=1.0, n_cutpoints=4,
+              language='fastogb', search=search, max_rule_length=100 if search == 'greedy' else 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        m = ours_est(task, **kw).fit(X, y if task == 'classification' else yy)
+        ours = [h['risk'] for h in m.history_[1:]]
+        try:
+            f = fastogb_est(loss, args.rules, 'greedy' if search == 'greedy' else 'exhaustive',
+                            None if search == 'greedy' else 3).fit(X, yy)
+            peer, err = list(np.asarray(f.loss_history_, float)), ''
+        except Exception as e:   # noqa: BLE001
+            peer, err = [], f"{type(e).__name__}: {str(e)[:50]}"
+    rows = []
+    for k in range(1, args.rules + 1):
+        a = ours[k - 1] if k <= len(ours) else (ours[-1] if ours else np.nan)     # a stopped fit keeps its last model
+        b = peer[k - 1] if k <= len(peer) else (peer[-1] if peer else np.nan)
+        rows.append(dict(dataset=name, task=task, search=search, k=k, ours=a, fastogb=b, note=err))
+    return rows
+
+
+def held_out(name, X, y, task, args):
+    """Test risk with defaults on a 75/25 split (seed 0): ours as shipped (`RuleBoosting*()` with n_rules=rules) against
+    fastogb in the paper's OGB configuration (greedy, corrective, reg 1, max_col_attr 10), same rules. Regression
+    targets are centred by the training mean (fastogb has no intercept)."""
+    from sklearn.model_selection import train_test_split
+    loss = {'regression': 'squared', 'classification': 'logistic', 'counts': 'poisson'}[task]
+    tr, te = train_test_split(np.arange(len(y)), test_size=0.25, random_state=0,
+                              stratify=y if task == 'classification' else None)
+    mu = y[tr].mean() if task == 'regression' else None
+    ytr, yte = encode(y[tr], task, mu), encode(y[te], task, mu)
+    L = get_loss(loss)
+    row = dict(dataset=name, task=task, n_train=len(tr), n_test=len(te))
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        m = ours_est(task, n_rules=args.rules, time_limit=args.time_limit).fit(X[tr], y[tr] if task == 'classification' else ytr)
+        f_ours = m.decision_function(X[te]) if task == 'classification' else m._decision_values(X[te])
+        row.update(ours_language=m.language, ours_rules=len(m.conjunctions_), ours_stop=m.stopping_reason_,
+                   ours_train=m.history_[-1]['risk'], ours_test=L.risk(f_ours, yte))
+        try:
+            f = fastogb_est(loss, args.rules).fit(X[tr], ytr)
+            row.update(fastogb_rules=len(f.loss_history_), fastogb_train=float(f.loss_history_[-1]),
+                       fastogb_test=L.risk(f.decision_function(X[te]), yte))
+        except Exception as e:   # noqa: BLE001
+            row.update(fastogb_train=np.nan, fastogb_test=np.nan, note=f"{type(e).__name__}: {str(e)[:50]}")
+    return row
+
+
+def main_vs_fastogb(args, argv):
+    rows, held = [], []
+    for name in args.datasets:
+        try: X, y, task, _ = load_numeric(name)
+        except Exception as e:   # noqa: BLE001
+            print(f"skip {name}: {type(e).__name__}: {e}", file=sys.stderr); continue
+        print(f"{name}: n={len(y)} d={X.shape[1]} {task}", file=sys.stderr, flush=True)
+        for s in args.searches:
+            if s == 'bnb' and len(y) > args.bnb_max_rows: continue
+            rows += equal_language(name, X, y, task, args, s)
+        held.append(held_out(name, X, y, task, args)); print('  ', held[-1], file=sys.stderr, flush=True)
+        write_vs_fastogb(rows, held, args, argv)           # after every data set, so a stopped run keeps its results
+
+
+def write_vs_fastogb(rows, held, args, argv):
+    d, h = pd.DataFrame(rows), pd.DataFrame(held)
+    tol = lambda b: 1e-9 * np.maximum(1.0, np.abs(b))
+    d['worse'] = d.ours > d.fastogb + tol(d.fastogb)
+    summ = []
+    for (name, s), g in d.groupby(['dataset', 'search'], sort=False):
+        summ.append(dict(dataset=name, task=g.task.iloc[0], search=s, ours_final=g.ours.iloc[-1],
+                         fastogb_final=g.fastogb.iloc[-1], k_worse=int(g.worse.sum()),
+                         k_better=int((g.ours < g.fastogb - tol(g.fastogb)).sum()), k_total=len(g),
+                         max_excess=float(np.max((g.ours - g.fastogb) / np.abs(g.fastogb))),
+                         first_difference=next((int(k) for k, a, b in zip(g.k, g.ours, g.fastogb)
+                                                if abs(a - b) > 1e-6 * max(1.0, abs(b))), 'none'),
+                         note=g.note.iloc[0]))
+    S = pd.DataFrame(summ)
+    out = Path(args.out); out.parent.mkdir(parents=True, exist_ok=True)
+    pd.concat([d.assign(part='equal_language'), h.assign(part='held_out_defaults')]).to_csv(out.with_suffix('.csv'), index=False)
+    cmd = ' '.join(['python benchmarks/ogb_bench.py'] + (argv if argv is not None else sys.argv[1:]))
+    lines = [f"# Ours against fastogb (`GLASSWORKS_DATA=/work/shared/data {cmd}`)", '',
+             "## Training risk at equal language (ours `language='fastogb'`; OGB, fully corrective, reg 1, eps 1e-4, "
+             f"max_col_attr 10 = n_cutpoints 4, k = 1..{args.rules} rules)", '',
+             "greedy: both greedy, no length limit. bnb: our branch-and-bound against fastogb's exhaustive search, rule "
+             "length <= 3. k_worse / k_better: rule counts k at which our training risk is above / below fastogb's "
+             "(relative tolerance 1e-9); max_excess: the largest (ours - fastogb) / fastogb over k (negative: ours "
+             "lower at every k).", '', md_table(S), '',
+             f"Ours worse at some k on {int((S.k_worse > 0).sum())} of {len(S)} (data set, search) pairs; lower final "
+             f"risk on {int((S.ours_final < S.fastogb_final - tol(S.fastogb_final)).sum())}, equal on "
+             f"{int((np.abs(S.ours_final - S.fastogb_final) <= tol(S.fastogb_final)).sum())}.", '',
+             f"## Held-out risk with defaults (75/25 split, seed 0, {args.rules} rules)", '',
+             "Ours: `RuleBoostingRegressor/Classifier(n_rules=...)` with every other parameter at its default; "
+             "fastogb: the paper's OGB configuration (greedy, fully corrective, reg 1, max_col_attr 10). Risk = mean "
+             "loss on the test rows (squared error; logistic loss in nats; Poisson: exp f - y f + y log y - y).", '',
+             md_table(h), '',
+             f"Ours lower test risk on {int((h.ours_test < h.fastogb_test).sum())} of {len(h)}, lower train risk on "
+             f"{int((h.ours_train < h.fastogb_train).sum())}.", '']
+    out.with_suffix('.md').write_text('\n'.join(lines))
+
+
 def md_table(df) -> str:
     "A markdown table (numbers with 4 significant digits) without extra dependencies."
     fmt = lambda v: (f"{v:.4g}" if isinstance(v, (float, np.floating)) else str(v))
@@ -212,8 +357,18 @@ def main(argv=None):
     ap.add_argument('--search', default='bnb', choices=['bnb', 'beam', 'greedy'], help="our search in part 2")
     ap.add_argument('--time-limit', type=float, default=120.0, help='seconds per fit of ours in part 2')
     ap.add_argument('--skip-part2', action='store_true', help='only the race against fastogb')
-    ap.add_argument('--out', default='benchmarks/results/ogb', help='output prefix (.md and .csv are added)')
+    ap.add_argument('--out', default=None, help='output prefix (.md and .csv are added; default '
+                    'benchmarks/results/ogb, or benchmarks/results/ogb_vs_fastogb with --mode vs-fastogb)')
+    ap.add_argument('--mode', default='all', choices=['all', 'vs-fastogb'],
+                    help="'vs-fastogb': training risk per rule count at equal language, and held-out risk with defaults")
+    ap.add_argument('--searches', nargs='+', default=['greedy', 'bnb'], choices=['greedy', 'bnb'],
+                    help="--mode vs-fastogb: searches compared at equal language (bnb against fastogb's exhaustive search)")
+    ap.add_argument('--bnb-max-rows', type=int, default=100000, help="--mode vs-fastogb: skip bnb above this many rows")
     args = ap.parse_args(argv)
+    if args.mode == 'vs-fastogb':
+        args.out = args.out or 'benchmarks/results/ogb_vs_fastogb'
+        return main_vs_fastogb(args, argv)
+    args.out = args.out or 'benchmarks/results/ogb'
     rows1, rows2 = [], []
     for name in args.datasets:
         try: X, y, task, _ = load_numeric(name)

@@ -27,6 +27,7 @@ from pathlib import Path, PurePosixPath
 ROOT = Path(__file__).resolve().parent.parent
 HERE = Path(__file__).resolve().parent
 MARKER = '.glassworks-site'  # written into the output folder; we only ever wipe folders that carry it
+REFERENCE = None  # docs/gw_reference.py when building the project's own notebooks (its API reference pages)
 
 
 def _text(x) -> str:
@@ -309,7 +310,7 @@ def escape_literal(text: str) -> str:
 _re_source = re.compile(r'^\[source\]\(([^)\s]+)\)(\{[^}\n]*\})?\s*$')
 
 
-def api_markdown(md: str) -> str:
+def api_markdown(md: str, rel: str = '') -> str:
     "nbdev's `show_doc` markdown -> a MyST API entry: heading with nbdev's anchor, source link, signature, docstring."
     lines, out, i = md.split('\n'), [], 0
     src_url, heading = None, None
@@ -330,6 +331,7 @@ def api_markdown(md: str) -> str:
     out += [f'{level} {name_txt}', '']
     src_html = (f'<a class="gw-source reference external" href="{html.escape(src_url)}" target="_blank" '
                 f'rel="noopener">source</a>' if src_url else '')
+    if REFERENCE: src_html += REFERENCE.api_link(name_txt, rel)  # the entry's page in the API reference
     out += [f'<div class="gw-api-anchor"><span id="{html.escape(anchor)}"></span>{src_html}</div>', '']
     # body: fenced blocks kept (signature links made plain), prose escaped so it shows literally
     fence, first_code, prose, wrapped = None, True, [], []
@@ -434,7 +436,7 @@ def stage_notebook(nb: dict, fm: dict, rel: str, linker: Linker, scrub) -> dict:
         if not echo and out_opt == 'asis' and md_outs and len(md_outs) == len(outs):
             for o in md_outs:
                 md = _text(o['data']['text/markdown'])
-                if re.match(r'^\s*show_doc\(', code): md = api_markdown(md)
+                if re.match(r'^\s*show_doc\(', code): md = api_markdown(md, rel)
                 cells.append(md_cell(linker(quarto_divs(md), rel)))
             continue
         tags = []
@@ -462,6 +464,13 @@ def stage_notebook(nb: dict, fm: dict, rel: str, linker: Linker, scrub) -> dict:
     return {'cells': cells, 'nbformat': 4, 'nbformat_minor': 5,
             'metadata': {'kernelspec': {'display_name': 'Python 3', 'language': 'python', 'name': 'python3'},
                          'language_info': {'name': 'python', 'pygments_lexer': 'ipython3'}}}
+
+
+def download_html(rel: str) -> str:
+    "The download link a tutorial page gets under its title (raw HTML: the link rewriter leaves it alone)."
+    name = html.escape(PurePosixPath(rel).name)
+    return (f'<p class="gw-download"><a class="reference download" href="{name}" download="{name}">'
+            f'Download this notebook</a> (<code>{name}</code>) to run it in Jupyter.</p>\n')
 
 
 def stage_markdown(text: str, rel: str, linker: Linker, nblinker=None) -> str:
@@ -638,6 +647,11 @@ def build(out: Path, nbs: Path, jobs: int, stage: Path | None = None, quiet: boo
     check_out(out)
     if not nbs.is_dir(): raise SystemExit(f'docs/build.py: notebook folder {nbs} not found')
     rels = find_sources(nbs)
+    global REFERENCE
+    REFERENCE = None
+    if nbs.resolve() == (ROOT / (cfg.get('nbs_path') or 'nbs')).resolve():
+        sys.path.insert(0, str(HERE))
+        import gw_reference as REFERENCE
     nb_rels = [r for r in rels if r.endswith('.ipynb')]
     if not rels: raise SystemExit(f'docs/build.py: no notebooks in {nbs}')
     for rel in nb_rels:  # fail early and clearly on a broken/half-written notebook
@@ -688,6 +702,7 @@ def build(out: Path, nbs: Path, jobs: int, stage: Path | None = None, quiet: boo
         root_rel = next((r for r in ('index.ipynb', 'index.md') if r in src2out and src2out[r] == 'index'), None)
         nav = build_nav(read_sidebar(nbs), rels)
         toc = toctree_md(nav, src2out, root_rel)
+        if REFERENCE: toc += '\n' + REFERENCE.toctree()  # docs/gw_reference.py: the API reference's pages
         titles = {}
         for rel in rels:
             dst = src / (src2out[rel] + ('.ipynb' if rel.endswith('.ipynb') else '.md'))
@@ -706,12 +721,15 @@ def build(out: Path, nbs: Path, jobs: int, stage: Path | None = None, quiet: boo
                 titles[rel] = PurePosixPath(rel).stem
             else:
                 snb = stage_notebook(json.loads(r['nb']), r['frontmatter'], rel, linker, scrub)
+                if rel.startswith('tutorials/'):  # the notebook itself, copied beside the page after Sphinx
+                    snb['cells'].insert(1, dict(id='download', **md_cell(download_html(rel))))
                 titles[rel] = str(r['frontmatter'].get('title') or PurePosixPath(rel).stem)
             if rel == root_rel: snb['cells'].append(dict(id='toctree', **md_cell(toc)))
             dst.write_text(json.dumps(snb, indent=1), encoding='utf-8')
         if root_rel is None:  # no landing page in nbs/: a generated one with the toctrees
             (src / 'index.md').write_text(f'# {cfg.get("title") or "Documentation"}\n\n{cfg.get("description", "")}\n\n' + toc,
                                           encoding='utf-8')
+        if REFERENCE: REFERENCE.write_pages(src)
         # Sphinx
         build_dir = stage / 'html'
         env = dict(os.environ, GLASSWORKS_DOCS_ROOT=str(ROOT), PYTHONWARNINGS='ignore')
@@ -734,6 +752,11 @@ def build(out: Path, nbs: Path, jobs: int, stage: Path | None = None, quiet: boo
             j = build_dir / junk
             if j.is_dir(): shutil.rmtree(j)
             elif j.exists(): j.unlink()
+        for rel in rels:  # tutorials: the source notebook (saved outputs included) next to its page
+            if rel.startswith('tutorials/') and rel.endswith('.ipynb'):
+                dst = build_dir / PurePosixPath(src2out[rel]).parent / PurePosixPath(rel).name
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(nbs / rel, dst)
         problems = check_links(build_dir)
         if problems:
             print(f'docs/build.py: {len(problems)} internal link(s) without a target (anchor dropped / unlinked):\n  '

@@ -15,11 +15,15 @@ copyright = S.get('copyright', '')
 release = version = S.get('version', '')
 
 extensions = ['myst_nb', 'sphinx_copybutton', 'sphinx_design', 'sphinx.ext.mathjax']
+import sys; sys.path.insert(0, str(HERE))  # docs/gw_reference.py: the API reference (autodoc + napoleon over
+extensions.append('gw_reference')             # the package, Parameters from nbdev's docments comments)
+default_role = 'code'                          # `x` in reST docstrings is code, as in markdown
 root_doc = 'index'
 exclude_patterns = ['**.ipynb_checkpoints']
 templates_path = [str(HERE / '_templates')]
 html_static_path = [str(HERE / '_static')]
 html_css_files = ['glassworks.css']
+html_js_files = ['gw-search.js']     # search snippets: formulas as plain text, not TeX
 
 # myst-nb: render the saved outputs (+ the executed show_doc entries, already markdown cells); never execute
 nb_execution_mode = 'off'
@@ -41,7 +45,7 @@ mathjax3_config = {'options': {'enableMenu': False}}  # the menu's speech/explor
 copybutton_selector = ':not(.output) > div.highlight pre'
 copybutton_prompt_text = r'>>> |\.\.\. '
 copybutton_prompt_is_regexp = True
-copybutton_only_copy_prompt_lines = False
+copybutton_only_copy_prompt_lines = True   # a doctest copies its code, not its expected output
 
 smartquotes = False             # docstrings and outputs show ' and -- as written
 
@@ -54,8 +58,10 @@ html_copy_source = False
 html_last_updated_fmt = None
 html_sidebars = {'**': ['gw-sidebar-nav']}
 html_theme_options = {
+    'navbar_start': ['navbar-logo', 'gw-version'],
     'navbar_center': [],
-    'navbar_end': ['theme-switcher'],
+    'navbar_end': ['theme-switcher', 'navbar-icon-links'],
+    'icon_links': [{'name': 'Source code on GitHub', 'url': S.get('git_url', ''), 'icon': 'fa-brands fa-github'}],
     'navbar_persistent': ['search-button-field'],
     'secondary_sidebar_items': ['page-toc'],
     'show_toc_level': 2,

@@ -4,7 +4,7 @@
 
 # %% ../nbs/01_base.ipynb #426004f6
 from __future__ import annotations
-import functools, os, sys, time, numbers
+import contextlib, functools, os, signal, sys, threading, time, numbers
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
@@ -60,9 +60,26 @@ class SearchMonitor:
         self.t0 = time.perf_counter(); self._last_print = -np.inf
         self.c0 = compile_seconds(this_thread=True)
         self.rss0 = resident_bytes() if self.memory_limit is not None else 0
+        self._memory_read = time.perf_counter()
         self.upper, self.lower, self.nodes, self.trace, self.stopped_by = np.inf, -np.inf, 0, [], None
-        self.time_to_best = None
+        self.time_to_best, self.interrupted = None, False
         return self
+
+    @contextlib.contextmanager
+    def interruptible(self):
+        """Within this block Ctrl-C stops the search instead of killing it: the first SIGINT only sets `interrupted`,
+        which `expired()` reports as `stopped_by='interrupt'`, so the search returns its best model and bound; a
+        second one raises `KeyboardInterrupt` as usual. Only in the main thread (the one Python delivers signals to)
+        and only over Python's default handler (a program that handles SIGINT itself keeps its handler)."""
+        if threading.current_thread() is not threading.main_thread() or \
+           signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+            yield self; return
+        def note(signum, frame):
+            if self.interrupted: raise KeyboardInterrupt
+            self.interrupted = True
+        old = signal.signal(signal.SIGINT, note)
+        try: yield self
+        finally: signal.signal(signal.SIGINT, old)
 
     @property
     def compile_seconds(self):
@@ -77,11 +94,22 @@ class SearchMonitor:
     def expired(self, nodes:int|None=None):
         "True when a limit is reached; records which one in `stopped_by`."
         if nodes is not None: self.nodes = nodes
-        if self.time_limit is not None and self.elapsed >= self.time_limit: self.stopped_by = 'time_limit'
+        if self.interrupted: self.stopped_by = 'interrupt'
+        elif self.time_limit is not None and self.elapsed >= self.time_limit: self.stopped_by = 'time_limit'
         elif self.node_limit is not None and self.nodes >= self.node_limit: self.stopped_by = 'node_limit'
-        elif self.memory_limit is not None and resident_bytes() - self.rss0 > self.memory_limit * 2**30:
+        elif self.memory_limit is not None and self._memory_due() and \
+             resident_bytes() - self.rss0 > self.memory_limit * 2**30:
             self.stopped_by = 'memory_limit'
         return self.stopped_by is not None
+
+    MEMORY_EVERY = 0.05   # seconds between two reads of the resident memory (a read costs ~10 us; searches in Python
+                          # ask `expired()` at every node)
+
+    def _memory_due(self) -> bool:
+        "Is it time to read the resident memory again?"
+        now = time.perf_counter()
+        if now - self._memory_read < self.MEMORY_EVERY: return False
+        self._memory_read = now; return True
 
     def update(self, upper:float|None=None, lower:float|None=None, nodes:int|None=None, queue:int|None=None,
                force:bool=False):
@@ -161,6 +189,11 @@ class GlassworksEstimator(BaseEstimator):
         return check_predict_X(X, self.feature_names_, binary=self._binary_features, estimator=type(self).__name__)
 
     def __sklearn_tags__(self):
+        """scikit-learn's tags. With a `binarizer` the input may hold categories and strings (it one-hot encodes them).
+        Without one the input must be 0/1. scikit-learn has no tag for that (its nearest, `positive_only`, only makes
+        its checks feed non-negative continuous data and adds a check for its own wording), so the contract is declared
+        where the suite runs: `tests/test_sklearn_checks.py` asserts that every check a 0/1 estimator fails, fails on
+        our 0/1 refusal and on nothing else."""
         tags = super().__sklearn_tags__()
         if self._binary_features and getattr(self, 'binarizer', None) is not None:   # the Binarizer one-hot encodes
             tags.input_tags.categorical = tags.input_tags.string = True
@@ -178,8 +211,9 @@ class GlassworksEstimator(BaseEstimator):
         raise ParameterError(f"`binarizer` must be None, a strategy name or a glassworks Binarizer, got {type(bz).__name__}.")
 
     def _check_common_params(self):
-        "Validate `time_limit` and `verbose` (used by the anytime solvers)."
+        "Validate `time_limit`, `memory_limit` and `verbose` (used by the anytime solvers)."
         check_scalar(getattr(self, 'time_limit', None), 'time_limit', low=0, include_low=False, allow_none=True)
+        check_scalar(getattr(self, 'memory_limit', None), 'memory_limit', low=0, include_low=False, allow_none=True)
         check_scalar(getattr(self, 'verbose', 0), 'verbose', kind=(numbers.Integral, bool), low=0)
 
     def _min_leaf_rows(self, w:np.ndarray) -> int:

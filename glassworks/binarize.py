@@ -215,6 +215,8 @@ def _check_params(bz):
     check_scalar(bz.max_thresholds, 'max_thresholds', numbers.Integral, low=1, allow_none=True)
     check_scalar(getattr(bz, 'max_categories', None), 'max_categories', numbers.Integral, low=2, allow_none=True)
     check_scalar(bz.drop_first, 'drop_first', (bool, np.bool_))
+    from glassworks.validation import check_random_state as check_seed    # (scikit-learn's check_random_state is imported above)
+    check_seed(bz.random_state)
     check_scalar(bz.gbdt_n_estimators, 'gbdt_n_estimators', numbers.Integral, low=1)
     check_scalar(bz.gbdt_max_depth, 'gbdt_max_depth', numbers.Integral, low=1)
     cf = bz.categorical_features
@@ -454,7 +456,21 @@ class Binarizer(TransformerMixin, BaseEstimator):
     >>> B.transform(df).to_numpy().tolist()
     [[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 0], [0, 0, 0, 1]]
 
-    ```"""
+    ```
+
+    Attributes
+    ----------
+    thresholds_ : dict
+        {column: cut points} for each numeric column; feature `col <= t` is 1 below or at t.
+    categories_ : dict
+        {column: levels} for each categorical column.
+    feature_info_ : list of dict
+        One entry per output feature: its name, the column it tests, the test, and the name of its negation.
+    n_features_in_ : int
+        Number of input columns seen by `fit`.
+    feature_names_in_ : ndarray of str
+        The input's column names (`x0, x1, ...` for arrays).
+    """
     def __init__(self,
                  strategy:str='quantile', # 'quantile', 'midpoints', 'equal_width' or 'gbdt'
                  n_bins:int=4, # number of bins for 'quantile' and 'equal_width'

@@ -650,7 +650,10 @@ def read_dl85(path) -> tuple:
     return X, df.iloc[:, 0].rename('class')
 
 # %% ../nbs/05_datasets.ipynb #8d6cb412
-def load(name:str, data_home=None, download:bool=True) -> Dataset:
+def load(name:str, # a name or alias from `list_datasets()`
+         data_home=None, # folder searched first for a local copy (then `$GLASSWORKS_DATA`, the cache, the shipped copy)
+         download:bool=True, # fetch a missing file from its source (False: local copies only)
+        ) -> Dataset:
     """Load data set `name` (see `list_datasets()`) as a `Dataset`; unpack it as `X, y, description`.
 
     ```python
@@ -698,7 +701,7 @@ class HierarchicalTruth:
     def n_nonzero(self): return int(np.count_nonzero(self.beta)) + sum(t != 0 for _, _, t in self.interactions)
 
     def signal(self, X):
-        "Noise-free response $X\\beta + \\sum \\theta_{ij} x_i x_j$ for rows of `X`."
+        "Noise-free response `X @ beta + sum(theta_ij * x_i * x_j)` for rows of `X`."
         X = np.asarray(X, dtype=float)
         f = X @ self.beta
         for i, j, t in self.interactions: f = f + t * X[:, i] * X[:, j]

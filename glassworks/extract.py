@@ -15,12 +15,14 @@ from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 from sklearn.exceptions import NotFittedError
 from .base import GlassworksRegressor, ExactSolverMixin, SearchMonitor
 from .validation import check_X_y, check_X, check_scalar, check_option, check_sample_weight, InputError, ParameterError, MAX_GRID
+from .validation import InputTypeError, check_bool
 from .models import Rule, Condition, RuleEnsemble
 
 # %% auto #0
-__all__ = ['GAMMA_GRID', 'NodeTable', 'node_table', 'q_value', 'is_antichain', 'CBCDState', 'ExtractionProblem', 'cbcd',
-           'PathStep', 'RulePath', 'rule_path', 'outer_approximation', 'RuleExtractor', 'tree_graphviz',
-           'plot_rule_path', 'plot_rule_depths', 'k_slider']
+__all__ = ['FREE_PRICE', 'BNB_MAX_CANDIDATES', 'BNB_NODES', 'GAMMA_GRID', 'NodeTable', 'node_table', 'q_value', 'is_antichain',
+           'CBCDState', 'ExtractionProblem', 'cbcd', 'PathStep', 'RulePath', 'rule_path', 'outer_approximation',
+           'branch_and_bound', 'exact_solve', 'RuleExtractor', 'tree_graphviz', 'plot_rule_path', 'plot_rule_depths',
+           'k_slider']
 
 # %% ../nbs/40_extract.ipynb #9f1c1f8d
 @njit(cache=True)
@@ -574,13 +576,21 @@ def _to_model(table:NodeTable, nodes, w, intercept:float) -> RuleEnsemble:
     rules = [table.rule(int(nodes[k])) for k in order]
     return RuleEnsemble(tuple(rules), [float(w[k] * table.mu[nodes[k]]) for k in order], intercept, table.feature_names)
 
+# The path opens with the model that uses no budget: the nodes of cost 0, fitted, or the empty model. At lambda_max
+# itself z = 0 is a fixed point only up to ties (a node exactly at the threshold may enter, 1 of 3 folds on a small
+# instance), and free nodes enter at every lambda and can pull priced nodes in with them; without this step a budget
+# below every priced node's cost had no path solution at all, though the budget-0 model always fits it.
+FREE_PRICE = 1e6   # x lambda_max: a price at which no node that costs anything is worth selecting
+
 def _lambda_grid(lam_max:float, n:int, ratio:float) -> np.ndarray:
     return lam_max * np.logspace(0, np.log10(ratio), n) if lam_max > 0 else np.zeros(1)
 
 def _run_path(problem:ExtractionProblem, n_lambdas:int=50, lambda_min_ratio:float=1e-3, max_budget:float|None=None,
               tol:float=1e-7, y_mean:float=0.0, monitor:SearchMonitor|None=None) -> RulePath:
     t0 = time.perf_counter(); lam_max = problem.lambda_max(); steps, s = [], None
-    for lam in _lambda_grid(lam_max, n_lambdas, lambda_min_ratio):
+    lams = _lambda_grid(lam_max, n_lambdas, lambda_min_ratio)
+    if lam_max > 0: lams = np.r_[FREE_PRICE * lam_max, lams]   # first the model of budget 0 (free nodes only)
+    for lam in lams:
         s = cbcd(problem, lam, s, tol=tol)
         nodes = np.flatnonzero(s.z); used = float(problem.a[nodes].sum())
         q = _ridge_on_support(problem.table, problem.y, nodes, problem.gamma)[2] if len(nodes) <= 2000 else np.nan
@@ -729,7 +739,7 @@ def outer_approximation(problem:ExtractionProblem, K:float, warm=(), cuts:list|N
     it, status = 0, 'iteration_limit'
     while it < max_iter:
         if mon.certified(tol): status = 'optimal'; break
-        if mon.expired(): status = 'time_limit'; break
+        if mon.expired(): status = mon.stopped_by; break           # time or memory limit, or Ctrl-C
         if mon.time_limit is not None: h.setOptionValue('time_limit', max(1e-3, mon.time_limit - mon.elapsed))
         x0 = np.zeros(nz + 1); x0[col_of[best_nodes]] = 1.0; x0[nu] = mon.upper
         sol = highspy.HighsSolution(); sol.col_value = list(x0); sol.value_valid = True; h.setSolution(sol)
@@ -748,6 +758,167 @@ def outer_approximation(problem:ExtractionProblem, K:float, warm=(), cuts:list|N
     return dict(nodes=best_nodes, weights=best_w, upper=mon.upper, lower=min(mon.lower, mon.upper), iterations=it,
                 status=status, cuts=cuts, monitor=mon, n_binaries=nz)
 
+# %% ../nbs/40_extract.ipynb #325c883b
+@njit(cache=True)
+def _knap_min(vals, mask, a, cap):
+    """Per row r: the least sum_i vals[r,i] x_i over 0 <= x_i <= 1, x_i = 0 where not mask[r,i], sum_i a_i x_i <= cap[r]
+    (the fractional knapsack, greedy by value per unit of budget; items of cost 0 are taken whole)."""
+    R, C = vals.shape
+    out = np.zeros(R); bv = np.empty(C); ba = np.empty(C); key = np.empty(C)
+    for r in range(R):
+        k, tot = 0, 0.0
+        for i in range(C):
+            if mask[r, i] and vals[r, i] < 0.0 and a[i] <= cap[r] + 1e-12:
+                if a[i] <= 0.0: tot += vals[r, i]
+                else: bv[k] = vals[r, i]; ba[k] = a[i]; key[k] = vals[r, i] / a[i]; k += 1
+        if k > 0:
+            left = cap[r]
+            for j in np.argsort(key[:k]):
+                if left <= 0.0: break
+                if ba[j] <= left: tot += bv[j]; left -= ba[j]
+                else: tot += bv[j] * left / ba[j]; left = 0.0
+        out[r] = tot
+    return out
+
+class _BnBData:
+    """What the branch-and-bound needs about the candidates, in its search order: the Gram matrix G = M'WM, b = M'Wy,
+    y'Wy, costs, and which pairs may be selected together (not ancestor and descendant in one tree)."""
+    def __init__(self, problem:ExtractionProblem, K:float):
+        T, y, a = problem.table, problem.y, problem.a
+        self.ok = problem.cand & (a <= K + 1e-12)
+        c0 = np.flatnonzero(self.ok)
+        b0 = T.mu * T.node_sums(y); self.yy = float(y @ T.weigh(y)); self.gamma = problem.gamma
+        single = -b0[c0] ** 2 / (1 / problem.gamma + problem.d[c0])      # q({j}) - q({}) up to the factor 1/2
+        self.cand = c0[np.argsort(single, kind='stable')]                    # most promising single nodes first
+        MS = T.columns(self.cand); self.G = T.weigh(MS).T @ MS
+        self.b, self.a = b0[self.cand], a[self.cand]
+        tr, st, en = T.tree[self.cand], self.cand, T.end[self.cand]
+        inside = (st[None, :] >= st[:, None]) & (st[None, :] < en[:, None])
+        self.compat = ~((tr[:, None] == tr[None, :]) & (inside | inside.T))
+        self.later = np.arange(len(st))[None, :] > np.arange(len(st))[:, None]
+
+def _expand(D:_BnBData, S:list, P):
+    """For the support S (positions in D.cand) and candidate positions P compatible with it: q(S), the exact
+    q(S + j) for every j in P (Prop. B1), and per j the two ingredients of the bounds on S + j + T:
+    the gradient entries -gamma/2 (M_i'W rho_{S+j})^2 and log(1 + gamma u_i(S+j)) for every i in P (Props. B2, B3)."""
+    gam, G, b = D.gamma, D.G, D.b
+    if S:
+        L = np.linalg.cholesky(G[np.ix_(S, S)] + np.eye(len(S)) / gam)
+        V = np.linalg.solve(L, G[np.ix_(S, P)])
+        w = np.linalg.solve(L.T, np.linalg.solve(L, b[S]))
+        bS, qS = b[P] - G[np.ix_(P, S)] @ w, 0.5 * (D.yy - float(b[S] @ w))
+        H = G[np.ix_(P, P)] - V.T @ V                     # M_i'W A_S^{-1} M_j, A_S = I + gamma M_S M_S'W
+    else:
+        bS, qS, H = b[P].copy(), 0.5 * D.yy, G[np.ix_(P, P)].copy()
+    e = np.diag(H).copy(); den = 1 / gam + e
+    qc = qS - 0.5 * bS ** 2 / den                           # rank-one Woodbury: q(S + j)
+    Bc = bS[None, :] - (bS / den)[:, None] * H             # row j: M_i'W rho_{S+j}
+    U = np.maximum(e[None, :] - H ** 2 / den[:, None], 0.0)   # row j: u_i(S+j) = M_i'W A_{S+j}^{-1} M_i
+    return qS, qc, -0.5 * gam * Bc ** 2, np.log1p(gam * U)
+
+def _child_bounds(qc, grad, logu, mask, a, cap):
+    """Per child j: a lower bound on q(S + j + T) over every T of allowed candidates (row j of `mask`) with
+    a(T) <= cap[j]: the larger of Prop. B2 (tangent) and Prop. B3 (ratio), and 0."""
+    tang = qc + _knap_min(grad, mask, a, cap)
+    ratio = qc * np.exp(_knap_min(-logu, mask, a, cap))
+    return np.maximum(np.maximum(tang, ratio), 0.0)
+
+def branch_and_bound(problem:ExtractionProblem, K:float, warm=(), time_limit:float|None=None, tol:float=1e-9,
+                     max_nodes:int=10**7, monitor:SearchMonitor|None=None):
+    """Exact Problem (2) by a depth-first branch-and-bound over antichain supports (each support is reached once, by
+    adding candidates in a fixed order), with the exact rank-one value of every child and the bounds of Props. B2-B3.
+    Meant for small instances (it keeps the candidates' Gram matrix). Same result dict as `outer_approximation`;
+    `lower` is a proven bound (the smallest bound left open, or the incumbent when the search finished).
+
+    ```python
+    >>> from sklearn.tree import DecisionTreeRegressor
+    >>> X = np.arange(8.)[:, None]; tab = node_table(DecisionTreeRegressor(max_depth=2).fit(X, X[:, 0]), X)
+    >>> prob = ExtractionProblem(tab, X[:, 0] - 3.5, gamma=100.0, a=tab.attribute('rules'))
+    >>> res = branch_and_bound(prob, K=2)
+    >>> res['nodes'].tolist(), round(res['upper'], 3), res['status']
+    ([2, 6], 3.178, 'optimal')
+
+    ```"""
+    mon = monitor if monitor is not None else SearchMonitor(time_limit, name='extract-bnb')
+    T = problem.table
+    D = _BnBData(problem, K); C = len(D.cand)
+    best = [0.5 * D.yy, np.zeros(0, np.int64), np.zeros(0)]
+    def consider(nodes):
+        nodes = np.sort(np.asarray(nodes, np.int64))
+        w, _, q = _ridge_on_support(T, problem.y, nodes, problem.gamma)
+        if q < best[0]: best[:] = [q, nodes, w]
+        mon.update(upper=best[0])
+    consider([])
+    for w in warm:
+        w = np.asarray(w, np.int64)
+        if len(w) and problem.a[w].sum() <= K + 1e-9 and is_antichain(T, w) and np.all(D.ok[w]): consider(w)
+    mon.update(lower=0.0)
+    stack = [(0.0, [], np.ones(C, np.bool_), float(K))]   # (bound, support as positions, positions allowed next, budget left)
+    pruned, expanded, status = np.inf, 0, 'optimal'
+    while stack:
+        if mon.expired(): status = mon.stopped_by; break
+        if expanded >= max_nodes: status = 'node_limit'; break
+        bound, S, allowed, kap = stack.pop()
+        if bound >= best[0] * (1 - tol): pruned = min(pruned, bound); continue
+        P = np.flatnonzero(allowed & (D.a <= kap + 1e-12)); expanded += 1
+        if len(P) == 0: continue
+        qS, qc, grad, logu = _expand(D, S, P)
+        cap = kap - D.a[P]
+        mask = allowed[P][None, :] & D.later[np.ix_(P, P)] & D.compat[np.ix_(P, P)]
+        bounds = _child_bounds(qc, grad, logu, mask, D.a[P], cap)
+        j = int(np.argmin(qc))
+        if qc[j] < best[0] * (1 - 1e-12): consider(D.cand[np.asarray(S + [int(P[j])], np.int64)])
+        for r in np.argsort(-bounds):                        # the most promising child is pushed last, popped first
+            child = allowed.copy(); child[:P[r] + 1] = False; child &= D.compat[P[r]]
+            if bounds[r] >= best[0] * (1 - tol) or not child.any():
+                pruned = min(pruned, bounds[r] if child.any() else qc[r]); continue
+            stack.append((bounds[r], S + [int(P[r])], child, cap[r]))
+        if expanded % 64 == 0: mon.update(lower=min([s[0] for s in stack] + [pruned, best[0]]), nodes=expanded, force=False)
+    lower = min([s[0] for s in stack] + [pruned, best[0]])
+    mon.update(lower=lower, nodes=expanded)
+    if stack and status == 'optimal': status = 'node_limit'
+    return dict(nodes=best[1], weights=best[2], upper=best[0], lower=lower, iterations=expanded, status=status,
+                cuts=[], monitor=mon, n_binaries=C)
+
+
+# %% ../nbs/40_extract.ipynb #3cb4dc61
+BNB_MAX_CANDIDATES = 300   # the branch-and-bound is tried first when at most this many candidates remain (its Gram matrix is dense)
+BNB_NODES = 20_000         # ... and, without a time limit, for at most this many search nodes before outer approximation takes over
+
+def exact_solve(problem:ExtractionProblem, K:float, warm=(), time_limit:float|None=None,
+                monitor:SearchMonitor|None=None, max_candidates:int=BNB_MAX_CANDIDATES):
+    """The exact solver behind `RuleExtractor(solver='exact')`: on small instances (at most `max_candidates` nodes
+    with a column and a_i <= K) first `branch_and_bound`, with half of the time left (or `BNB_NODES` search nodes
+    without a time limit); if it does not certify, `outer_approximation` with the rest, seeded with its incumbent.
+    Both bounds are valid, so the larger one is reported. Returns `outer_approximation`'s result dict plus `method`.
+
+    ```python
+    >>> from sklearn.tree import DecisionTreeRegressor
+    >>> X = np.arange(8.)[:, None]; tab = node_table(DecisionTreeRegressor(max_depth=2).fit(X, X[:, 0]), X)
+    >>> prob = ExtractionProblem(tab, X[:, 0] - 3.5, gamma=100.0, a=tab.attribute('rules'))
+    >>> res = exact_solve(prob, K=2)
+    >>> res['nodes'].tolist(), res['status'], res['method']
+    ([2, 6], 'optimal', 'bnb')
+
+    ```"""
+    mon = monitor if monitor is not None else SearchMonitor(time_limit, name='extract-exact')
+    left = lambda: None if mon.time_limit is None else max(1e-3, mon.time_limit - mon.elapsed)
+    sub = lambda tl, nodes=None: SearchMonitor(tl, nodes, verbose=mon.verbose, name=mon.name, memory_limit=mon.memory_limit)
+    warm, lower, iters = list(warm), -np.inf, 0
+    n_cand = int(np.sum(problem.cand & (problem.a <= K + 1e-12)))
+    if n_cand <= max_candidates:
+        tl = left(); res = branch_and_bound(problem, K, warm, monitor=sub(None if tl is None else 0.5 * tl, None if tl else BNB_NODES))
+        mon.update(upper=res['upper'], lower=res['lower'], nodes=res['iterations'])
+        if res['status'] == 'optimal' or mon.expired(): return dict(res, method='bnb')
+        warm, lower, iters = [res['nodes'], *warm], res['lower'], res['iterations']
+    res = outer_approximation(problem, K, warm=warm, monitor=sub(left()))
+    mon.update(upper=res['upper'], lower=res['lower'], nodes=iters + res['iterations'])
+    mon.stopped_by = mon.stopped_by or res['monitor'].stopped_by
+    lower = min(max(lower, res['lower']), res['upper'])
+    status = 'optimal' if res['upper'] - lower <= 1e-6 * max(1.0, abs(res['upper'])) else res['status']
+    return dict(res, lower=lower, status=status, method='oa' if iters == 0 else 'bnb+oa', monitor=mon)
+
+
 # %% ../nbs/40_extract.ipynb #bf0730a7
 def _check_X_input(X):
     """Refuse X that cannot be a dense real matrix, in scikit-learn's wording (None, sparse, complex, not 2-D, no
@@ -757,9 +928,13 @@ def _check_X_input(X):
         raise InputError("sparse X is not supported: pass a dense array or a DataFrame.")
     if hasattr(X, 'columns'): arr = X
     else:
-        arr = np.asarray(X)
+        try: arr = np.asarray(X)
+        except Exception as e: raise InputError(f"X could not be converted to an array (ragged rows?): {e}") from None
         if arr.dtype.kind == 'c': raise InputError("Complex data not supported: X must hold real numbers.")
-        if arr.dtype == object: arr = arr.astype(np.float64)   # TypeError 'argument must be a string or a number'
+        if arr.dtype == object or arr.dtype.kind in 'USV':
+            try: arr = arr.astype(np.float64)
+            except TypeError as e: raise InputTypeError(f"X entries: {e}") from None   # scikit-learn looks for 'argument must be a string or a number'
+            except ValueError as e: raise InputError(f"X has non-numeric entries ({e}): encode them first.") from None
     if arr.ndim != 2:
         raise InputError(f"Reshape your data: X must be 2-D (n_samples, n_features), got shape {arr.shape}; use "
                          "X.reshape(-1, 1) for a single feature or X.reshape(1, -1) for a single sample.")
@@ -770,7 +945,8 @@ def _check_X_input(X):
 def _check_y_input(y, who:str):
     "y given, 1-D (a column vector is flattened with scikit-learn's DataConversionWarning)."
     if y is None: raise InputError(f"{who} requires y to be passed, but the target y is None.")
-    arr = y if hasattr(y, 'iloc') and np.ndim(y) == 1 else np.asarray(y)
+    try: arr = y if hasattr(y, 'iloc') and np.ndim(y) == 1 else np.asarray(y)
+    except Exception as e: raise InputError(f"y could not be converted to an array: {e}") from None
     if arr.ndim == 2 and arr.shape[1] == 1:
         import warnings
         from sklearn.exceptions import DataConversionWarning
@@ -865,30 +1041,14 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
 
     `solver='cbcd'`: the regularisation path by block coordinate descent with the exact per-tree DP (approximate
     for the joint problem); `solver='exact'`: outer approximation on HiGHS, warm-started and seeded with cuts from
-    the path, certified by its lower bound (or stopped by `time_limit` with a gap). `gamma` is the ridge strength relative
+    the path, certified by its lower bound (or stopped by `time_limit` with a gap); on small ensembles a branch-and-bound
+    over antichain supports (`branch_and_bound`) runs first. `gamma` is the ridge strength relative
     to the median squared node-column norm, chosen by cross-validation by default. `penalty` is lambda relative to
     lambda_max (the empty model).
     The exact solver closes its gap only with a strong ridge or on small ensembles: at 100 trees / depth 3 /
     n = 1000 / K = 20 it certified in 11-40 s at relative gamma 1e-4 and 1e-3, but stopped at a 60 s limit with a 5 %
     gap at 1e-2 and a lower bound still 0 at 0.1 and 1 (`benchmarks/results/extract*.md`); give a `time_limit` and
     read `gap_`.
-
-    Parameters: `ensemble` a scikit-learn tree/forest/boosting regressor (or XGBRegressor / LGBMRegressor), fitted or
-    unfitted (then a clone is fitted on `fit`'s X, y; `ensemble_` is the one used); `max_rules` the budget K (an
-    integer for the built-in budgets; default 10 when `penalty` is also None); `penalty` lambda / lambda_max in
-    [0, 1] instead of a budget; `budget` the attribute a_i: 'rules' (1), 'depth' (the rule's number of conditions
-    before merging), 'features' (its distinct features) or an array with one non-negative cost per node of
-    `node_table`; `gamma` ['cv'] the ridge strength relative to the median squared node-column norm (larger = weaker
-    shrinkage): a number, or 'cv' to choose it from `GAMMA_GRID` by `cv`-fold validation of the extraction (the
-    ensemble is kept, only the path is refitted per fold; the error of each candidate is in `cv_results_`), or a
-    sequence of candidates to choose from the same way; `cv` [3] the number of folds (shuffled, seeded), or a
-    scikit-learn splitter, or an iterable of (train, validation) index arrays; `include_root` [False] allow root nodes
-    (constant rules); `leaves_only` [False] select leaves only (whole root-to-leaf rules, no depth pruning: a
-    FIRE-like baseline); `n_lambdas` [50] path length;
-    `refit` [False] refit the final weights almost without ridge; `time_limit` seconds (the path stops early and
-    the exact solver returns its incumbent and gap); `verbose` progress lines of the exact solver; `n_jobs` [None]
-    joblib jobs for the gamma CV (each fold and candidate a task, under the active joblib backend, e.g. Dask inside
-    `joblib.parallel_config(backend='dask')`; the choice is the serial one).
 
     `fit(X, y, sample_weight)` minimises the weighted squared error sum_k w_k (y_k - f(x_k))^2 (intercept: the weighted
     mean of y; gamma relative to the weighted column norms), so integer weights give the model of the rows repeated
@@ -911,16 +1071,69 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
     >>> bool(np.allclose(ew.predict(X), er.predict(X)))        # the same model as the rows repeated
     True
 
-    ```"""
-    def __init__(self, ensemble=None, max_rules=None, penalty=None, budget='rules', solver='cbcd', gamma='cv',
-                 cv:int=3, include_root:bool=False, leaves_only:bool=False, n_lambdas:int=50, refit:bool=False,
-                 time_limit=None, verbose:int=0,
+    ```
+
+    Attributes
+    ----------
+    model_ : RuleEnsemble
+        The extracted rule list, as an additive rule ensemble.
+    ensemble_ : estimator
+        The fitted tree ensemble the rules were taken from (`ensemble`, or a fitted clone of it).
+    nodes_ : ndarray of int
+        The selected nodes (rows of `table_`).
+    table_ : NodeTable
+        Every node of the ensemble with its rule and cost (see `node_table`).
+    gamma_ : float
+        The ridge strength used, in absolute terms.
+    gamma_rel_ : float
+        The same relative to the median squared node-column norm (what `gamma` sets).
+    cv_results_ : dict or None
+        Validation error of each candidate gamma when `gamma` was chosen by cross-validation.
+    path_ : RulePath or None
+        The regularisation path of `solver='cbcd'`.
+    y_mean_ : float
+        The (weighted) mean of y: the model's intercept.
+    objective_ : float
+        Objective value of the selected nodes and weights (squared error + ridge, or + penalty).
+    lower_bound_ : float
+        A proven lower bound on the optimal objective.
+    gap_ : float
+        `objective_ - lower_bound_`; 0 when the model is certified optimal.
+    optimal_ : bool
+        True when the search finished and certified the model as optimal (False after a time/node/memory limit).
+    fit_time_ : float
+        Seconds `fit` spent searching (numba's first-use compilation not counted).
+    compile_seconds_ : float
+        Seconds `fit` spent compiling numba kernels (0 once they are cached).
+    stats_ : dict
+        Search counters and the anytime trace: nodes, time, time to the best model, what stopped the search.
+    feature_importances_ : ndarray of shape (n_features_in_,)
+        Each input column's share of the extracted rules (sums to 1; all 0 without rules).
+    n_features_in_ : int
+        Number of input columns seen by `fit`.
+    feature_names_ : list of str
+        Names of the input columns (`x0, x1, ...` for arrays).
+    """
+    def __init__(self, ensemble=None, # a scikit-learn tree/forest/boosting regressor (or XGBRegressor / LGBMRegressor), fitted or unfitted (then a clone is fitted on `fit`'s X, y; `ensemble_` is the one used)
+                 max_rules=None, # the budget K (an integer for the built-in budgets); default 10 when `penalty` is also None
+                 penalty=None, # lambda / lambda_max in [0, 1], instead of a budget
+                 budget='rules', # a node's cost a_i: 'rules' (1), 'depth' (its rule's conditions before merging), 'features' (its distinct features), or an array with one non-negative cost per node of `node_table`
+                 solver='cbcd', # 'cbcd' (the path by block coordinate descent) or 'exact' (outer approximation on HiGHS, certified by its lower bound)
+                 gamma='cv', # ridge strength relative to the median squared node-column norm (larger = weaker shrinkage): a number, 'cv' (chosen from `GAMMA_GRID` by `cv`-fold validation; errors in `cv_results_`), or a sequence of candidates
+                 cv:int=3, # folds of the gamma CV (shuffled, seeded), a scikit-learn splitter, or an iterable of (train, validation) index arrays
+                 include_root:bool=False, # allow root nodes (constant rules)
+                 leaves_only:bool=False, # select leaves only (whole root-to-leaf rules, no depth pruning: a FIRE-like baseline)
+                 n_lambdas:int=50, # length of the regularisation path
+                 refit:bool=False, # refit the final weights almost without ridge
+                 time_limit=None, # seconds: the path stops early, the exact solver returns its incumbent and gap
+                 memory_limit:float|None=8.0, # GB the fit may add to the process; the path or the exact solver stops as under a time limit
+                 verbose:int=0, # progress lines of the exact solver
                  n_jobs:int|None=None, # joblib jobs for `gamma='cv'`; None = 1 unless a `joblib.parallel_config` says otherwise, -1 = all
                 ):
         self.ensemble, self.max_rules, self.penalty, self.budget, self.solver = ensemble, max_rules, penalty, budget, solver
         self.gamma, self.cv, self.include_root, self.n_lambdas, self.refit = gamma, cv, include_root, n_lambdas, refit
         self.leaves_only = leaves_only
-        self.time_limit, self.verbose, self.n_jobs = time_limit, verbose, n_jobs
+        self.time_limit, self.memory_limit, self.verbose, self.n_jobs = time_limit, memory_limit, verbose, n_jobs
 
     def _check_params(self):
         self._check_common_params()
@@ -935,6 +1148,7 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
         if not (hasattr(self.cv, 'split') or (np.iterable(self.cv) and not isinstance(self.cv, str))):
             check_scalar(self.cv, 'cv', kind=numbers.Integral, low=2)   # else a splitter or (train, validation) pairs
         check_scalar(self.n_lambdas, 'n_lambdas', kind=numbers.Integral, low=1, high=MAX_GRID)
+        for k in ('include_root', 'leaves_only', 'refit'): check_bool(getattr(self, k), k)
         if self.solver == 'exact' and self.max_rules is None:
             raise ParameterError("solver='exact' solves the budget form: give max_rules.")
         if self.ensemble is None: raise ParameterError("give a tree ensemble (fitted, or unfitted to be fitted on X, y).")
@@ -959,9 +1173,12 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
         except TypeError: fitted = True   # not a scikit-learn estimator: node_table says whether it is supported
         if fitted: X = _align_columns(ens, X)   # a fitted ensemble's column names decide the order
         A, yy, sw = self._validate_fit(X, y, 'regression', sample_weight)
+        if A.size and np.abs(A).max() > np.finfo(np.float32).max:   # the trees read X in float32 (scikit-learn's rule)
+            raise InputError("X holds values beyond float32's range (about 3.4e38), which tree ensembles cannot read; "
+                             "rescale those columns.")
         if not fitted: ens = _fit_ensemble(ens, A, yy, None if sample_weight is None else sw)
         self.ensemble_ = ens
-        mon = SearchMonitor(self.time_limit, verbose=self.verbose, name='RuleExtractor')
+        mon = SearchMonitor(self.time_limit, verbose=self.verbose, name='RuleExtractor', memory_limit=self.memory_limit)
         tab = node_table(ens, A, self.feature_names_, sample_weight=sw)
         a = tab.attribute(self.budget)
         self.y_mean_ = tab.average(yy)
@@ -989,9 +1206,10 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
             mon.stopped_by = 'heuristic'
         else:   # OA starts from the CBCD choice and every path step within K: it returns one of them or better
             warm = [nodes] + ([s.nodes for s in self.path_.steps if s.budget_used <= K + 1e-9] if self.path_ else [])
-            res = outer_approximation(prob, K, warm=warm, monitor=mon)
+            res = exact_solve(prob, K, warm=warm, monitor=mon)
             nodes = res['nodes']; complete = res['status'] == 'optimal'
-            stats.update(oa_iterations=res['iterations'], oa_status=res['status'], n_binaries=res['n_binaries'], n_cuts=len(res['cuts']))
+            stats.update(exact_method=res['method'], oa_iterations=res['iterations'], oa_status=res['status'],
+                         n_binaries=res['n_binaries'], n_cuts=len(res['cuts']))
         nodes = np.sort(np.asarray(nodes, np.int64))
         self.nodes_ = nodes
         w = _ridge_on_support(tab, prob.y, nodes, prob.gamma if not self.refit else 1e6 * prob.gamma)[0]
@@ -1111,4 +1329,10 @@ def k_slider(path:RulePath, max_K:int=25):
         out.outputs = ()
         out.append_stdout(path.model(path.select(slider.value)).to_text() + '\n')
     slider.observe(show, names='value'); show()
-    return W.VBox([slider, out])
+    box = W.VBox([slider, out])
+    def bundle(**kw):                  # the saved/static view (docs site, nbviewer): the selected model as text
+        d = type(box)._repr_mimebundle_(box, **kw)
+        if d is not None: d['text/plain'] = path.model(path.select(slider.value)).to_text()
+        return d
+    box._repr_mimebundle_ = bundle
+    return box

@@ -10,6 +10,7 @@ from numba import njit, prange
 from .compiling import install_locators, argsort_stable
 install_locators()   # numba's cache stamped by the package's source, before this module's kernels are decorated
 from .validation import InputError, ParameterError, check_scalar, check_X_y, check_X, check_sample_weight, MAX_GRID
+from .validation import check_bool, check_random_state
 from sklearn.utils.validation import check_is_fitted
 from .base import GlassworksRegressor
 
@@ -1022,6 +1023,9 @@ def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=
     if not standardize: _check_scaling(X, y, names, w)
     lambdas = _check_path_params(lambdas, n_lambda, lambda_min_ratio, alpha, tol, max_support, screen_factor, max_iter,
                                  max_checks, time_limit, max_solutions)
+    check_bool(standardize, 'standardize')
+    # floats for the numba kernels: an integer tol=1 would compile (seconds) a second version of each of them
+    alpha, tol, lambda_min_ratio, screen_factor = float(alpha), float(tol), float(lambda_min_ratio), float(screen_factor)
     n, p = X.shape
     x_offset = x_scale = None
     if standardize:
@@ -1115,10 +1119,50 @@ class HierScaleRegressor(GlassworksRegressor):
     >>> bool(np.allclose(a.predict(X), b.predict(X), rtol=1e-8, atol=1e-8))
     True
 
-    ```"""
-    def __init__(self, alpha:float=2.0, n_lambda:int=100, lambda_min_ratio:float=0.05, lambdas=None, cv:int|None=None,
-                 validation_fraction:float=0.25, tol:float=1e-6, max_support:int|None=None, standardize:bool=False,
-                 random_state=None, verbose:int=0,
+    ```
+
+    Attributes
+    ----------
+    intercept_ : float
+        Intercept of the selected model.
+    coef_main_ : ndarray of shape (n_features_in_,)
+        Main-effect coefficients of the selected model (on the original scale of X).
+    coef_inter_ : list of (str, str, float)
+        Non-zero interactions of the selected model as (feature name, feature name, coefficient).
+    interactions_ : list of (int, int, float)
+        The same interactions by column index.
+    lambda1_ : float
+        The selected lambda1 (the hierarchical group penalty).
+    lambda2_ : float
+        The matching lambda2 = alpha * lambda1 (the interactions' lasso penalty).
+    best_index_ : int
+        Position of the selected model on `path_`.
+    cv_mse_ : ndarray
+        Validation mean squared error of each lambda1 of the path (inf where a fold's path stopped early).
+    path_ : HierScalePath
+        The whole regularisation path refitted on all the data.
+    stats_ : dict
+        Solver statistics of the path (KKT certificate, stopping reason, number of folds).
+    compile_seconds_ : float
+        Seconds `fit` spent compiling numba kernels (0 once they are cached).
+    feature_importances_ : ndarray of shape (n_features_in_,)
+        Each feature's share of the selected model (main effects and its half of each interaction).
+    n_features_in_ : int
+        Number of input columns seen by `fit`.
+    feature_names_ : list of str
+        Names of the input columns (`x0, x1, ...` for arrays).
+    """
+    def __init__(self, alpha:float=2.0, # lambda2 = alpha * lambda1: the extra lasso penalty on interactions
+                 n_lambda:int=100, # length of the lambda1 grid
+                 lambda_min_ratio:float=0.05, # the grid runs geometrically from lambda_max down to lambda_min_ratio * lambda_max
+                 lambdas=None, # an explicit decreasing lambda1 grid instead (a single value: no selection)
+                 cv:int|None=None, # None: one random validation split; K: K-fold CV; or a scikit-learn splitter / an iterable of (train, validation) index arrays
+                 validation_fraction:float=0.25, # share of the rows held out when `cv=None`
+                 tol:float=1e-6, # solver tolerance, relative to lambda1 (the KKT certificate)
+                 max_support:int|None=None, # stop the path once a model has this many non-zero terms
+                 standardize:bool=False, # standardise the columns inside the solver (needed when their spreads are far from y's)
+                 random_state=None, # seed of the validation split / folds
+                 verbose:int=0, # 1 a line on the selected model; 2 also the path's progress
                  n_jobs:int|None=None, # parallel jobs over the CV folds (joblib); None = 1 unless a `joblib.parallel_config` says otherwise, -1 = all
                 ):
         self.alpha, self.n_lambda, self.lambda_min_ratio, self.lambdas = alpha, n_lambda, lambda_min_ratio, lambdas
@@ -1139,7 +1183,8 @@ class HierScaleRegressor(GlassworksRegressor):
         pos = np.flatnonzero(w > 0); n = len(pos)
         if self.cv is None or isinstance(self.cv, (numbers.Number, str)):
             check_scalar(self.cv, 'cv', numbers.Integral, low=2, high=max(2, n // 2), allow_none=True)
-            perm = pos[np.random.default_rng(self.random_state).permutation(n)]
+            rs = check_random_state(self.random_state)   # a legacy RandomState seeds a Generator
+            perm = pos[np.random.default_rng(rs.randint(2**32 - 1) if isinstance(rs, np.random.RandomState) else rs).permutation(n)]
             vals = ([perm[:max(1, int(round(self.validation_fraction * n)))]] if self.cv is None else
                     np.array_split(perm, self.cv))
             folds = [(np.setdiff1d(pos, val), val) for val in vals]
@@ -1163,6 +1208,7 @@ class HierScaleRegressor(GlassworksRegressor):
         X, y, w = self._validate_fit(X, y, 'regression', sample_weight)
         check_scalar(self.verbose, 'verbose', (numbers.Integral, bool), low=0)
         check_scalar(self.validation_fraction, 'validation_fraction', low=0, high=1, include_low=False, include_high=False)
+        check_random_state(self.random_state)
         if self.cv is None or isinstance(self.cv, (numbers.Number, str)):     # before the (costly) path on all the data
             check_scalar(self.cv, 'cv', numbers.Integral, low=2, high=max(2, int((w > 0).sum()) // 2), allow_none=True)
         wp = None if (w == 1).all() else w            # all ones: the unweighted code path, bit for bit
@@ -1269,26 +1315,46 @@ def plot_hierscale_path(model, axes=None):
 
     ```"""
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import FixedLocator, NullFormatter
     path = model.path_ if hasattr(model, 'path_') else model
-    if axes is None: axes = plt.subplots(1, 3, figsize=(13, 3.4))[1]
+    if axes is None: axes = plt.subplots(1, 3, figsize=(13, 3.8), layout='constrained')[1]
     lam = path.lambda1; K = len(path)
     mains = np.array(path.coef_main)
-    for i in np.flatnonzero(np.abs(mains).max(0) > 0): axes[0].plot(lam, mains[:, i], lw=1)
+    names = getattr(model, 'feature_names_', None) or getattr(path, 'feature_names', None)
+    nm = lambda i: str(names[i]) if names is not None and i < len(names) else f'x{i}'
+    for i in np.flatnonzero(np.abs(mains).max(0) > 0): axes[0].plot(lam, mains[:, i], lw=1, label=nm(i))
     keys = sorted({(int(i), int(j)) for I, J, _ in path.interactions for i, j in zip(I, J)})
     for (i, j) in keys:
         v = np.zeros(K)
         for k, (I, J, T) in enumerate(path.interactions):
             m = (I == i) & (J == j)
             if m.any(): v[k] = T[m][0]
-        axes[1].plot(lam, v, lw=1)
+        axes[1].plot(lam, v, lw=1, label=f'{nm(i)} x {nm(j)}')
     axes[0].set_title('main effects'); axes[1].set_title('interactions')
-    ax = axes[2]; ax.plot(lam, path.support_size(), 'k-', label='support size'); ax.set_ylabel('non-zeros')
+    for a in axes[:2]:
+        a.set_ylabel('coefficient')
+        ls = a.get_lines()
+        if ls:  # the largest paths only, so the legend never hides the plot
+            top = sorted(ls, key=lambda l: -np.nanmax(np.abs(l.get_ydata())))[:8]
+            a.legend(top, [l.get_label() for l in top], fontsize=7, ncol=2 if len(top) > 4 else 1, loc='upper left')
+    ax = axes[2]; hs = ax.plot(lam, path.support_size(), 'k-', label='support size'); ax.set_ylabel('non-zeros')
     if hasattr(model, 'cv_mse_'):
-        ax2 = ax.twinx(); e = model.cv_mse_[:K]; ax2.plot(lam, np.where(np.isfinite(e), e, np.nan), 'C3-', label='validation MSE')
-        ax2.set_ylabel('validation MSE', color='C3'); ax.axvline(lam[model.best_index_], color='C3', ls=':')
+        ax2 = ax.twinx(); e = model.cv_mse_[:K]
+        hs += ax2.plot(lam, np.where(np.isfinite(e), e, np.nan), 'C3-', label='validation MSE')
+        ax2.set_ylabel('validation MSE', color='C3')
+        hs.append(ax.axvline(lam[model.best_index_], color='C3', ls=':', label='chosen'))
+    ax.legend(hs, [h.get_label() for h in hs], fontsize=7, loc='center right')
     ax.set_title('support and validation error')
+    lo, hi = np.log10(np.min(lam)), np.log10(np.max(lam))   # at most 6 labelled ticks: 1-2-5 steps, else decades
+    for subs in ((1, 2, 5), (1,)):
+        ticks = [m * 10.0 ** e for e in range(int(np.floor(lo)), int(np.ceil(hi)) + 1) for m in subs]
+        ticks = [t for t in ticks if lo - 1e-9 <= np.log10(t) <= hi + 1e-9]
+        if len(ticks) <= 6: break
+    ticks = ticks[::max(1, -(-len(ticks) // 6))]
     for a in axes:
-        a.set_xscale('log'); a.set_xlabel('lambda1'); a.invert_xaxis()
+        a.set_xscale('log'); a.set_xlabel('lambda1 (penalty, decreasing)'); a.invert_xaxis()
+        a.xaxis.set_major_locator(FixedLocator(ticks)); a.xaxis.set_major_formatter(lambda v, _: f'{v:g}')
+        a.xaxis.set_minor_formatter(NullFormatter())
     return axes
 
 def path_slider(model):
@@ -1318,4 +1384,10 @@ def path_slider(model):
         model.select(s.value); out.clear_output(wait=True)
         with out: print(model.to_string())
     s.observe(show, names='value'); show()
-    return widgets.VBox([s, out])             # Jupyter shows a returned widget (display() here would show it twice)
+    box = widgets.VBox([s, out])              # Jupyter shows a returned widget (display() here would show it twice)
+    def bundle(**kw):                         # the saved/static view (docs site, nbviewer): the chosen model as text
+        d = type(box)._repr_mimebundle_(box, **kw)
+        if d is not None: d['text/plain'] = model.to_string()
+        return d
+    box._repr_mimebundle_ = bundle
+    return box

@@ -40,6 +40,38 @@ def _finite_number(v, what:str) -> float:
         raise InputError(f"{what} must be a finite number, got {v!r}.")
     return float(v)
 
+def _names(names) -> list:
+    "Feature names as a list of strings; a model file holding something else (a number, nested lists) is refused."
+    if isinstance(names, (str, bytes, dict)) or not np.iterable(names):
+        raise InputError(f"feature_names must be a list of names, got {str(names)[:60]}.")
+    names = list(names)
+    if any(isinstance(f, (bool, np.bool_)) or not isinstance(f, (str, numbers.Number, np.str_)) for f in names):
+        raise InputError(f"feature names must be strings (or numbers), got {str(names)[:60]}.")
+    return [str(f) for f in names]
+
+def _labels(classes) -> list:
+    "Class labels as a plain list of distinct scalars (strings, numbers, booleans), or an `InputError`."
+    if isinstance(classes, (str, bytes, dict)) or not np.iterable(classes):
+        raise InputError(f"classes must be a list of labels, got {str(classes)[:60]}.")
+    out = [_plain(c) if isinstance(c, np.generic) else c for c in classes]
+    if any(not isinstance(c, (str, numbers.Real)) or (isinstance(c, float) and not math.isfinite(c)) for c in out):
+        raise InputError(f"class labels must be strings, numbers or booleans, got {str(out)[:60]}.")
+    if len(set(out)) != len(out): raise InputError(f"class labels must be distinct, got {str(out)[:60]}.")
+    return out
+
+def _scalar(v, what:str, number:bool=False):
+    "`v` if it is a JSON scalar (a number when `number`; None allowed), else an `InputError` (no nested lists or dicts)."
+    ok = v is None or (isinstance(v, numbers.Real) and not isinstance(v, bool)) if number else \
+        v is None or isinstance(v, (str, numbers.Real, np.generic))
+    if not ok: raise InputError(f"{what} must be {'a number' if number else 'a label or a number'}, got {str(v)[:60]}.")
+    return v
+
+def _loads(s):
+    "`json.loads(s)`, a text that is not JSON (or nests absurdly deep) refused with an `InputError`."
+    try: return json.loads(s)
+    except RecursionError: raise InputError("the JSON text nests too deep to be a model.") from None
+    except (TypeError, ValueError) as e: raise InputError(f"not a JSON model text: {e}") from None
+
 def _required(d:dict, kind:str, *keys):
     "Refuse a model dict lacking one of `keys`, naming it."
     missing = [k for k in keys if k not in d]
@@ -83,6 +115,9 @@ def _binary_flags(binary_features, n_features:int):
     "Normalise `binary_features` (None, a bool, or one bool per feature) to None or a tuple of bools."
     if binary_features is None: return None
     if isinstance(binary_features, (bool, np.bool_)): return (bool(binary_features),) * n_features
+    if isinstance(binary_features, (str, bytes, dict)) or not np.iterable(binary_features) or \
+            not all(isinstance(b, (bool, np.bool_, numbers.Integral)) for b in binary_features):
+        raise InputError(f"binary_features must be None, a bool or one bool per feature, got {str(binary_features)[:60]}.")
     flags = tuple(bool(b) for b in binary_features)
     if len(flags) != n_features:
         raise InputError(f"binary_features has {len(flags)} entries for {n_features} features.")
@@ -110,9 +145,9 @@ class Condition:
     array([ True, False])
 
     ```"""
-    feature: int
-    op: str
-    threshold: float = 0.5
+    feature: int # index of the tested column
+    op: str # '<=' or '>'
+    threshold: float = 0.5 # 0.5 on 0/1 columns
 
     def __post_init__(self):
         if isinstance(self.feature, (bool, np.bool_)) or not isinstance(self.feature, numbers.Integral) or self.feature < 0:
@@ -261,9 +296,9 @@ class Rule:
     array([ True, False, False])
 
     ```"""
-    conditions: tuple = ()
-    value: object = None
-    n_samples: float|None = None
+    conditions: tuple = () # `Condition`s, or (feature, op, threshold) tuples
+    value: object = None # the prediction of a rule list's rule (None in a rule ensemble)
+    n_samples: float|None = None # training rows (or total weight) the rule covers
 
     def __post_init__(self):
         conds = tuple(c if isinstance(c, Condition) else Condition(*c) for c in self.conditions)
@@ -328,7 +363,7 @@ class Rule:
         for c in d['conditions']:
             if not isinstance(c, (list, tuple)) or len(c) != 3: raise InputError(f"a condition is [feature, op, threshold], got {c!r}.")
             conds.append(Condition(_index(c[0], 'a condition'), c[1], _finite_number(c[2], 'a condition threshold')))
-        return cls(tuple(conds), d.get('value'), d.get('n_samples'))
+        return cls(tuple(conds), _scalar(d.get('value'), 'a rule value'), _scalar(d.get('n_samples'), 'n_samples', True))
 
 # %% ../nbs/04_models.ipynb #d1134182
 _TASKS = ('classification', 'regression')
@@ -373,17 +408,18 @@ class Leaf:
     Leaf(value='yes', n_samples=12, counts=(2.0, 10.0), loss=None)
 
     ```"""
-    value: object
-    n_samples: float|None = None
-    counts: tuple|None = None
-    loss: float|None = None
+    value: object # the prediction: a class label or a number
+    n_samples: float|None = None # training rows (or total weight) reaching the leaf
+    counts: tuple|None = None # per-class weights of those rows, in `Tree.classes` order
+    loss: float|None = None # the solver's loss at this leaf
 
     def __post_init__(self):
         object.__setattr__(self, 'value', _plain(self.value))
         object.__setattr__(self, 'n_samples', _plain(self.n_samples))
         object.__setattr__(self, 'loss', _plain(self.loss))
         if self.counts is not None:
-            counts = tuple(float(c) for c in np.asarray(self.counts, dtype=np.float64).ravel())
+            try: counts = tuple(float(c) for c in np.asarray(self.counts, dtype=np.float64).ravel())
+            except (TypeError, ValueError): raise InputError(f"Leaf counts must be numbers, got {str(self.counts)[:60]}.") from None
             if any(not math.isfinite(c) or c < 0 for c in counts):
                 raise InputError(f"Leaf counts must be finite and non-negative, got {counts}.")
             object.__setattr__(self, 'counts', counts)
@@ -398,11 +434,11 @@ class Split:
     (0, 0.5, 'yes')
 
     ```"""
-    feature: int
-    threshold: float = 0.5
-    left: object = None
-    right: object = None
-    n_samples: float|None = None
+    feature: int # index of the tested column
+    threshold: float = 0.5 # rows with `x[feature] <= threshold` go left
+    left: object = None # subtree (`Leaf` or `Split`) of the rows that pass the test
+    right: object = None # subtree of the other rows (x = 1 on 0/1 data)
+    n_samples: float|None = None # training rows (or total weight) reaching the node
 
     def __post_init__(self):
         if isinstance(self.feature, (bool, np.bool_)) or not isinstance(self.feature, numbers.Integral) or self.feature < 0:
@@ -454,10 +490,10 @@ class Tree:
     (array(['no', 'yes'], dtype='<U3'), 2, 1)
 
     ```"""
-    root: Leaf|Split
-    feature_names: list
-    task: str = 'classification'
-    classes: list|None = None
+    root: Leaf|Split # the root node
+    feature_names: list # one name per column of X
+    task: str = 'classification' # 'classification' or 'regression'
+    classes: list|None = None # class labels (classification), in `predict_proba`'s column order
     binary_features: tuple|None = None  # None: a 0.5 threshold means a 0/1 column; or a bool, or one bool per column
     feature_info: list|None = None  # what each 0/1 feature tests on an original column (Binarizer.feature_info_)
 
@@ -465,7 +501,7 @@ class Tree:
         check_option(self.task, 'task', _TASKS)
         if not isinstance(self.root, (Leaf, Split)):
             raise InputError(f"Tree.root must be a Leaf or a Split, got {type(self.root).__name__}.")
-        self.feature_names = [str(f) for f in self.feature_names]
+        self.feature_names = _names(self.feature_names)
         p = len(self.feature_names)
         if len(set(self.feature_names)) != p: raise InputError("feature names must be unique.")
         self.binary_features = _binary_flags(self.binary_features, p)
@@ -487,7 +523,7 @@ class Tree:
             vals = [lf.value for lf in leaves]
             ints = all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in vals)
             self.classes = list(range(k)) if k is not None and ints and all(0 <= v < k for v in vals) else _infer_classes(vals)
-        self.classes = _plain(list(self.classes))
+        self.classes = _labels(self.classes)
         for lf in leaves:
             _class_index(lf.value, self.classes)
             if lf.counts is not None and len(lf.counts) != len(self.classes):
@@ -825,19 +861,19 @@ class RuleList:
     array(['high', 'medium', 'low'], dtype='<U6')
 
     ```"""
-    rules: tuple
-    default: object
-    feature_names: list
-    task: str = 'classification'
-    classes: list|None = None
-    binary_features: tuple|None = None
+    rules: tuple # the `Rule`s, tried in order; each predicts its `value`
+    default: object # the prediction when no rule covers a row
+    feature_names: list # one name per column of X
+    task: str = 'classification' # 'classification' or 'regression'
+    classes: list|None = None # class labels (classification)
+    binary_features: tuple|None = None # None: a 0.5 threshold means a 0/1 column; or a bool, or one bool per column
     feature_info: list|None = None  # what each 0/1 feature tests on an original column (Binarizer.feature_info_)
 
     def __post_init__(self):
         check_option(self.task, 'task', _TASKS)
         self.rules = tuple(r if isinstance(r, Rule) else Rule(*r) for r in self.rules)
         self.default = _plain(self.default)
-        self.feature_names = [str(f) for f in self.feature_names]
+        self.feature_names = _names(self.feature_names)
         p = len(self.feature_names)
         self.binary_features = _binary_flags(self.binary_features, p)
         self.feature_info = _check_feature_info(self.feature_info, p)
@@ -847,7 +883,7 @@ class RuleList:
                 if c.feature >= p: raise InputError(f"a rule uses feature {c.feature}, but there are {p} feature names.")
         values = [r.value for r in self.rules] + ([] if self.default is None else [self.default])
         if self.task == 'classification':
-            self.classes = _infer_classes(values) if self.classes is None else _plain(list(self.classes))
+            self.classes = _infer_classes(values) if self.classes is None else _labels(self.classes)
             for v in values: _class_index(v, self.classes)
         elif self.classes is not None: raise InputError("a regression rule list has no classes.")
 
@@ -905,12 +941,12 @@ class RuleList:
         "Inverse of `to_dict`."
         _check_header(d, 'RuleList'); _required(d, 'RuleList', 'rules', 'default', 'feature_names', 'task')
         if not isinstance(d['rules'], list): raise InputError("a RuleList's rules must be a list.")
-        return cls(tuple(Rule._from_dict(r) for r in d['rules']), d['default'], d['feature_names'], d['task'],
+        return cls(tuple(Rule._from_dict(r) for r in d['rules']), _scalar(d['default'], 'the default'), d['feature_names'], d['task'],
                    d.get('classes'), d.get('binary_features'), d.get('feature_info'))
 
     def to_json(self, **kwargs) -> str: return json.dumps(self.to_dict(), **kwargs)
     @classmethod
-    def from_json(cls, s:str) -> RuleList: return cls.from_dict(json.loads(s))
+    def from_json(cls, s:str) -> RuleList: return cls.from_dict(_loads(s))
 
 # %% ../nbs/04_models.ipynb #04c211bc
 _LINKS = ('identity', 'logit', 'log')
@@ -931,14 +967,14 @@ class RuleEnsemble:
     array([ 1.35, -0.4 ,  0.1 ])
 
     ```"""
-    rules: tuple
-    weights: tuple
-    intercept: float
-    feature_names: list
-    task: str = 'regression'
-    link: str = 'identity'
-    classes: list|None = None
-    binary_features: tuple|None = None
+    rules: tuple # the `Rule`s (their `value` is unused)
+    weights: tuple # one weight per rule, added when the rule covers a row
+    intercept: float # the constant term
+    feature_names: list # one name per column of X
+    task: str = 'regression' # 'regression' or 'classification' (binary: f is the log-odds)
+    link: str = 'identity' # regression: 'identity' or 'log' (predict exp f); classification: 'logit'
+    classes: list|None = None # the two class labels (classification)
+    binary_features: tuple|None = None # None: a 0.5 threshold means a 0/1 column; or a bool, or one bool per column
     feature_info: list|None = None  # what each 0/1 feature tests on an original column (Binarizer.feature_info_)
 
     def __post_init__(self):
@@ -950,7 +986,7 @@ class RuleEnsemble:
             raise InputError(f"{len(self.weights)} weights for {len(self.rules)} rules.")
         if not all(map(math.isfinite, self.weights + (self.intercept,))):
             raise InputError("weights and intercept must be finite.")
-        self.feature_names = [str(f) for f in self.feature_names]
+        self.feature_names = _names(self.feature_names)
         p = len(self.feature_names)
         self.binary_features = _binary_flags(self.binary_features, p)
         self.feature_info = _check_feature_info(self.feature_info, p)
@@ -963,7 +999,7 @@ class RuleEnsemble:
             if self.classes is not None: raise InputError("a regression rule ensemble has no classes.")
         else:
             if self.link == 'log': raise InputError("link='log' is for regression (counts); classification uses 'logit'.")
-            self.classes = [0, 1] if self.classes is None else _plain(list(self.classes))
+            self.classes = [0, 1] if self.classes is None else _labels(self.classes)
             if len(self.classes) != 2:
                 raise InputError(f"a classification rule ensemble is binary; got classes {self.classes}.")
 
@@ -1058,7 +1094,7 @@ class RuleEnsemble:
 
     def to_json(self, **kwargs) -> str: return json.dumps(self.to_dict(), **kwargs)
     @classmethod
-    def from_json(cls, s:str) -> RuleEnsemble: return cls.from_dict(json.loads(s))
+    def from_json(cls, s:str) -> RuleEnsemble: return cls.from_dict(_loads(s))
 
 # %% ../nbs/04_models.ipynb #bd2a8b43
 def _node_to_dict(node) -> dict:
@@ -1081,14 +1117,15 @@ def _node_from_dict(d:dict):
         kind = x.get('node')
         if kind == 'leaf':
             if 'value' not in x: raise InputError("a leaf node dict lacks its 'value'.")
-            built.append(Leaf(x['value'], x.get('n_samples'), x.get('counts'), x.get('loss'))); continue
+            built.append(Leaf(_scalar(x['value'], 'a leaf value'), _scalar(x.get('n_samples'), 'n_samples', True),
+                              x.get('counts'), _scalar(x.get('loss'), 'a leaf loss', True))); continue
         if kind != 'split': raise InputError(f"a tree node dict needs node='leaf' or 'split', got {kind!r}.")
         if not ready:
             stack += [(x, depth, True), (x.get('right'), depth + 1, False), (x.get('left'), depth + 1, False)]
             continue
         right, left = built.pop(), built.pop()
         built.append(Split(_index(x.get('feature'), 'a split'), _finite_number(x.get('threshold', 0.5), 'a split threshold'),
-                           left, right, x.get('n_samples')))
+                           left, right, _scalar(x.get('n_samples'), 'n_samples', True)))
     return built[0]
 
 @patch
@@ -1142,12 +1179,12 @@ def from_json(cls:Tree, s:str) -> Tree:
     True
 
     ```"""
-    return cls.from_dict(json.loads(s))
+    return cls.from_dict(_loads(s))
 
 # %% ../nbs/04_models.ipynb #913c50af
 _MODEL_TYPES = {'Tree': Tree, 'RuleList': RuleList, 'RuleEnsemble': RuleEnsemble}
 
-def model_from_dict(d:dict):
+def model_from_dict(d:dict): # a model's `to_dict()` output
     """Rebuild a `Tree`, `RuleList` or `RuleEnsemble` from its `to_dict()` output (dispatching on `type`).
 
     ```python
@@ -1156,10 +1193,10 @@ def model_from_dict(d:dict):
 
     ```"""
     kind = d.get('type') if isinstance(d, dict) else None
-    if kind not in _MODEL_TYPES: raise InputError(f"unknown model type {kind!r}; expected one of {list(_MODEL_TYPES)}.")
+    if not isinstance(kind, str) or kind not in _MODEL_TYPES: raise InputError(f"unknown model type {kind!r}; expected one of {list(_MODEL_TYPES)}.")
     return _MODEL_TYPES[kind].from_dict(d)
 
-def model_from_json(s:str):
+def model_from_json(s:str): # a model's `to_json()` output
     """Rebuild a model from its `to_json()` output.
 
     ```python
@@ -1168,7 +1205,7 @@ def model_from_json(s:str):
     True
 
     ```"""
-    return model_from_dict(json.loads(s))
+    return model_from_dict(_loads(s))
 
 # %% ../nbs/04_models.ipynb #161c4a81
 @patch(cls_method=True)

@@ -12,16 +12,18 @@ from .compiling import install_locators
 install_locators()   # numba's cache stamped by the package's source, before this module's kernels are decorated
 from .base import GlassworksEstimator, GlassworksRegressor, GlassworksClassifier, SearchMonitor
 from .validation import InputError, ParameterError, check_y, check_scalar, check_option, check_sample_weight, MAX_GRID
-from .binarize import Binarizer
+from .validation import InputTypeError
+from .binarize import Binarizer, weighted_quantile, format_number, _split_input, _aligned
 from .bitsets import columns_to_bits, from_bool
 from .models import Condition, Rule, RuleEnsemble, _sigmoid
 
 # %% auto #0
-__all__ = ['LOSSES', 'DEGENERATE_TOL', 'OBJECTIVES', 'SEARCHES', 'BOUNDS', 'WEIGHTS', 'Loss', 'SquaredLoss', 'LogisticLoss',
-           'PoissonLoss', 'get_loss', 'OrthonormalBasis', 'prefix_objectives', 'orthogonal_norm_sq', 'objective_values',
-           'bound_gs', 'bound_gb', 'bound_xgb', 'bound_ogb_admissible', 'bound_ogb_presort', 'propositions',
-           'RuleSearch', 'search_greedy', 'search_beam', 'search_bnb', 'search_rules', 'corrective_weights',
-           'line_weight', 'keep_weight', 'RuleBoostingRegressor', 'RuleBoostingClassifier']
+__all__ = ['LOSSES', 'DEGENERATE_TOL', 'OBJECTIVES', 'LANGUAGES', 'SEARCHES', 'BOUNDS', 'WEIGHTS', 'Loss', 'SquaredLoss',
+           'LogisticLoss', 'PoissonLoss', 'get_loss', 'OrthonormalBasis', 'prefix_objectives', 'orthogonal_norm_sq',
+           'objective_values', 'bound_gs', 'bound_gb', 'bound_xgb', 'bound_ogb_admissible', 'bound_ogb_presort',
+           'propositions', 'threshold_propositions', 'ThresholdEncoder', 'RuleSearch', 'search_greedy', 'search_beam',
+           'search_bnb', 'search_rules', 'corrective_weights', 'line_weight', 'keep_weight', 'RuleBoostingRegressor',
+           'RuleBoostingClassifier']
 
 # %% ../nbs/30_ogb.ipynb #321faa6e
 class Loss:
@@ -373,26 +375,127 @@ def bound_ogb_presort(g, O, eps:float=0.0, sample_weight=None) -> float:
     return float(max(fwd.max(), bwd.max()))
 
 # %% ../nbs/30_ogb.ipynb #b9d07821
-def propositions(B) -> tuple:
-    """Proposition language from a 0/1 matrix `B` (n x m): every column and its negation, minus the constant ones and
-    repeats of an earlier extent. Returns `(P, props)`: the boolean matrix (n x p) and a list of (column, positive).
+def propositions(B, negations:bool=True) -> tuple:
+    """Proposition language from a 0/1 matrix `B` (n x m): every column and (with `negations`) its negation, minus the
+    constant ones and repeats of an earlier extent. Returns `(P, props)`: the boolean matrix (n x p) and a list of
+    (column, positive).
 
     >>> P, props = propositions(np.array([[1, 0], [0, 1], [1, 1]]))
     >>> props
     [(0, True), (1, True), (0, False), (1, False)]
+    >>> propositions(np.array([[1, 0], [0, 1], [1, 1]]), negations=False)[1]
+    [(0, True), (1, True)]
     """
     B = np.asarray(B).astype(bool)
     n, m = B.shape
-    cols = np.concatenate([B, ~B], axis=1)
-    cand = [(j, True) for j in range(m)] + [(j, False) for j in range(m)]
+    cols = np.concatenate([B, ~B], axis=1) if negations else B
+    cand = [(j, True) for j in range(m)] + ([(j, False) for j in range(m)] if negations else [])
     seen, keep = set(), []
-    for k in range(2 * m):
+    for k in range(cols.shape[1]):
         c = cols[:, k]; s = int(c.sum())
         if s == 0 or s == n: continue
         key = np.packbits(c).tobytes()
         if key in seen: continue
         seen.add(key); keep.append(k)
     return np.ascontiguousarray(cols[:, keep]), [cand[k] for k in keep]
+
+# %% ../nbs/30_ogb.ipynb #c8d387c9
+LANGUAGES = ('quantile', 'paper', 'fastogb')
+
+def threshold_propositions(x, # the training values of one numeric column (finite)
+                           language:str='paper', # 'paper' (pandas qcut edges, as realkd) or 'fastogb' (numpy quantiles)
+                           n_cutpoints:int=4, # quantile levels k/(n_cutpoints+1), k = 1..n_cutpoints+1
+                           sample_weight=None, # rows counted w times (weighted quantiles)
+                          ) -> list:
+    """The (operator, threshold) pairs of the paper's language for one numeric column, in its order.
+
+    With more than `n_cutpoints + 1` distinct values the thresholds are the quantiles at levels k/(n_cutpoints + 1),
+    k = 1, ..., n_cutpoints + 1 (the last is the maximum), duplicates dropped, and each gives `x <= t` and `x >= t`.
+    With fewer distinct values v_0 < ... < v_m every split is kept: `x <= v_i` for i < m, then `x >= v_i` for i > 0.
+    (realkd's `max_col_attr` is 2 (n_cutpoints + 1).) 'paper' reads the quantiles with `pandas.qcut`, 'fastogb' with
+    `numpy.quantile`; both interpolate linearly, and the two differ at most in the last bit of a threshold.
+
+    >>> threshold_propositions(np.array([1., 2., 2., 3.]))           # 3 values <= 5: every split
+    [('<=', 1.0), ('<=', 2.0), ('>=', 2.0), ('>=', 3.0)]
+    >>> threshold_propositions(np.arange(10.), n_cutpoints=1)        # qcut into 2 bins: edges 4.5 and 9
+    [('<=', 4.5), ('>=', 4.5), ('<=', 9.0), ('>=', 9.0)]
+    """
+    check_option(language, 'language', LANGUAGES[1:])
+    x = np.asarray(x, dtype=np.float64)
+    w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    if w is not None: x, w = x[w > 0], w[w > 0]
+    u = np.unique(x)
+    if len(u) < 2: return []
+    k = int(n_cutpoints) + 1
+    if len(u) <= k:
+        return [('<=', float(v)) for v in u[:-1]] + [('>=', float(v)) for v in u[1:]]
+    levels = np.linspace(0.0, 1.0, k + 1)
+    if w is not None and not np.all(w == 1.0): edges = np.unique(weighted_quantile(x, levels[1:], w))
+    elif language == 'paper': edges = pd.qcut(pd.Series(x), k, labels=False, retbins=True, duplicates='drop')[1][1:]
+    else: edges = np.unique(np.quantile(x, levels[1:]))
+    return [p for t in edges for p in (('<=', float(t)), ('>=', float(t)))]
+
+class ThresholdEncoder:
+    """The 0/1 columns of the language 'paper' or 'fastogb': a numeric column gives the `threshold_propositions` (no
+    negations); a 0/1 column gives `x <= 0` and `x >= 1`. The languages differ only there: a categorical column
+    gives, as in every language, `x == level` and `x != level` per level (the `Binarizer`'s one-hot columns and their
+    negations; realkd and fastogb have only the equalities, and code categories as numbers in the paper's
+    experiments). It offers the parts of the `Binarizer` interface the estimators use.
+
+    >>> enc = ThresholdEncoder('paper', n_cutpoints=1).fit(pd.DataFrame({'a': [1., 2., 3., 4.], 'b': [0, 1, 1, 0]}))
+    >>> list(enc.get_feature_names_out())       # `a <= 4` always holds: `propositions` drops it
+    ['a <= 2.5', 'a >= 2.5', 'a <= 4', 'a >= 4', 'b <= 0', 'b >= 1']
+    >>> enc.transform(pd.DataFrame({'a': [2.5, 4.], 'b': [1, 0]})).tolist()
+    [[1, 1, 1, 0, 0, 1], [0, 1, 1, 1, 1, 0]]
+    """
+    def __init__(self, language:str='paper', n_cutpoints:int=4):
+        self.language, self.n_cutpoints = language, n_cutpoints
+
+    def fit(self, X, sample_weight=None):
+        bz = Binarizer(strategy='quantile', n_bins=2, output='numpy').fit(X, sample_weight=sample_weight)   # types, checks, levels
+        names = [str(c) for c in bz.feature_names_in_]
+        nums, _ = _split_input(bz, X, bz._categorical_in, names)
+        w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+        src = {}                                        # column name -> the binarizer's output indices for it
+        for k, f in enumerate(bz.feature_info_): src.setdefault(str(f['column']), []).append(k)
+        info = []
+        for j, (c, plan) in enumerate(zip(names, bz._plans)):
+            kind = plan['kind']
+            if kind == 'binary': props = [('<=', 0.0), ('>=', 1.0)]
+            elif kind == 'threshold':
+                x = nums[j]; ok = ~np.isnan(x)
+                props = threshold_propositions(x[ok], self.language, self.n_cutpoints, None if w is None else w[ok])
+            else: props = None
+            if props is None:                           # categories (and missing indicators): the Binarizer's columns
+                for neg in (False, True):               # ... and their negations
+                    for k in src.get(c, []):
+                        f = bz.feature_info_[k]
+                        info.append(dict(f, name=f['negation'] if neg else f['name'],
+                                         negation=f['name'] if neg else f['negation'], source=k, negated=neg))
+                continue
+            for op, t in props:
+                info.append(dict(name=f"{c} {op} {format_number(t, 6)}", negation=f"not {c} {op} {format_number(t, 6)}",
+                                 column=c, kind='threshold', op=op, value=t, index=j, source=None))
+            if plan['missing']:
+                k = next(k for k in src[c] if bz.feature_info_[k]['kind'] == 'missing')
+                info.append(dict(bz.feature_info_[k], source=k))
+        self.binarizer_, self.feature_info_ = bz, info
+        self.feature_names_in_, self.n_features_in_ = bz.feature_names_in_, bz.n_features_in_
+        return self
+
+    def get_feature_names_out(self, input_features=None): return np.array([f['name'] for f in self.feature_info_], dtype=object)
+
+    def transform(self, X) -> np.ndarray:
+        bz = self.binarizer_
+        B = bz.transform(X)
+        nums, _ = _split_input(bz, _aligned(bz, X), bz._categorical_in, [str(c) for c in bz.feature_names_in_])
+        cols = []
+        for f in self.feature_info_:
+            if f['source'] is not None:
+                b = B[:, f['source']].astype(bool); cols.append(~b if f.get('negated') else b); continue
+            x = nums[f['index']]
+            cols.append(x <= f['value'] if f['op'] == '<=' else x >= f['value'])
+        return (np.column_stack(cols) if cols else np.zeros((B.shape[0], 0), bool)).astype(np.uint8)
 
 # %% ../nbs/30_ogb.ipynb #e975d5b8
 SEARCHES, BOUNDS = ('bnb', 'greedy', 'beam'), ('admissible', 'presort')
@@ -600,8 +703,8 @@ def _wsum(v, w):
     "sum_i v_i, or sum_i w_i v_i with weights."
     return np.sum(v) if w is None else np.dot(w, v)
 
-def _penalised_risk(loss, Q, beta, y, reg, w=None):
-    return float(_wsum(loss.value(Q @ beta, y), w) + 0.5 * reg * beta @ beta)
+def _penalised_risk(loss, Q, beta, y, reg, w=None, offset=0.0):
+    return float(_wsum(loss.value(offset + Q @ beta, y), w) + 0.5 * reg * beta @ beta)
 
 _SEPARATION = 30.0   # |f| beyond which the logistic (or, below, the Poisson) loss is flat to rounding: exp(-30) ~ 1e-13
 
@@ -615,9 +718,10 @@ def corrective_weights(Q, # (n, t) 0/1 outputs of the selected queries
                        beta0=None, # warm start
                        tol:float=1e-10, # stop when ||gradient||_inf <= tol * (1 + ||Q^T g0||_inf)
                        max_iter:int=100,
-                       sample_weight=None): # row weights w: minimise sum_i w_i l_i + (reg/2)||beta||^2
-    """Refit all weights: argmin_beta sum_i l((Q beta)_i, y_i) + (reg/2)||beta||^2. Closed form for the squared loss,
-    damped Newton with backtracking line search otherwise. Returns `(beta, n_iterations)`.
+                       sample_weight=None, # row weights w: minimise sum_i w_i l_i + (reg/2)||beta||^2
+                       offset=None): # fixed scores o (a number or one per row): the model is f = o + Q beta
+    """Refit all weights: argmin_beta sum_i l(o_i + (Q beta)_i, y_i) + (reg/2)||beta||^2. Closed form for the squared
+    loss, damped Newton with backtracking line search otherwise. Returns `(beta, n_iterations)`.
 
     >>> Q = np.array([[1., 0.], [1., 1.], [1., 1.]]); y = np.array([1., 2., 4.])
     >>> corrective_weights(Q, y, 'squared')[0]
@@ -630,16 +734,18 @@ def corrective_weights(Q, # (n, t) 0/1 outputs of the selected queries
     if t == 0: return np.zeros(0), 0
     w = _weights(sample_weight)
     W = lambda v: v if w is None else w * v                       # row weights applied to a per-row vector
+    o = np.zeros(len(y)) if offset is None else np.broadcast_to(np.asarray(offset, dtype=np.float64), (len(y),))
+    if offset is not None and loss.name == 'squared': y = np.asarray(y, dtype=np.float64) - o
     if loss.name == 'squared':
         QW = Q if w is None else Q * w[:, None]
         A = 2.0 * QW.T @ Q + reg * np.eye(t)
         try: return np.linalg.solve(A, 2.0 * QW.T @ y), 1
         except np.linalg.LinAlgError: return np.linalg.lstsq(A, 2.0 * QW.T @ y, rcond=None)[0], 1
     beta = np.zeros(t) if beta0 is None else np.asarray(beta0, dtype=np.float64).copy()
-    scale = 1.0 + np.max(np.abs(Q.T @ W(loss.gradient(np.zeros(len(y)), y))))
-    obj = _penalised_risk(loss, Q, beta, y, reg, w)
+    scale = 1.0 + np.max(np.abs(Q.T @ W(loss.gradient(o, y))))
+    obj = _penalised_risk(loss, Q, beta, y, reg, w, o)
     for it in range(1, max_iter + 1):
-        f = Q @ beta
+        f = o + Q @ beta
         grad = Q.T @ W(loss.gradient(f, y)) + reg * beta
         if np.max(np.abs(grad)) <= tol * scale: return beta, it - 1
         H = Q.T @ (W(loss.hessian(f, y))[:, None] * Q) + reg * np.eye(t)
@@ -651,7 +757,7 @@ def corrective_weights(Q, # (n, t) 0/1 outputs of the selected queries
         # this, backtracking accepts ever smaller steps that leave the objective unchanged until max_iter)
         flat = -slope <= 1e-12 * (1.0 + abs(obj))
         while a > 1e-12:                                         # Armijo backtracking
-            new = _penalised_risk(loss, Q, beta + a * step, y, reg, w)
+            new = _penalised_risk(loss, Q, beta + a * step, y, reg, w, o)
             if flat or new <= obj + 1e-4 * a * slope: break
             a *= 0.5
         if a <= 1e-12: return beta, it
@@ -714,6 +820,14 @@ class _RuleBoosting(GlassworksEstimator):
         check_scalar(self.epsilon, 'epsilon', low=0)
         check_scalar(self.reg, 'reg', low=0)
         check_scalar(self.max_complexity, 'max_complexity', numbers.Integral, low=1, allow_none=True)
+        check_option(self.language, 'language', LANGUAGES)
+        check_option(self.include_linear_terms, 'include_linear_terms', (False, True))
+        off = getattr(self, 'offset', None)
+        if isinstance(off, str):
+            check_option(off, 'offset', ('geometric_mean',))
+            if self.loss != 'poisson': raise ParameterError("offset='geometric_mean' is the Poisson loss's background; "
+                                                            "with another loss pass a number (or None).")
+        elif off is not None: check_scalar(off, 'offset')
         self._check_common_params()
 
     def __sklearn_tags__(self):
@@ -726,7 +840,8 @@ class _RuleBoosting(GlassworksEstimator):
         if X is None: raise InputError("X is None.")
         if hasattr(X, 'toarray') or hasattr(X, 'tocsr'):
             raise InputError("sparse X is not supported: pass a dense array or a DataFrame.")
-        arr = X if hasattr(X, 'columns') else np.asarray(X)
+        try: arr = X if hasattr(X, 'columns') else np.asarray(X)
+        except Exception as e: raise InputError(f"X could not be converted to an array (ragged rows?): {e}") from None
         if not hasattr(X, 'columns'):
             if arr.dtype.kind == 'c':
                 raise InputError("Complex data not supported: rule boosting needs real or categorical columns.")
@@ -735,7 +850,7 @@ class _RuleBoosting(GlassworksEstimator):
                                  "X.reshape(-1, 1) for a single feature or X.reshape(1, -1) for a single sample.")
             if arr.dtype == object:
                 bad = [v for v in arr.ravel() if not isinstance(v, (str, numbers.Number)) and v is not None]
-                if bad: raise TypeError(f"X entries: argument must be a string or a number, got {type(bad[0]).__name__}.")
+                if bad: raise InputTypeError(f"X entries: argument must be a string or a number, got {type(bad[0]).__name__}.")
         if arr.shape[1] == 0:
             raise InputError(f"Found array with 0 feature(s) (shape={tuple(arr.shape)}) while a minimum of 1 is required.")
         return arr
@@ -758,13 +873,52 @@ class _RuleBoosting(GlassworksEstimator):
                                  "rows of positive weight.")
             X = X.iloc[np.flatnonzero(keep)] if hasattr(X, 'iloc') else np.asarray(X)[keep]
             w = w[keep]
-        self.binarizer_ = Binarizer(strategy='quantile', n_bins=self.n_cutpoints + 1, output='numpy').fit(X, sample_weight=w)   # weighted quantiles
+        if self.language == 'quantile':
+            self.binarizer_ = Binarizer(strategy='quantile', n_bins=self.n_cutpoints + 1, output='numpy').fit(X, sample_weight=w)   # weighted quantiles
+        else: self.binarizer_ = ThresholdEncoder(self.language, self.n_cutpoints).fit(X, sample_weight=w)
         B = self.binarizer_.transform(X)
+        self._fit_linear_terms(X, w)
         self.n_features_in_ = self.binarizer_.n_features_in_
         self.feature_names_ = [str(c) for c in self.binarizer_.feature_names_in_]
         if hasattr(X, 'columns'): self.feature_names_in_ = np.asarray(self.feature_names_, dtype=object)
         elif hasattr(self, 'feature_names_in_'): del self.feature_names_in_
         return B, (None if np.all(w == 1.0) else w), keep
+
+    def _numeric_inputs(self, X):
+        "The numeric input columns of X as {input index: float column}, read by the fitted encoder's `Binarizer`."
+        bz = getattr(self.binarizer_, 'binarizer_', self.binarizer_)
+        Xa = _aligned(bz, X)
+        return _split_input(bz, Xa, bz._categorical_in, [str(c) for c in bz.feature_names_in_])[0]
+
+    def _fit_linear_terms(self, X, w=None):
+        """With `include_linear_terms`, the standardised numeric inputs z_j = (x_j - mean_j) / sd_j (weighted moments)
+        become fixed terms of the model, fitted with the rules; constant columns are skipped. Sets `linear_terms_`:
+        a list of (input index, mean, sd)."""
+        self.linear_terms_ = []
+        if not self.include_linear_terms: return
+        for j, x in self._numeric_inputs(X).items():
+            mu = float(np.average(x, weights=w)); sd = float(np.sqrt(np.average((x - mu) ** 2, weights=w)))
+            if sd > _DEPENDENCE_RTOL * max(float(np.max(np.abs(x))), 1.0): self.linear_terms_.append((j, mu, sd))
+
+    def _linear_matrix(self, X) -> np.ndarray:
+        "The standardised linear terms of X: (n_samples, len(linear_terms_))."
+        if not self.linear_terms_: return np.zeros((self._check_X_shape(X).shape[0], 0))
+        nums = self._numeric_inputs(X)
+        return np.column_stack([(nums[j] - mu) / sd for j, mu, sd in self.linear_terms_])
+
+    def _offset_value(self, y, w=None) -> float:
+        "The fixed score added to every row: `offset`, or for 'geometric_mean' log of exp(mean log y) (log 0 := 0)."
+        off = getattr(self, 'offset', None)
+        if off is None: return 0.0
+        if off == 'geometric_mean':
+            ly = np.where(y > 0, np.log(np.where(y > 0, y, 1.0)), 0.0)
+            return float(np.average(ly, weights=w))
+        return float(off)
+
+    def _kept(self, X, keep):
+        "The rows of X with positive weight (all of X when `keep` is None)."
+        if keep is None: return X
+        return X.iloc[np.flatnonzero(keep)] if hasattr(X, 'iloc') else np.asarray(X)[keep]
 
     def _rows(self, y, keep, task):
         "The targets of the kept rows (all of `y` when `keep` is None), after checking `y` against all the rows of X."
@@ -773,58 +927,69 @@ class _RuleBoosting(GlassworksEstimator):
         ya = np.asarray(y)
         return (ya.ravel() if ya.ndim == 2 else ya)[keep]
 
-    def _boost(self, B, y, sample_weight=None):
+    def _boost(self, B, y, sample_weight=None, L=None):
         """The boosting loop on binarised data B and encoded targets y, minimising sum_i w_i l(f_i, y_i) with weights
-        (all sums, inner products and bounds are weighted; `sample_weight` must be positive)."""
+        (all sums, inner products and bounds are weighted; `sample_weight` must be positive). `L` (n x p) holds fixed
+        linear terms: they start in the basis and their weights are fitted with the rules' (`linear_path_`). The
+        scores are f = offset + L gamma + Q beta, with the fixed `offset_`."""
         loss = get_loss(self.loss)
         n = B.shape[0]
         w = _weights(sample_weight)
-        P, self.propositions_ = propositions(B)
-        monitor = SearchMonitor(self.time_limit, verbose=0, name='ogb')
+        P, self.propositions_ = propositions(B, negations=self.language == 'quantile')
+        monitor = SearchMonitor(self.time_limit, verbose=0, name='ogb', memory_limit=self.memory_limit)
         basis = OrthonormalBasis(n, sample_weight=w)
-        conjs, cols, beta, f = [], [], np.zeros(0), np.zeros(n)
+        self.offset_ = off = self._offset_value(y, w)
+        kept = [k for k in range(0 if L is None else L.shape[1]) if basis.add(L[:, k])]   # independent terms only
+        lin, p = [L[:, k] for k in kept], len(kept)
+        self.linear_terms_ = [getattr(self, 'linear_terms_', [])[k] for k in kept]
+        conjs, cols, beta, f = [], list(lin), np.zeros(0), np.full(n, off)
         empty_risk = loss.risk(f, y, w)
-        self.history_ = [dict(n_rules=0, complexity=0, risk=empty_risk, objective=np.nan, nodes=0, time=0.0)]
-        self.weights_path_ = [np.zeros(0)]
+        if p:
+            beta, _ = corrective_weights(np.column_stack(cols), y, loss, self.reg, sample_weight=w, offset=off)
+            f = off + np.column_stack(cols) @ beta
+        self.history_ = [dict(n_rules=0, complexity=p, risk=loss.risk(f, y, w), objective=np.nan, nodes=0, time=0.0)]
+        self.weights_path_, self.linear_path_ = [np.zeros(0)], [beta[:p].copy()]
         reason, nodes_total, complete = 'n_rules', 0, True
         g_scale = basis.norm(loss.gradient(f, y))
-        for step in range(self.n_rules):
-            g_raw, h = loss.gradient(f, y), loss.hessian(f, y)
-            g = basis.project_out(g_raw) if self.objective == 'ogb' else g_raw
-            if basis.norm(g) <= _ZERO_GRADIENT * max(g_scale, basis.norm(g_raw)):
-                reason = 'no_query'; break             # zero up to rounding: any rule would be chosen by noise
-            S = RuleSearch(P, g, h, basis.O, self.objective, self.epsilon, self.reg, self.bound,
-                           self.max_rule_length, monitor, sample_weight=w)
-            conj, val = search_rules(S, self.search, self.beam_width)
-            nodes_total += S.nodes; complete = complete and getattr(S, 'complete', True)
-            if not np.isfinite(val) or val <= 0:
-                reason = 'time_limit' if monitor.expired() else 'no_query'; break
-            q = S.extent(conj).astype(np.float64)
-            added = basis.add(q)
-            if not added and self.weights == 'corrective':
-                reason = 'linearly_dependent_query_extent'; break
-            conjs.append(conj); cols.append(q)
-            Q = np.column_stack(cols)
-            if self.weights == 'corrective':
-                beta, _ = corrective_weights(Q, y, loss, self.reg, np.append(beta, 0.0), sample_weight=w)
-            elif self.weights == 'line':
-                beta = np.append(beta, line_weight(q, f, y, loss, self.reg, sample_weight=w))
-            else:
-                beta = np.append(beta, keep_weight(q, loss.gradient(f, y), loss.hessian(f, y), self.reg, w))
-            if not np.all(np.isfinite(beta)): reason = 'diverged'; conjs.pop(); cols.pop(); break
-            if self.reg == 0 and loss.name != 'squared' and _separated(Q @ beta, loss.name):
-                reason = 'separated'; conjs.pop(); cols.pop(); beta = beta[:-1]; break   # its weight would grow without bound
-            f = Q @ beta
-            cx = sum(1 + len(c) for c in conjs)
-            self.history_.append(dict(n_rules=len(conjs), complexity=cx, risk=loss.risk(f, y, w), objective=val,
-                                      nodes=S.nodes, time=monitor.elapsed))
-            self.weights_path_.append(beta.copy())
-            if self.verbose:
-                print(f"[ogb] rule {len(conjs):3d}  complexity {cx:4d}  risk {self.history_[-1]['risk']:.6g}  "
-                      f"objective {val:.4g}  {self._conj_text(conj)}", file=sys.stderr, flush=True)
-            if self.max_complexity is not None and cx >= self.max_complexity: reason = 'max_complexity'; break
-            if monitor.expired(): reason = 'time_limit'; break
-        self.conjunctions_, self.coef_ = conjs, beta[:len(conjs)]
+        with monitor.interruptible():              # Ctrl-C: stop after the current rule, keep the rules so far
+            for step in range(self.n_rules):
+                g_raw, h = loss.gradient(f, y), loss.hessian(f, y)
+                g = basis.project_out(g_raw) if self.objective == 'ogb' else g_raw
+                if basis.norm(g) <= _ZERO_GRADIENT * max(g_scale, basis.norm(g_raw)):
+                    reason = 'no_query'; break             # zero up to rounding: any rule would be chosen by noise
+                S = RuleSearch(P, g, h, basis.O, self.objective, self.epsilon, self.reg, self.bound,
+                               self.max_rule_length, monitor, sample_weight=w)
+                conj, val = search_rules(S, self.search, self.beam_width)
+                nodes_total += S.nodes; complete = complete and getattr(S, 'complete', True)
+                if not np.isfinite(val) or val <= 0:
+                    reason = monitor.stopped_by if monitor.expired() else 'no_query'; break
+                q = S.extent(conj).astype(np.float64)
+                added = basis.add(q)
+                if not added and self.weights == 'corrective':
+                    reason = 'linearly_dependent_query_extent'; break
+                conjs.append(conj); cols.append(q)
+                Q = np.column_stack(cols)
+                if self.weights == 'corrective':
+                    beta, _ = corrective_weights(Q, y, loss, self.reg, np.append(beta, 0.0), sample_weight=w, offset=off)
+                elif self.weights == 'line':
+                    beta = np.append(beta, line_weight(q, f, y, loss, self.reg, sample_weight=w))
+                else:
+                    beta = np.append(beta, keep_weight(q, loss.gradient(f, y), loss.hessian(f, y), self.reg, w))
+                if not np.all(np.isfinite(beta)): reason = 'diverged'; conjs.pop(); cols.pop(); break
+                if self.reg == 0 and loss.name != 'squared' and _separated(off + Q @ beta, loss.name):
+                    reason = 'separated'; conjs.pop(); cols.pop(); beta = beta[:-1]; break   # its weight would grow without bound
+                f = off + Q @ beta
+                cx = p + sum(1 + len(c) for c in conjs)
+                self.history_.append(dict(n_rules=len(conjs), complexity=cx, risk=loss.risk(f, y, w), objective=val,
+                                          nodes=S.nodes, time=monitor.elapsed))
+                self.weights_path_.append(beta[p:].copy()); self.linear_path_.append(beta[:p].copy())
+                if self.verbose:
+                    print(f"[ogb] rule {len(conjs):3d}  complexity {cx:4d}  risk {self.history_[-1]['risk']:.6g}  "
+                          f"objective {val:.4g}  {self._conj_text(conj)}", file=sys.stderr, flush=True)
+                if self.max_complexity is not None and cx >= self.max_complexity: reason = 'max_complexity'; break
+                if monitor.expired(): reason = monitor.stopped_by; break    # time, memory or Ctrl-C
+        self.conjunctions_, self.coef_ = conjs, beta[p:p + len(conjs)]
+        self.linear_coef_ = beta[:p].copy()
         self.stopping_reason_ = reason
         self.fit_time_ = monitor.elapsed
         self.stats_ = dict(time=self.fit_time_, nodes=nodes_total, n_propositions=P.shape[1], n_rules=len(conjs),
@@ -843,7 +1008,7 @@ class _RuleBoosting(GlassworksEstimator):
         "The fitted ensemble after its first k rules (all by default), empty conjunctions folded into the intercept."
         k = len(self.conjunctions_) if k is None else k
         beta = self.weights_path_[k]
-        rules, ws, icpt = [], [], 0.0
+        rules, ws, icpt = [], [], getattr(self, 'offset_', 0.0)   # the fixed offset is part of the intercept
         for conj, w in zip(self.conjunctions_[:k], beta):
             if not conj: icpt += float(w); continue
             rules.append(Rule(self._conditions(conj), n_samples=None)); ws.append(float(w))
@@ -859,7 +1024,9 @@ class _RuleBoosting(GlassworksEstimator):
                                      (self.propositions_[j] for j in conj)] or [np.ones(len(B), bool)], axis=0)
                              for conj in self.conjunctions_]) if self.conjunctions_ else np.zeros((len(B), 0))
         Q = Q.astype(np.float64)
-        return np.column_stack([Q[:, :k] @ w for k, w in enumerate(self.weights_path_)])
+        Z, lp = self._linear_matrix(X), getattr(self, 'linear_path_', [np.zeros(0)] * len(self.weights_path_))
+        return np.column_stack([getattr(self, 'offset_', 0.0) + Q[:, :k] @ w + Z @ lp[k]
+                                for k, w in enumerate(self.weights_path_)])
 
     def _decision_values(self, X) -> np.ndarray:
         "The additive score f(x) = sum of the weights of the rules that hold (after checking X against the fit)."
@@ -868,7 +1035,8 @@ class _RuleBoosting(GlassworksEstimator):
         if not hasattr(X, 'columns') and k != self.n_features_in_:
             raise InputError(f"X has {k} features, but {type(self).__name__} is expecting "
                              f"{self.n_features_in_} features as input.")
-        return self.model_.decision_function(self.binarizer_.transform(X))
+        f = self.model_.decision_function(self.binarizer_.transform(X))
+        return f + self._linear_matrix(X) @ self.linear_coef_ if len(getattr(self, 'linear_terms_', [])) else f
 
     def _check_y_given(self, y):
         "None and 2-D column targets, with scikit-learn's messages and warning."
@@ -921,19 +1089,9 @@ class _RuleBoosting(GlassworksEstimator):
         ax.legend(fontsize=8)
         return ax
 
-_PARAM_DOC = """
-    Parameters (defaults in brackets): `n_rules` [10] at most this many rules (the intercept counts as one);
-    `objective` ['ogb'] one of 'ogb', 'gb', 'gs', 'xgb'; `search` ['bnb'] one of 'bnb', 'greedy', 'beam'; `weights`
-    ['corrective'] one of 'corrective', 'line', 'keep'; `bound` ['admissible'] used by objective 'ogb' with search
-    'bnb': 'admissible' makes B&B exact, 'presort' is the paper's faster heuristic ('gs', 'gb' and 'xgb' always use
-    their admissible bounds); `max_rule_length` [3] propositions per rule; `n_cutpoints` [4] quantile thresholds per
-    numeric column; `beam_width` [5]; `epsilon` [1e-4] OGB stabiliser, >= 0; `reg` [1.0] L2 penalty (reg/2)||beta||^2
-    of the weights; `max_complexity` [None] stop once the sum of (1 + rule length) reaches it; `time_limit` [None]
-    seconds for the whole fit; `verbose` [0] 1 prints a line per rule."""
-
 class RuleBoostingRegressor(_RuleBoosting, GlassworksRegressor):
     __doc__ = """Additive rule ensemble f(x) = sum_j beta_j q_j(x) by (orthogonal) gradient boosting; loss 'squared' or
-    'poisson' (log link: predict = exp f).""" + _PARAM_DOC + """
+    'poisson' (log link: predict = exp f).
 
     ```python
     >>> from sklearn.datasets import load_diabetes
@@ -941,6 +1099,34 @@ class RuleBoostingRegressor(_RuleBoosting, GlassworksRegressor):
     >>> m = RuleBoostingRegressor(n_rules=3, max_rule_length=2).fit(X, y - y.mean())
     >>> len(m.model_.rules) <= 3, m.stopping_reason_, m.history_[-1]['risk'] < m.history_[0]['risk']
     (True, 'n_rules', True)
+
+    ```
+
+    `language` sets how numeric columns become propositions. On a column with few values, `'paper'` (the default,
+    as realkd) and `'fastogb'` keep every split in both directions; `'quantile'` has `n_cutpoints` cuts and their
+    negations:
+
+    ```python
+    >>> Xk = pd.DataFrame({'kids': [0, 0, 0, 0, 1, 1, 2, 3]}); yk = np.array([1., 1., 1., 1., 2., 2., 4., 6.])
+    >>> for lang in ('paper', 'quantile'):
+    ...     mk = RuleBoostingRegressor(n_rules=1, language=lang).fit(Xk, yk); names = mk.binarizer_.feature_info_
+    ...     print(lang, [names[c]['name'] if pos else names[c]['negation'] for c, pos in mk.propositions_])
+    paper ['kids <= 0', 'kids <= 1', 'kids <= 2', 'kids >= 1', 'kids >= 2', 'kids >= 3']
+    quantile ['kids <= 0', 'kids <= 1', 'kids > 0', 'kids > 1']
+
+    ```
+
+    `include_linear_terms=True` starts from the standardised numeric inputs as fixed terms (each counts 1 towards
+    the complexity). `offset` adds a fixed score to every row. For the Poisson loss, `'geometric_mean'` is the
+    paper's background log ỹ, with ỹ = exp(mean log y):
+
+    ```python
+    >>> ml = RuleBoostingRegressor(n_rules=2, include_linear_terms=True, reg=0.0).fit(Xk, yk - yk.mean())
+    >>> ml.linear_terms_[0][0], ml.history_[0]['complexity'], round(ml.history_[0]['risk'], 4)   # input 0 alone
+    (0, 1, 0.0775)
+    >>> mp = RuleBoostingRegressor(n_rules=2, loss='poisson', offset='geometric_mean').fit(Xk, yk)
+    >>> round(mp.offset_, 4), round(float(np.exp(mp.offset_)), 4)          # log of the geometric mean, and the mean
+    (0.5705, 1.7692)
 
     ```
 
@@ -955,15 +1141,72 @@ class RuleBoostingRegressor(_RuleBoosting, GlassworksRegressor):
     >>> mw.conjunctions_ == mr.conjunctions_, bool(np.allclose(mw.predict(Xb), mr.predict(Xb)))
     (True, True)
 
-    ```"""
+    ```
+
+    Attributes
+    ----------
+    model_ : RuleEnsemble
+        The fitted rule ensemble (intercept included).
+    conjunctions_ : list of tuple
+        The selected rules as tuples of proposition indices (into `propositions_`), in the order they were added.
+    coef_ : ndarray
+        The rules' weights, aligned with `conjunctions_`.
+    propositions_ : list
+        The candidate propositions (column, operator, threshold) the rules are built from.
+    history_ : list of dict
+        One entry per boosting step: number of rules, complexity, training risk, objective value, nodes, time.
+    weights_path_ : list of ndarray
+        The weights after each step.
+    stopping_reason_ : str
+        Why fitting stopped: 'n_rules', 'max_complexity', 'no_query' (no rule improves the objective), 'time_limit',
+        'memory_limit', 'interrupt' (Ctrl-C), 'separated', 'diverged' or 'linearly_dependent_query_extent'.
+    fit_time_ : float
+        Seconds `fit` took.
+    compile_seconds_ : float
+        Seconds `fit` spent compiling numba kernels (0 once they are cached).
+    stats_ : dict
+        Search statistics: nodes explored, number of propositions, rules, time.
+    binarizer_ : Binarizer or ThresholdEncoder
+        The fitted encoder behind `propositions_`: a quantile `Binarizer` (language 'quantile') or a `ThresholdEncoder`.
+    linear_terms_ : list of (int, float, float)
+        With `include_linear_terms`: the inputs used as linear terms (index, mean, standard deviation); else empty.
+    linear_coef_ : ndarray
+        The weights of the standardised linear terms, aligned with `linear_terms_`.
+    offset_ : float
+        The fixed score in every prediction (0 without `offset`); it is part of `model_`'s intercept.
+    feature_importances_ : ndarray of shape (n_features_in_,)
+        Each input column's share of the ensemble (sums to 1; all 0 without rules).
+    n_features_in_ : int
+        Number of input columns seen by `fit`.
+    feature_names_ : list of str
+        Names of the input columns.
+    feature_names_in_ : ndarray of str
+        The input's column names; only set when `X` is a DataFrame.
+    """
     _losses = ('squared', 'poisson')
-    def __init__(self, n_rules:int=10, loss:str='squared', objective:str='ogb', search:str='bnb',
-                 weights:str='corrective', bound:str='admissible', max_rule_length:int=3, n_cutpoints:int=4,
-                 beam_width:int=5, epsilon:float=1e-4, reg:float=1.0, max_complexity:int|None=None,
-                 time_limit:float|None=None, verbose:int=0):
+    def __init__(self, n_rules:int=10, # at most this many rules (the intercept counts as one)
+                 loss:str='squared', # 'squared', or 'poisson' (log link: `predict` returns exp f)
+                 objective:str='ogb', # the rule objective: 'ogb' (orthogonal gradient boosting), 'gb', 'gs' or 'xgb'
+                 search:str='bnb', # how each rule is found: 'bnb' (branch and bound), 'greedy' or 'beam'
+                 weights:str='corrective', # weights after each new rule: 'corrective' (all refitted), 'line' (a line search for the new one) or 'keep' (XGBoost's one Newton step)
+                 bound:str='admissible', # B&B bound of objective 'ogb': 'admissible' (exact search) or 'presort' (the paper's faster heuristic); 'gs', 'gb' and 'xgb' always use their admissible bounds
+                 max_rule_length:int=3, # at most this many propositions per rule
+                 n_cutpoints:int=4, # quantile thresholds per numeric column
+                 language:str='paper', # how numeric columns become propositions: 'paper' (realkd's qcut edges, x <= t and x >= t), 'fastogb' (the same from numpy quantiles) or 'quantile' (x <= c / x > c, the language before 2026-11-25)
+                 include_linear_terms:bool=False, # add every standardised numeric input as a fixed linear term, fitted with the rules
+                 beam_width:int=5, # candidates kept per level by search='beam'
+                 epsilon:float=1e-4, # OGB stabiliser (>= 0)
+                 reg:float=1.0, # L2 penalty (reg/2)||beta||^2 on the weights
+                 offset:float|str|None=None, # fixed score added to every row: a number, 'geometric_mean' (Poisson: log of the geometric mean count, the paper's background) or None
+                 max_complexity:int|None=None, # stop once the sum of (1 + rule length) over the rules reaches it
+                 time_limit:float|None=None, # seconds for the whole fit
+                 memory_limit:float|None=8.0, # GB the fit may add to the process; then it stops with the rules so far
+                 verbose:int=0): # 1 prints a line per rule
         self.n_rules, self.loss, self.objective, self.search, self.weights = n_rules, loss, objective, search, weights
         self.bound, self.max_rule_length, self.n_cutpoints, self.beam_width = bound, max_rule_length, n_cutpoints, beam_width
         self.epsilon, self.reg, self.max_complexity, self.time_limit, self.verbose = epsilon, reg, max_complexity, time_limit, verbose
+        self.memory_limit = memory_limit
+        self.language, self.include_linear_terms, self.offset = language, include_linear_terms, offset
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -984,7 +1227,7 @@ class RuleBoostingRegressor(_RuleBoosting, GlassworksRegressor):
         self._check_y_given(y)
         B, w, keep = self._binarize_fit(X, sample_weight)
         yy = self._encode_y(self._rows(y, keep, 'regression'), B.shape[0])
-        self._boost(B, yy, w)
+        self._boost(B, yy, w, self._linear_matrix(self._kept(X, keep)) if self.linear_terms_ else None)
         self.model_ = self._ensemble(link='log' if self.loss == 'poisson' else 'identity')
         self.feature_importances_ = self._input_importances(self.model_.feature_importances(B, w))
         return self
@@ -996,7 +1239,7 @@ class RuleBoostingRegressor(_RuleBoosting, GlassworksRegressor):
 
 class RuleBoostingClassifier(_RuleBoosting, GlassworksClassifier):
     __doc__ = """Binary classifier: additive rule ensemble of log-odds fitted with the logistic loss (labels coded -1/+1
-    inside; `classes_[1]` is the positive class).""" + _PARAM_DOC + """
+    inside; `classes_[1]` is the positive class).
 
     ```python
     >>> from sklearn.datasets import load_breast_cancer
@@ -1016,16 +1259,73 @@ class RuleBoostingClassifier(_RuleBoosting, GlassworksClassifier):
     >>> int((mw.predict(X)[y == 0] == 1).sum()) < int((m.predict(X)[y == 0] == 1).sum())
     True
 
-    ```"""
+    ```
+
+    Attributes
+    ----------
+    model_ : RuleEnsemble
+        The fitted rule ensemble (intercept included).
+    classes_ : ndarray
+        The two class labels; `classes_[1]` is the positive class.
+    conjunctions_ : list of tuple
+        The selected rules as tuples of proposition indices (into `propositions_`), in the order they were added.
+    coef_ : ndarray
+        The rules' weights, aligned with `conjunctions_`.
+    propositions_ : list
+        The candidate propositions (column, operator, threshold) the rules are built from.
+    history_ : list of dict
+        One entry per boosting step: number of rules, complexity, training risk, objective value, nodes, time.
+    weights_path_ : list of ndarray
+        The weights after each step.
+    stopping_reason_ : str
+        Why fitting stopped: 'n_rules', 'max_complexity', 'no_query' (no rule improves the objective), 'time_limit',
+        'memory_limit', 'interrupt' (Ctrl-C), 'separated', 'diverged' or 'linearly_dependent_query_extent'.
+    fit_time_ : float
+        Seconds `fit` took.
+    compile_seconds_ : float
+        Seconds `fit` spent compiling numba kernels (0 once they are cached).
+    stats_ : dict
+        Search statistics: nodes explored, number of propositions, rules, time.
+    binarizer_ : Binarizer or ThresholdEncoder
+        The fitted encoder behind `propositions_`: a quantile `Binarizer` (language 'quantile') or a `ThresholdEncoder`.
+    linear_terms_ : list of (int, float, float)
+        With `include_linear_terms`: the inputs used as linear terms (index, mean, standard deviation); else empty.
+    linear_coef_ : ndarray
+        The weights of the standardised linear terms, aligned with `linear_terms_`.
+    offset_ : float
+        The fixed score in every prediction (0 without `offset`); it is part of `model_`'s intercept.
+    feature_importances_ : ndarray of shape (n_features_in_,)
+        Each input column's share of the ensemble (sums to 1; all 0 without rules).
+    n_features_in_ : int
+        Number of input columns seen by `fit`.
+    feature_names_ : list of str
+        Names of the input columns.
+    feature_names_in_ : ndarray of str
+        The input's column names; only set when `X` is a DataFrame.
+    """
     _losses = ('logistic',)
     loss = 'logistic'   # fixed (a class attribute, so it is not an estimator parameter)
-    def __init__(self, n_rules:int=10, objective:str='ogb', search:str='bnb', weights:str='corrective',
-                 bound:str='admissible', max_rule_length:int=3, n_cutpoints:int=4, beam_width:int=5,
-                 epsilon:float=1e-4, reg:float=1.0, max_complexity:int|None=None, time_limit:float|None=None,
-                 verbose:int=0):
+    def __init__(self, n_rules:int=10, # at most this many rules (the intercept counts as one)
+                 objective:str='ogb', # the rule objective: 'ogb' (orthogonal gradient boosting), 'gb', 'gs' or 'xgb'
+                 search:str='bnb', # how each rule is found: 'bnb' (branch and bound), 'greedy' or 'beam'
+                 weights:str='corrective', # weights after each new rule: 'corrective' (all refitted), 'line' (a line search for the new one) or 'keep' (XGBoost's one Newton step)
+                 bound:str='admissible', # B&B bound of objective 'ogb': 'admissible' (exact search) or 'presort' (the paper's faster heuristic); 'gs', 'gb' and 'xgb' always use their admissible bounds
+                 max_rule_length:int=3, # at most this many propositions per rule
+                 n_cutpoints:int=4, # quantile thresholds per numeric column
+                 language:str='paper', # how numeric columns become propositions: 'paper' (realkd's qcut edges, x <= t and x >= t), 'fastogb' (the same from numpy quantiles) or 'quantile' (x <= c / x > c, the language before 2026-11-25)
+                 include_linear_terms:bool=False, # add every standardised numeric input as a fixed linear term, fitted with the rules
+                 beam_width:int=5, # candidates kept per level by search='beam'
+                 epsilon:float=1e-4, # OGB stabiliser (>= 0)
+                 reg:float=1.0, # L2 penalty (reg/2)||beta||^2 on the weights
+                 max_complexity:int|None=None, # stop once the sum of (1 + rule length) over the rules reaches it
+                 time_limit:float|None=None, # seconds for the whole fit
+                 memory_limit:float|None=8.0, # GB the fit may add to the process; then it stops with the rules so far
+                 verbose:int=0): # 1 prints a line per rule
         self.n_rules, self.objective, self.search, self.weights = n_rules, objective, search, weights
         self.bound, self.max_rule_length, self.n_cutpoints, self.beam_width = bound, max_rule_length, n_cutpoints, beam_width
         self.epsilon, self.reg, self.max_complexity, self.time_limit, self.verbose = epsilon, reg, max_complexity, time_limit, verbose
+        self.memory_limit = memory_limit
+        self.language, self.include_linear_terms = language, include_linear_terms
 
     def _encode_y(self, y, n=None):
         "Labels as -1 (classes_[0]) / +1 (classes_[1]); at fit time (no `classes_` yet) the classes are learned."
@@ -1055,7 +1355,7 @@ class RuleBoostingClassifier(_RuleBoosting, GlassworksClassifier):
         B, w, keep = self._binarize_fit(X, sample_weight)
         if hasattr(self, 'classes_'): del self.classes_
         yy = self._encode_y(self._rows(y, keep, 'classification'), B.shape[0])
-        self._boost(B, yy, w)
+        self._boost(B, yy, w, self._linear_matrix(self._kept(X, keep)) if self.linear_terms_ else None)
         self.model_ = self._ensemble(task='classification', link='logit', classes=list(self.classes_))
         self.feature_importances_ = self._input_importances(self.model_.feature_importances(B, w))
         return self

@@ -844,7 +844,44 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
     >>> OSDTClassifier(0.3).fit(X, y).n_leaves_       # at 0.3 per leaf no split pays: one leaf
     1
 
-    ```"""
+    ```
+
+    Attributes
+    ----------
+    tree_ : Tree
+        The fitted tree: the optimal one, or the best found when a limit stopped the search.
+    classes_ : ndarray
+        The class labels, in the order of `predict_proba`'s columns.
+    n_leaves_ : int
+        Number of leaves of `tree_`.
+    objective_ : float
+        Regularized objective of `tree_`: weighted misclassification rate + regularization * leaves.
+    lower_bound_ : float
+        A proven lower bound on the optimal objective.
+    gap_ : float
+        `objective_ - lower_bound_`; 0 when the model is certified optimal.
+    optimal_ : bool
+        True when the search finished and certified the model as optimal (False after a time/node/memory limit).
+    fit_time_ : float
+        Seconds `fit` spent searching (numba's first-use compilation not counted).
+    compile_seconds_ : float
+        Seconds `fit` spent compiling numba kernels (0 once they are cached).
+    stats_ : dict
+        Search counters and the anytime trace: nodes, time, time to the best model, what stopped the search.
+    search_ : str
+        The search that ran: 'dp' or 'bnb' (what `search='auto'` chose).
+    feature_importances_ : ndarray of shape (n_features_in_,)
+        Each input column's share of the model's loss reduction (sums to 1; all 0 for a constant model).
+    n_features_in_ : int
+        Number of input columns seen by `fit`.
+    feature_names_ : list of str
+        Names of the features the model is written in (the columns, or `x0, x1, ...`; with a `binarizer`, its 0/1
+        features).
+    feature_names_in_ : ndarray of str
+        The input's column names; only set when `X` is a DataFrame.
+    binarizer_ : Binarizer
+        The fitted `Binarizer` that turned X into 0/1 features; only set with a `binarizer`.
+    """
     _binary_features = True
 
     def __init__(self, regularization:float=0.01, # lambda: the price of one leaf, as a fraction of the data; 0 with
@@ -858,7 +895,7 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
                  time_limit:float|None=None, # seconds of search (numba's first-use compilation not counted); None = no limit
                  node_limit:int|None=None, # bnb: queue pops; dp: subproblems expanded
                  memory_limit:float|None=8.0, # GB the search may add to the process; then it stops with the best tree and its bound
-                 verbose:int=0,
+                 verbose:int=0, # 0 silent, 1 progress lines on stderr, 2 a line per improvement
                  binarizer=None, # None: X must be 0/1; a Binarizer strategy ('quantile', 'gbdt', ...) or a Binarizer binarises any numeric X inside
                  explore:str='depth-first', # DP search order: 'depth-first' (fastest to optimal) or 'hybrid' (best-first descents too: under a time limit the bound rises steadily; slower to finish)
                  class_weight=None, # None, 'balanced' (every class the same total weight) or {label: weight}: misclassification costs
@@ -877,7 +914,6 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
         check_scalar(self.max_depth, 'max_depth', kind=numbers.Integral, low=0, allow_none=True)
         check_scalar(self.max_leaves, 'max_leaves', kind=numbers.Integral, low=1, allow_none=True)
         check_scalar(self.node_limit, 'node_limit', kind=numbers.Integral, low=1, allow_none=True)
-        check_scalar(self.memory_limit, 'memory_limit', low=0, include_low=False, allow_none=True)
         self._check_leaf_price()
         if self.regularization == 0 and (self.search == 'bnb' or self.max_leaves is not None):
             raise ParameterError("regularization=0 needs the DP search (search='dp', or 'auto' without max_leaves): "
@@ -960,8 +996,9 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
         me = threading.current_thread()
         outer = getattr(me, _SLOT, None); setattr(me, _SLOT, cb)              # restored after: fits may nest
         try:
-            Rc, lb, complete, best, leaves, keys, _, _, cnt = _search(
-                _bnb_problem(data, W, lam * W, eps, POLICIES.index(self.policy), md, ml, R0, nl, 256, **bnds))
+            with mon.interruptible():          # Ctrl-C: `cb` reports it as expiry, the search keeps its best tree
+                Rc, lb, complete, best, leaves, keys, _, _, cnt = _search(
+                    _bnb_problem(data, W, lam * W, eps, POLICIES.index(self.policy), md, ml, R0, nl, 256, **bnds))
         finally: setattr(me, _SLOT, outer)
         M, WM = A.shape[1], (A.shape[1] + 63) // 64
         if best >= 0:

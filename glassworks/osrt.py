@@ -76,9 +76,49 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
     >>> m.predict(X[:4]).tolist()
     [1.0, 1.0, 3.0, 5.0]
 
-    ```"""
+    ```
+
+    Attributes
+    ----------
+    tree_ : Tree
+        The fitted regression tree: the optimal one, or the best found when a limit stopped the search.
+    n_leaves_ : int
+        Number of leaves of `tree_`.
+    depth_ : int
+        Depth of `tree_` (splits on its longest root-to-leaf path).
+    objective_ : float
+        Regularized objective of `tree_`: normalised loss (SSE/SST for 'l2') + regularization * leaves.
+    lower_bound_ : float
+        A proven lower bound on the optimal objective.
+    gap_ : float
+        `objective_ - lower_bound_`; 0 when the model is certified optimal.
+    optimal_ : bool
+        True when the search finished and certified the model as optimal (False after a time/node/memory limit).
+    fit_time_ : float
+        Seconds `fit` spent searching (numba's first-use compilation not counted).
+    compile_seconds_ : float
+        Seconds `fit` spent compiling numba kernels (0 once they are cached).
+    stats_ : dict
+        Search counters and the anytime trace: nodes, time, time to the best model, what stopped the search.
+    loss_ : float
+        The normalised loss part of `objective_` (without the leaf penalty).
+    mse_ : float
+        Weighted mean squared error of `tree_` on the training data.
+    r2_ : float
+        Weighted R^2 of `tree_` on the training data.
+    feature_importances_ : ndarray of shape (n_features_in_,)
+        Each input column's share of the model's loss reduction (sums to 1; all 0 for a constant model).
+    n_features_in_ : int
+        Number of input columns seen by `fit`.
+    feature_names_ : list of str
+        Names of the features the model is written in (the columns, or `x0, x1, ...`; with a `binarizer`, its 0/1
+        features).
+    feature_names_in_ : ndarray of str
+        The input's column names; only set when `X` is a DataFrame.
+    binarizer_ : Binarizer
+        The fitted `Binarizer` that turned X into 0/1 features; only set with a `binarizer`.
+    """
     _binary_features = True
-    _chunk = 2000          # nodes in the engine's first round (later rounds are sized from the node rate)
 
     def __init__(self,
                  regularization:float=0.01, # lambda: price of a leaf, as a fraction of the target's variance (> 0;
@@ -88,12 +128,13 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
                  bound:str='auto', # lower bound: 'kmeans' (l2 only), 'equiv' (equivalent points), 'auto' (k-means for l2)
                  time_limit:float|None=None, # seconds of search (compilation not counted); on expiry the best tree so far is kept, with `lower_bound_`
                  node_limit:int|None=None, # cap on search nodes (same anytime behaviour)
+                 memory_limit:float|None=8.0, # GB the search may add to the process; then it stops with the best tree and its bound
                  verbose:int=0, # 0 silent, 1 progress lines, 2 a line per improvement
                  binarizer=None, # None: X must be 0/1; a Binarizer strategy ('quantile', 'gbdt', ...) or a Binarizer binarises any numeric X inside
                  explore:str='depth-first', # DP search order: 'depth-first' (fastest to optimal) or 'hybrid' (best-first descents too: under a time limit the bound rises steadily; slower to finish)
                  min_samples_leaf=1): # rows every leaf must hold: a count, or a fraction of the rows (the reference's minimum_captured_points)
         self.regularization, self.max_depth, self.metric, self.bound = regularization, max_depth, metric, bound
-        self.time_limit, self.node_limit, self.verbose = time_limit, node_limit, verbose
+        self.time_limit, self.node_limit, self.memory_limit, self.verbose = time_limit, node_limit, memory_limit, verbose
         self.binarizer, self.explore, self.min_samples_leaf = binarizer, explore, min_samples_leaf
 
     def _check_params(self):
@@ -118,7 +159,8 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
         data = TreeData(A[keep], yy[keep], w[keep], task='regression', metric=self.metric,
                         feature_names=self.feature_names_)
         lam = float(self.regularization)
-        mon = SearchMonitor(self.time_limit, self.node_limit, verbose=int(self.verbose), name='osrt')
+        mon = SearchMonitor(self.time_limit, self.node_limit, verbose=int(self.verbose), name='osrt',
+                            memory_limit=self.memory_limit)
         limited = self.time_limit is not None or self.node_limit is not None
         # under a limit, a greedy tree seeds the search: it is the answer if nothing better is found in time,
         # and its objective prunes the search from the first node on
@@ -126,7 +168,7 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
         g = ((lambda: greedy_regression_tree(A[keep], yy[keep], w[keep], lam * data.norm, self.max_depth, self.metric,
                                              self.feature_names_)) if limited else None)
         res = search_tree(data, lam, self.max_depth, monitor=mon, bound=self.bound, incumbent=g,
-                          chunk=min(512, self._chunk) if self.time_limit is not None else self._chunk,
+                          memory_limit=self.memory_limit,   # rounds sized by the engine (small ones under a time limit)
                           anytime=self.explore == 'hybrid',   # descents raise the bound steadily (Prop. 12 of treedp)
                           min_leaf=min_leaf)                  # every leaf holds min_leaf rows (Prop. 14 of treedp)
         tree, obj = res.tree, float(res.objective)

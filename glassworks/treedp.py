@@ -20,8 +20,8 @@ from .validation import check_option, InputError
 # %% auto #0
 __all__ = ['CLS', 'L2', 'L1', 'PROBLEM_FIELDS', 'Units', 'DEPTH2_MAX_BYTES', 'SIM_ARCHIVE', 'MAX_UPDATES', 'LB', 'UB', 'BASE',
            'FEAT', 'LEFT', 'RIGHT', 'N_VALS', 'NODES', 'ABORT', 'BUDGET', 'HITS', 'ENTRIES', 'BOUNDS', 'ROOTS',
-           'REL_TOL', 'weighted_median', 'unique_rows', 'TreeData', 'Problem', 'Memo', 'SearchResult', 'tree_objective',
-           'search_tree']
+           'REL_TOL', 'FIRST_ROUND', 'OPS_PER_SECOND', 'weighted_median', 'unique_rows', 'TreeData', 'Problem', 'Memo',
+           'SearchResult', 'tree_objective', 'search_tree']
 
 # %% ../nbs/10_treedp.ipynb #46d5a782
 CLS, L2, L1 = 0, 1, 2
@@ -1044,13 +1044,32 @@ def _feasible(data, tree, min_leaf):
                            minlength=tree.n_leaves)
     return tree if per_leaf.min() >= min_leaf else None
 
+FIRST_ROUND = 2000      # nodes in the first round (at most)
+OPS_PER_SECOND = 1e9    # a rough speed of the kernels' inner loops, to estimate the first round's worst case
+
+def _first_round(data:TreeData, mon:SearchMonitor) -> int:
+    """Nodes in the first round: `FIRST_ROUND`, and under a time limit no more than would use half of the overrun the
+    limit allows (10 % or 0.5 s) if every node were a depth-two solve from scratch (pair statistics: the pairs of ones
+    of every unit; the scan: M^2 pairs of features). Most problems keep one round; wide ones start with a few nodes.
+
+    ```python
+    >>> wide = TreeData(np.random.default_rng(0).integers(0, 2, (80, 1000)), np.arange(80) % 2)
+    >>> [_first_round(wide, SearchMonitor(time_limit=t)) for t in (None, 1, 60)]
+    [2000, 22, 272]
+
+    ```"""
+    if mon.time_limit is None: return FIRST_ROUND
+    seconds = max(0.1 * mon.time_limit, 0.5) / 2
+    ones = data.rows.sum(axis=1, dtype=np.float64)
+    ops = float(ones @ ones) / 2 + float(data.M) ** 2
+    return int(np.clip(seconds * OPS_PER_SECOND / ops, 4, FIRST_ROUND))
+
 def _next_chunk(chunk, nodes, seconds, mon, target=0.25):
     "Size the next round so that it takes about `target` seconds and does not overrun the time limit much."
     rate = seconds / max(nodes, 1)                                     # seconds per node, measured
-    nxt = max(64, min(4 * chunk, int(target / max(rate, 1e-9))))
-    if mon.time_limit is not None:
-        nxt = max(16, min(nxt, int(max(mon.time_limit - mon.elapsed, 0) / max(rate, 1e-9))))
-    return nxt
+    nxt = min(4 * chunk, int(target / max(rate, 1e-9)))
+    if mon.time_limit is None: return max(64, nxt)
+    return max(1, min(nxt, int(max(mon.time_limit - mon.elapsed, 0) / max(rate, 1e-9))))
 
 # %% ../nbs/10_treedp.ipynb #bceee63d
 def search_tree(data:TreeData, # the problem
@@ -1060,7 +1079,8 @@ def search_tree(data:TreeData, # the problem
                 bound:str='auto', # 'kmeans' (l2 regression), 'equiv' (equivalent points), 'auto'
                 incumbent=None, # a known Tree (e.g. greedy): its objective prunes the search from the start; or a
                                 # function returning one, called only if the first round does not finish
-                chunk:int=2000, # nodes in the first numba round (later rounds are sized to ~0.25 s)
+                chunk:int|None=None, # nodes in the first numba round; None: `_first_round` (later rounds grow to
+                                     # ~0.25 s each)
                 memory_limit:float|None=8.0, # GB for the memo; the search stops (anytime result) when it is exceeded
                 depth_two:bool=True, # solve subproblems with <= 2 levels left from pair statistics (Proposition 9)
                 incremental:bool=True, # depth-two statistics updated from a neighbouring support set (Proposition 11)
@@ -1107,27 +1127,29 @@ def search_tree(data:TreeData, # the problem
     cnt = np.zeros(8, np.int64); root = full(U); d = -1 if max_depth is None else int(max_depth)
     budget_root = inc_obj * data.norm                     # look only for trees better than the incumbent
     total, rounds = 0, 0
-    while True:
-        budget = chunk if mon.node_limit is None else max(1, min(chunk, mon.node_limit - total))
-        t = mon.elapsed; done = 0
-        if anytime:                                      # Proposition 12: raise the root's bound first
-            cnt[NODES], cnt[ABORT], cnt[BUDGET] = 0, 0, max(1, budget // 2)
-            _descents(P, memo, cnt, root, d, d2, km)
-            done = int(cnt[NODES]); budget = max(1, budget - done); total += done
-        cnt[NODES], cnt[ABORT], cnt[BUDGET] = 0, 0, budget
-        s = _solve(P, memo, cnt, root, d, budget_root, d2, km)
-        total += int(cnt[NODES]); rounds += 1
-        vals = _values(memo, s); lb, ub = vals[LB], min(vals[UB], budget_root)
-        mon.update(upper=ub / data.norm, lower=min(lb, ub) / data.norm, nodes=total)
-        complete = ub - lb <= tol or lb >= budget_root - tol
-        if complete or mon.expired(nodes=total): break
-        if memory_limit is not None and memo.nbytes > memory_limit * 2**30:
-            mon.stopped_by = 'memory_limit'; break
-        chunk = _next_chunk(chunk, done + int(cnt[NODES]), mon.elapsed - t, mon)
-        if lazy:                                          # the search did not finish at once: the known tree pays off
-            incumbent, lazy = _feasible(data, incumbent(), min_leaf), False
-            inc_obj = _incumbent_objective(data, incumbent, lam, max_depth, mon)
-            budget_root = min(budget_root, inc_obj * data.norm)
+    if chunk is None: chunk = _first_round(data, mon)
+    with mon.interruptible():                             # Ctrl-C ends the search after its current round
+        while True:
+            budget = chunk if mon.node_limit is None else max(1, min(chunk, mon.node_limit - total))
+            t = mon.elapsed; done = 0
+            if anytime:                                      # Proposition 12: raise the root's bound first
+                cnt[NODES], cnt[ABORT], cnt[BUDGET] = 0, 0, max(1, budget // 2)
+                _descents(P, memo, cnt, root, d, d2, km)
+                done = int(cnt[NODES]); budget = max(1, budget - done); total += done
+            cnt[NODES], cnt[ABORT], cnt[BUDGET] = 0, 0, budget
+            s = _solve(P, memo, cnt, root, d, budget_root, d2, km)
+            total += int(cnt[NODES]); rounds += 1
+            vals = _values(memo, s); lb, ub = vals[LB], min(vals[UB], budget_root)
+            mon.update(upper=ub / data.norm, lower=min(lb, ub) / data.norm, nodes=total)
+            complete = ub - lb <= tol or lb >= budget_root - tol
+            if complete or mon.expired(nodes=total): break
+            if memory_limit is not None and memo.nbytes > memory_limit * 2**30:
+                mon.stopped_by = 'memory_limit'; break
+            chunk = _next_chunk(chunk, done + int(cnt[NODES]), mon.elapsed - t, mon)
+            if lazy:                                      # the search did not finish at once: the known tree pays off
+                incumbent, lazy = _feasible(data, incumbent(), min_leaf), False
+                inc_obj = _incumbent_objective(data, incumbent, lam, max_depth, mon)
+                budget_root = min(budget_root, inc_obj * data.norm)
     if lazy and not complete:                             # stopped in the first round: the known tree may be better
         incumbent = _feasible(data, incumbent(), min_leaf)
         inc_obj = _incumbent_objective(data, incumbent, lam, max_depth, mon)

@@ -8,8 +8,9 @@ import numbers
 import numpy as np
 
 # %% auto #0
-__all__ = ['MAX_GRID', 'InputError', 'ParameterError', 'check_scalar', 'check_option', 'check_X', 'check_binary', 'check_y',
-           'check_sample_weight', 'check_X_y', 'check_predict_X']
+__all__ = ['MAX_GRID', 'InputError', 'ParameterError', 'InputTypeError', 'check_scalar', 'check_option', 'check_bool',
+           'check_random_state', 'check_X', 'check_binary', 'check_y', 'check_sample_weight', 'check_X_y',
+           'check_predict_X']
 
 # %% ../nbs/00_validation.ipynb #ad525b0c
 class InputError(ValueError):
@@ -37,6 +38,16 @@ class ParameterError(ValueError):
     Traceback (most recent call last):
     ...
     glassworks.validation.ParameterError: `metric` must be one of ["'l1'", "'l2'"], got 'mse'.
+
+    ```"""
+
+class InputTypeError(InputError, TypeError):
+    """Data of the wrong kind, e.g. X holding lists or dicts: an `InputError` that is also a `TypeError` (the error
+    scikit-learn expects for entries that are neither strings nor numbers).
+
+    ```python
+    >>> issubclass(InputTypeError, InputError) and issubclass(InputTypeError, TypeError)
+    True
 
     ```"""
 
@@ -82,9 +93,45 @@ def check_option(value, name:str, options):
     'l1'
 
     ```"""
-    if value not in options:
+    try: known = value in options
+    except TypeError: known = False        # an unhashable value (a list, a dict) given for a name
+    if not known:
         raise ParameterError(f"`{name}` must be one of {sorted(map(repr, options))}, got {value!r}.")
     return value
+
+def check_bool(value, name:str):
+    """Check that hyperparameter `name` is a boolean (True/False, numpy's too); return it as a Python bool.
+
+    ```python
+    >>> check_bool(np.True_, 'refit')
+    True
+    >>> check_bool(0.0, 'include_root')
+    Traceback (most recent call last):
+    ...
+    glassworks.validation.ParameterError: `include_root` must be True or False, got float (0.0).
+
+    ```"""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ParameterError(f"`{name}` must be True or False, got {type(value).__name__} ({value!r}).")
+    return bool(value)
+
+def check_random_state(value, name:str='random_state'):
+    """Check a seed: None, an integer in [0, 2**32 - 1], or a numpy `Generator`/`RandomState`; return it.
+
+    ```python
+    >>> check_random_state(0), check_random_state(None)
+    (0, None)
+    >>> check_random_state(0.5)
+    Traceback (most recent call last):
+    ...
+    glassworks.validation.ParameterError: `random_state` must be None, an integer in [0, 2**32 - 1] or a numpy Generator/RandomState, got float (0.5).
+
+    ```"""
+    if value is None or isinstance(value, (np.random.Generator, np.random.RandomState)): return value
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)) and 0 <= value < 2**32:
+        return int(value)
+    raise ParameterError(f"`{name}` must be None, an integer in [0, 2**32 - 1] or a numpy Generator/RandomState, "
+                         f"got {type(value).__name__} ({value!r}).")
 
 # %% ../nbs/00_validation.ipynb #9e228397
 def _is_dataframe(X): return hasattr(X, 'columns') and hasattr(X, 'dtypes') and hasattr(X, 'iloc')
@@ -301,6 +348,9 @@ def check_predict_X(X, feature_names_in, binary:bool=False, estimator:str|None=N
 
     ```"""
     p = len(feature_names_in)
+    if not _is_dataframe(X) and X is not None and not hasattr(X, 'toarray'):
+        try: X = np.asarray(X)     # once: np.ndim/np.shape below would convert again (and fail on a ragged list)
+        except Exception as e: raise InputError(f"X could not be converted to an array: {e}") from None
     if _is_dataframe(X):
         cols = [str(c) for c in X.columns]
         if cols != list(feature_names_in):
@@ -310,7 +360,8 @@ def check_predict_X(X, feature_names_in, binary:bool=False, estimator:str|None=N
             X = X[[c for c in X.columns if str(c) in set(feature_names_in)]]
             X = X.iloc[:, [ [str(c) for c in X.columns].index(f) for f in feature_names_in ]]
     A, _ = check_X(X, binary=binary, feature_names=list(feature_names_in) if not _is_dataframe(X) and
-                   np.ndim(X) == 2 and np.shape(X)[1] == p else None)
+                   np.ndim(X) == 2 and np.shape(X)[1] == p else None,
+                   min_features=min(p, 1))   # a model of no feature (a constant: every column was constant) reads (n, 0)
     if A.shape[1] != p:
         if estimator is None: raise InputError(f"X has {A.shape[1]} features, but the model was fitted with {p}.")
         raise InputError(f"X has {A.shape[1]} features, but {estimator} is expecting {p} features as input "

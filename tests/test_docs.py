@@ -6,7 +6,8 @@ Two sites are built (concurrently) into a tmp folder:
   function and class with a method, hidden/echo-false cells), so each feature is exercised whatever the notebooks hold.
 Both are served by a local HTTP server (as a reader's browser would get them). Needs /usr/bin/chromium and
 /usr/bin/chromedriver (Debian `chromium chromium-driver`): skipped without them, unless env CI is set, then it fails.
-Screenshots go to docs/_screenshots/ (gitignored).
+Screenshots go to a tmp folder; with env GLASSWORKS_SCREENSHOTS=1 to docs/_screenshots/, where the committed ones live
+(home, a reference page, a tutorial: refresh them with `GLASSWORKS_SCREENSHOTS=1 pytest tests/test_docs.py`).
 """
 import base64, functools, http.server, importlib, inspect, json, os, re, shutil, struct, subprocess, sys, threading
 import time, zlib
@@ -16,7 +17,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / 'docs' / 'build.py'
-SHOTS = ROOT / 'docs' / '_screenshots'
+SHOTS = ROOT / 'docs' / '_screenshots' if os.environ.get('GLASSWORKS_SCREENSHOTS') else \
+    Path(__import__('tempfile').gettempdir()) / 'glassworks-screenshots'
 NBS = Path(os.environ.get('GLASSWORKS_DOCS_NBS') or ROOT / 'nbs')
 CHROMIUM, CHROMEDRIVER = '/usr/bin/chromium', '/usr/bin/chromedriver'
 CHROME_ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
@@ -246,6 +248,17 @@ return {
 """
 
 
+PAGE_EXTRA = """
+const art = document.querySelector('article.bd-article') || document.body;
+const dl = art.querySelector('.gw-download a');
+return {
+  jaxErrors: [...art.querySelectorAll('mjx-merror')].map(e => e.getAttribute('data-mjx-error') || e.textContent),
+  version: (document.querySelector('.bd-header .gw-version') || {textContent: ''}).textContent.trim(),
+  repo: [...document.querySelectorAll('.bd-header a[href^="http"]')].map(a => a.getAttribute('href')),
+  download: dl ? dl.getAttribute('href') : null};
+"""
+
+
 @pytest.fixture(scope='module')
 def real(driver, sites, server):
     "Visit every page of the real site once; record what it shows."
@@ -256,8 +269,10 @@ def real(driver, sites, server):
         if rel not in pages: continue
         errors += load(driver, f'{base}/{pages[rel]["page"]}')
         info[rel] = driver.execute_script(PAGE_INFO)
+        info[rel].update(driver.execute_script(PAGE_EXTRA))
         stem = Path(pages[rel]['page']).stem
         if rel == 'index.ipynb': shot(driver, 'index.png')
+        if rel == 'tutorials/01_optimal_tree.ipynb': shot(driver, 'tutorial.png')
         if stem in ('validation', 'osdt', 'tour'): shot(driver, f'{stem}.png')
     return dict(pages=pages, info=info, errors=errors)
 
@@ -347,6 +362,103 @@ def test_api_reference_methods_and_literal_docstrings(real, driver, server):
     # links in signatures' comments (docments) are not shown as raw markdown
     for rel, p in real['info'].items():
         assert not re.search(r'\]\((?:https?:|[\w/.-]+\.html)', p['text']), f'{rel}: raw markdown link in the page'
+
+
+def _inventory(path: Path) -> dict:
+    "{name: (domain:role, uri)} of a Sphinx objects.inv (version 2: four header lines, then zlib-compressed lines)."
+    raw = path.read_bytes()
+    head, body = raw.split(b'\n', 4)[:4], raw.split(b'\n', 4)[4]
+    assert head[0].startswith(b'# Sphinx inventory version 2'), head[0]
+    res = {}
+    for line in zlib.decompress(body).decode('utf-8').splitlines():
+        m = re.match(r'(.+?)\s+(\S+:\S+)\s+(-?\d+)\s+(\S*)\s+(.*)', line)
+        if m:
+            uri = m.group(4)
+            res.setdefault(m.group(1), (m.group(2), uri[:-1] + m.group(1) if uri.endswith('$') else uri))
+    return res
+
+
+REFERENCE_ENTRY = """
+const dl = document.getElementById(arguments[0]) && document.getElementById(arguments[0]).closest('dl');
+if (!dl) return null;
+const dd = dl.querySelector(':scope > dd');
+const own = el => el.closest('dl.py') === dl;                      // not inside a method's entry
+const field = label => [...dd.querySelectorAll('dl.field-list > dt')].filter(own)
+    .find(dt => dt.textContent.trim().replace(/:$/, '') === label);
+const params = field('Parameters');
+const items = params ? [...params.nextElementSibling.querySelectorAll(':scope > ul > li, :scope > p')] : [];
+const prose = dd.cloneNode(true);
+prose.querySelectorAll('pre, code, mjx-container, script').forEach(e => e.remove());
+return {
+  params: items.map(li => (li.querySelector('strong') || {textContent: ''}).textContent.trim()),
+  described: items.map(li => /\\s(–|--)\\s+\\S/.test(li.textContent)),
+  attrs: [...dd.querySelectorAll('dl.py.attribute')].filter(a => own(a.parentElement)).map(a => a.querySelector('dt .sig-name').textContent.trim()),
+  rubrics: [...dd.querySelectorAll('p.rubric')].filter(own).map(p => p.textContent.trim()),
+  seealso: [...dd.querySelectorAll('div.admonition.seealso a')].filter(own).map(a => a.getAttribute('href')),
+  doctest: [...dd.querySelectorAll('pre')].filter(own).some(p => p.textContent.includes('>>>')),
+  text: prose.innerText};
+"""
+
+
+def test_api_reference_pages(sites, driver, server):
+    "Reference section: a page per public estimator with Parameters = the signature, Attributes, See also, Examples."
+    import glassworks
+    site, base = sites['real'], server['real']
+    inv = _inventory(site / 'objects.inv')
+    assert inv.get('glassworks.osdt.OSDTClassifier', ('',))[0] == 'py:class', 'objects.inv: no py:class OSDTClassifier'
+    kinds = {'class': 'py:class', 'function': 'py:function', 'exception': 'py:exception'}
+    public = {}
+    for name, mod in glassworks._EXPORTS.items():  # the package's front door: every name has a reference entry
+        obj = getattr(glassworks, name)
+        full = f'glassworks.{mod}.{name}'
+        kind = 'exception' if inspect.isclass(obj) and issubclass(obj, BaseException) else \
+            'class' if inspect.isclass(obj) else 'function'
+        assert inv.get(full, ('',))[0] == kinds[kind], f'objects.inv: {full} is not a {kinds[kind]}: {inv.get(full)}'
+        assert inv[full][1].startswith('reference/'), f'{full} is documented outside the reference: {inv[full][1]}'
+        public[name] = (obj, full, inv[full][1])
+    index = (site / 'genindex.html').read_text(encoding='utf-8')
+    assert 'glassworks.osdt.OSDTClassifier' in index and index.count('<li>') > 50, 'the general index is empty'
+    estimators = [n for n in ('OSDTClassifier', 'OSRTRegressor', 'HierScaleRegressor', 'HierScaleClassifier',
+                              'RuleBoostingRegressor', 'RuleBoostingClassifier', 'RuleExtractor', 'Binarizer')
+                  if n in public]
+    assert len(estimators) >= 7, estimators
+    pages, checked = set(), []
+    for name, (obj, full, uri) in public.items():
+        page = uri.split('#')[0]
+        if page not in pages:
+            pages.add(page)
+            load(driver, f'{base}/{page}')
+            if name == 'OSDTClassifier': shot(driver, 'reference.png')
+        r = driver.execute_script(REFERENCE_ENTRY, full)
+        assert r, f'{page}: no entry #{full}'
+        assert '$' not in r['text'], f'{full}: raw $ in the rendered docstring: {r["text"][:300]!r}'
+        try: sig = [p for p in inspect.signature(obj).parameters]
+        except (TypeError, ValueError): sig = None
+        if sig is not None and not issubclass(obj if inspect.isclass(obj) else type, BaseException):
+            assert r['params'] == sig, f'{full}: parameter table {r["params"]} != signature {sig}'
+        if name in estimators:
+            assert all(r['described']), f'{full}: parameters without a description: ' \
+                f'{[p for p, d in zip(r["params"], r["described"]) if not d]}'
+            assert r['attrs'] and all(a.endswith('_') for a in r['attrs']), f'{full}: no fitted attributes: {r["attrs"]}'
+            if hasattr(obj, 'fit'):
+                assert {'n_features_in_'} <= set(r['attrs']), f'{full}: attributes {r["attrs"]}'
+            assert 'Examples' in r['rubrics'] and r['doctest'], f'{full}: no Examples with a doctest: {r["rubrics"]}'
+            assert r['seealso'], f'{full}: no See also'
+            checked.append(name)
+    assert len(checked) == len(estimators), checked
+    # the reference overview and the sidebar's Reference section
+    load(driver, f'{base}/reference/index.html', math=False)
+    nav = driver.execute_script(PAGE_INFO)
+    assert 'Reference' in nav['captions'], nav['captions']
+    listed = driver.execute_script("return [...document.querySelectorAll('article table.autosummary a.reference')]"
+                                   ".map(a => a.getAttribute('href'))")
+    assert all(any(h.endswith('#' + public[n][1]) for h in listed) for n in estimators), listed
+    # method pages keep their theory and link each API entry to the reference
+    load(driver, f'{base}/osdt.html', math=False)
+    ref = driver.execute_script("const a = document.querySelector('#osdtclassifier') && "
+                                "document.querySelector('#osdtclassifier').closest('div').querySelector('a.gw-ref');"
+                                "return a ? a.getAttribute('href') : null")
+    assert ref == 'reference/osdtclassifier.html#glassworks.osdt.OSDTClassifier', ref
 
 
 def test_defects_of_the_old_site_are_gone(real):
@@ -556,3 +668,121 @@ def test_no_link_inside_a_link(sites, key):
         p = P(); p.feed(f.read_text(encoding='utf-8'))
         if p.nested: bad.append(f'{f.relative_to(sites[key])}: {p.nested}')
     assert not bad, f'links inside links: {bad}'
+
+
+# ---------------------------------------------------------------------------------------------------- issue 24
+def _settings():
+    import configparser
+    cp = configparser.ConfigParser(interpolation=None)
+    cp.read(ROOT / 'settings.ini', encoding='utf-8')
+    return dict(cp['DEFAULT'])
+
+
+def test_rendered_pages_have_no_leftovers(real):
+    "No widget repr instead of its static view, no skipped example, no formula MathJax could not typeset."
+    for rel, p in real['info'].items():
+        assert 'VBox(' not in p['text'] and 'IntSlider(' not in p['text'], f'{rel}: a widget shows as its repr'
+        assert 'SKIPPED' not in p['text'], f'{rel}: a saved output says an example was skipped'
+        assert not p['jaxErrors'], f'{rel}: MathJax errors {p["jaxErrors"][:5]}'
+        assert not re.search(r'^---\s*$\s*^jupyter:', p['text'], re.M), f'{rel}: a jupytext header is shown'
+
+
+def test_sidebar_opens_with_user_guide_and_tutorials(real):
+    caps = real['info']['index.ipynb']['captions']
+    assert caps[:2] == ['User guide', 'Tutorials'], f'sidebar sections start {caps}'
+    hrefs = [h for h, _ in real['info']['index.ipynb']['nav']]
+    first = [h for h in hrefs if h not in ('#', 'index.html')][:2]
+    assert first == ['install.html', 'guide.html'], f'the first pages are {first}'
+    tut = min(i for i, h in enumerate(hrefs) if h.startswith('tutorials/'))
+    meth = min(i for i, h in enumerate(hrefs) if h in ('osdt.html', 'treedp.html', 'validation.html'))
+    assert tut < meth, 'tutorials come after the methods/internals'
+
+
+def test_new_pages_version_repository_and_downloads(real, sites):
+    pages = real['pages']
+    for rel, words in {'install.md': ['pip install', '[distributed]', 'imodels', 'glassworks compile'],
+                       'guide.md': ['regularization', 'lower_bound_', 'gap_', 'optimal_', 'time_limit'],
+                       'whats_new.md': [_settings()['version']],
+                       'citing.md': ['arxiv.org/abs/1904.12847', 'arxiv.org/abs/2211.14980', 'arxiv.org/abs/1902.01542',
+                                     'arxiv.org/abs/2402.15691', 'arxiv.org/abs/2506.20114', '@software']}.items():
+        assert rel in pages, f'no page for {rel}'
+        html_text = (sites['real'] / pages[rel]['page']).read_text(encoding='utf-8')  # links: in the HTML
+        for w in words: assert w in real['info'][rel]['text'] or w in html_text, f'{rel}: {w!r} missing'
+    cfg = _settings()
+    repo = cfg['git_url']
+    for rel, p in real['info'].items():
+        assert p['version'] == f'v{cfg["version"]}', f'{rel}: header version {p["version"]!r}'
+        assert repo in p['repo'], f'{rel}: no link to {repo} in the header: {p["repo"]}'
+        if rel.startswith('tutorials/'):
+            assert p['download'] == Path(rel).name, f'{rel}: notebook download link {p["download"]!r}'
+            got = sites['real'] / Path(pages[rel]['page']).parent / p['download']
+            assert json.loads(got.read_text(encoding='utf-8'))['cells'], f'{rel}: the downloadable notebook is empty'
+
+
+def test_code_fits_its_column_at_1400px(real, driver, server):
+    "At 1,400 px no code block or output scrolls sideways, and the page contents column is not clipped."
+    driver.set_window_size(1400, 1000)
+    try:
+        bad = []
+        for rel, p in real['pages'].items():
+            load(driver, f'{server["real"]}/{p["page"]}', math=False)
+            r = driver.execute_script("""const art = document.querySelector('article.bd-article');
+                const pres = [...art.querySelectorAll('pre')];
+                const sec = document.querySelector('.bd-sidebar-secondary');
+                return {n: pres.length, wide: pres.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.innerText.slice(0, 60)),
+                        art: art.getBoundingClientRect().width,
+                        sec: sec ? [sec.scrollWidth, sec.clientWidth] : [0, 0]}""")
+            if r['wide']: bad.append(f'{rel}: {len(r["wide"])} of {r["n"]} blocks scroll, e.g. {r["wide"][0]!r}')
+            if r['sec'][0] > r['sec'][1] + 1: bad.append(f'{rel}: the page contents column is clipped {r["sec"]}')
+            assert r['art'] >= 800, f'{rel}: text column only {r["art"]:.0f} px wide at 1,400 px'
+        assert not bad, '\n'.join(bad)
+    finally:
+        driver.set_window_size(1280, 1000)
+
+
+def test_copying_a_doctest_copies_only_its_code(driver, server):
+    driver.set_window_size(1280, 1000)
+    load(driver, f'{server["real"]}/validation.html', math=False)
+    idx = driver.execute_script("""
+        window.__copied = null;
+        const exec = document.execCommand.bind(document);
+        document.execCommand = function(cmd) {
+            const ok = exec.apply(null, arguments);
+            if (cmd === 'copy') window.__copied = ok ? ((document.activeElement || {}).value || (getSelection() || '').toString()) : 'FAILED';
+            return ok; };
+        if (navigator.clipboard && navigator.clipboard.writeText) {
+            const w = navigator.clipboard.writeText.bind(navigator.clipboard);
+            navigator.clipboard.writeText = t => { window.__copied = t; return w(t); }; }
+        const btns = [...document.querySelectorAll('button.copybtn')];
+        return btns.findIndex(b => { const pre = document.querySelector(b.dataset.clipboardTarget);
+            if (!pre) return false; const ls = pre.innerText.split('\\n').filter(l => l.trim());
+            return ls.some(l => l.startsWith('>>> ')) && ls.some(l => !l.startsWith('>>> ') && !l.startsWith('... ')); });""")
+    if idx < 0: pytest.skip('no doctest with output on validation.html')
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    btn = driver.find_elements(By.CSS_SELECTOR, 'button.copybtn')[idx]
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", btn)
+    ActionChains(driver).move_to_element(btn.find_element(By.XPATH, '..')).pause(0.3).move_to_element(btn).click().perform()
+    time.sleep(0.3)
+    r = driver.execute_script("""const b = document.querySelectorAll('button.copybtn')[arguments[0]];
+        return {copied: window.__copied, code: document.querySelector(b.dataset.clipboardTarget).innerText}""", idx)
+    assert r['copied'] and r['copied'] != 'FAILED', r
+    code = [l[4:] for l in r['code'].split('\n') if l.startswith(('>>> ', '... '))]
+    outs = [l for l in r['code'].split('\n') if l.strip() and not l.startswith(('>>> ', '... '))]
+    copied = r['copied'].rstrip('\n').split('\n')
+    assert copied == code, f'copied {copied!r}, expected the code lines {code!r}'
+    assert not set(outs) & set(copied), 'expected output was copied'
+
+
+def test_search_snippets_show_no_raw_tex(driver, server):
+    "Search results quote the page text; formulas there are plain text (docs/_static/gw-search.js), not TeX."
+    load(driver, f'{server["real"]}/search.html?q=bound', math=False)
+    t0, ctx = time.time(), []
+    while time.time() - t0 < 30:
+        ctx = driver.execute_script("return [...document.querySelectorAll('#search-results p.context')].map(p => p.textContent)")
+        n = driver.execute_script("return document.querySelectorAll('#search-results li').length")
+        if n and len(ctx) >= min(n, 5): break
+        time.sleep(0.3)
+    assert ctx, 'no search snippets for "bound"'
+    tex = [c for c in ctx if re.search(r'\\[()\[\]]|\\[A-Za-z]{2,}', c)]
+    assert not tex, f'raw TeX in search snippets: {tex[:3]}'

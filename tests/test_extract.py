@@ -34,7 +34,7 @@ def brute_budget(prob, K):
     tab = prob.table
     cand = np.flatnonzero(prob.cand & (prob.a <= K))
     anc = {int(i): set(tab.path(i)[:-1]) for i in cand}
-    best = (0.5 * prob.y @ prob.y, ())
+    best = (0.5 * prob.y @ tab.weigh(prob.y), ())          # the empty model (weighted residual)
     for k in range(1, int(K) + 1):
         for S in itertools.combinations(cand.tolist(), k):
             if prob.a[list(S)].sum() > K + 1e-12: continue
@@ -495,3 +495,59 @@ def test_sample_weight_passed_to_unfitted_ensemble():
     assert RuleExtractor(nw, max_rules=2, gamma=1.0).fit(X, y).model_.n_rules >= 1   # no weights: fine
     with pytest.raises(InputError, match='sample_weight'):
         RuleExtractor(nw, max_rules=2, gamma=1.0).fit(X, y, sample_weight=w)
+
+
+# ---------------------------------------------------------------- branch-and-bound exact solver vs brute force (issue 23)
+from glassworks.extract import branch_and_bound, exact_solve
+
+
+def _tiny_problem(seed, trees, depth, n, g_rel, budget='rules', weighted=False):
+    X, y = make_friedman1(n, random_state=seed)
+    gb = GradientBoostingRegressor(n_estimators=trees, max_depth=depth, random_state=seed).fit(X, y)
+    sw = np.random.default_rng(seed).integers(0, 3, n).astype(float) if weighted else None
+    tab = node_table(gb, X, sample_weight=sw)
+    yc = y - (y.mean() if sw is None else np.average(y, weights=sw))
+    prob = ExtractionProblem(tab, yc, 1.0, tab.attribute(budget))
+    prob.gamma = _relative_gamma(tab, g_rel, prob.cand)
+    return prob
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), trees=st.integers(2, 4), depth=st.integers(2, 3), n=st.integers(30, 60),
+       K=st.integers(1, 3), g_rel=st.sampled_from([0.01, 0.1, 1.0, 10.0, 100.0]),
+       budget=st.sampled_from(['rules', 'rules', 'depth']), weighted=st.booleans())
+def test_branch_and_bound_equals_brute_force(seed, trees, depth, n, K, g_rel, budget, weighted):
+    prob = _tiny_problem(seed, trees, depth, n, g_rel, budget, weighted)
+    q_bf, S_bf = brute_budget(prob, K)
+    res = branch_and_bound(prob, K, time_limit=60)
+    assert res['status'] == 'optimal'                                  # small instances: always certified
+    assert np.isclose(res['upper'], q_bf, rtol=1e-8)                   # the certified answer is the optimum
+    assert res['lower'] <= q_bf * (1 + 1e-9) + 1e-12                   # the bound is a bound
+    assert is_antichain(prob.table, res['nodes']) and prob.a[res['nodes']].sum() <= K + 1e-9
+    for max_nodes in (1, 2, 5):                                        # stopped early: still a valid bound, feasible incumbent
+        early = branch_and_bound(prob, K, max_nodes=max_nodes)
+        assert early['lower'] <= q_bf * (1 + 1e-9) + 1e-12 and early['upper'] >= q_bf * (1 - 1e-9)
+        assert is_antichain(prob.table, early['nodes']) and prob.a[early['nodes']].sum() <= K + 1e-9
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), K=st.integers(2, 3), g_rel=st.sampled_from([0.1, 1.0, 10.0]),
+       share=st.sampled_from([0, 300]))
+def test_exact_solve_bound_below_optimum(seed, K, g_rel, share):
+    "exact_solve with either method (share=0: OA only) never reports a lower bound above the optimum, and certifies only the optimum."
+    prob = _tiny_problem(seed, 3, 2, 45, g_rel)
+    q_bf, _ = brute_budget(prob, K)
+    for tl in (0.05, 30.0):
+        res = exact_solve(prob, K, time_limit=tl, max_candidates=share)
+        assert res['lower'] <= q_bf * (1 + 1e-9) + 1e-12 and res['upper'] >= q_bf * (1 - 1e-9)
+        if res['status'] == 'optimal': assert np.isclose(res['upper'], q_bf, rtol=1e-6)
+    assert exact_solve(prob, K, max_candidates=300)['status'] == 'optimal'
+
+
+def test_estimator_exact_certifies_small_ensemble():
+    X, y = make_friedman1(50, random_state=3)
+    gb = GradientBoostingRegressor(n_estimators=3, max_depth=3, random_state=0).fit(X, y)
+    ex = RuleExtractor(gb, max_rules=3, solver='exact', gamma=10.0).fit(X, y)
+    assert ex.optimal_ and ex.stats_['exact_method'] == 'bnb'
+    prob = ExtractionProblem(ex.table_, y - y.mean(), ex.gamma_, ex.table_.attribute('rules'))
+    assert np.isclose(ex.objective_, brute_budget(prob, 3)[0], rtol=1e-8)

@@ -164,3 +164,144 @@ def test_logistic_boosting_without_regularisation_stops_on_separation():
     assert m.stopping_reason_ == 'separated'
     assert all(np.isfinite(h['objective']) and abs(h['objective']) < 1e100 for h in m.history_[1:])
     assert np.isfinite(m.predict_proba(X)).all()
+
+
+# --- found by the property-based battery (tests/test_bad_inputs.py) ----------------------------------------------------
+def test_rule_boosting_on_constant_columns_predicts_its_intercept():
+    "Fit accepted an all-constant X (no cut-point: the intercept alone) and predict then refused it (0 features)."
+    m = RuleBoostingRegressor(n_rules=2).fit(np.array([[0.0], [0.0], [0.0]]), [0.0, 1.0, 2.0])
+    p = m.predict(np.array([[0.0], [5.0]]))
+    assert p.shape == (2,) and np.isfinite(p).all() and p[0] == p[1]
+
+
+@pytest.mark.parametrize('make', [lambda: OSDTClassifier(0.1).fit([[0, 1], [1, 0]], [0, 1]),
+                                  lambda: HierScaleRegressor(n_lambda=3).fit(np.random.default_rng(0).normal(size=(20, 2)),
+                                                                             np.random.default_rng(1).normal(size=20)),
+                                  lambda: RuleExtractor(GradientBoostingRegressor(n_estimators=3), max_rules=2, gamma=1.0)
+                                  .fit(np.random.default_rng(0).normal(size=(20, 2)), np.random.default_rng(1).normal(size=20)),
+                                  lambda: RuleBoostingRegressor(n_rules=2).fit(np.random.default_rng(0).normal(size=(20, 2)),
+                                                                               np.random.default_rng(1).normal(size=20))])
+def test_ragged_lists_are_refused_with_our_error(make):
+    "numpy's 'inhomogeneous shape' ValueError escaped predict (np.ndim on a ragged list) and RuleExtractor/RuleBoosting fit."
+    m = make()
+    with pytest.raises(InputError): m.predict([[0.0, 1.0], [1.0]])
+    from sklearn.base import clone
+    with pytest.raises(InputError): clone(m).fit([[0.0, 1.0], [1.0]], [0.0, 1.0])
+
+
+def test_non_numeric_entries_are_our_errors():
+    "RuleExtractor raised numpy's ValueError on strings and a bare TypeError on dicts; RuleBoosting a bare TypeError."
+    from glassworks.validation import InputTypeError
+    X = np.array([[1.0, 'a'], [2.0, 'b'], [3.0, 'c']], dtype=object)
+    with pytest.raises(InputError): RuleExtractor(GradientBoostingRegressor(n_estimators=3), max_rules=2).fit(X, [1.0, 2.0, 3.0])
+    X = np.array([[1.0, {'a': 1}], [2.0, 3.0], [3.0, 4.0]], dtype=object)
+    for est in (RuleExtractor(GradientBoostingRegressor(n_estimators=3), max_rules=2), RuleBoostingRegressor(n_rules=2)):
+        with pytest.raises(InputTypeError, match='argument must be a string.* number'): est.fit(X, [1.0, 2.0, 3.0])
+    assert issubclass(InputTypeError, TypeError) and issubclass(InputTypeError, InputError)
+
+
+@pytest.mark.parametrize('param', ['include_root', 'leaves_only', 'refit'])
+def test_rule_extractor_boolean_parameters_are_checked(param):
+    "include_root=0.0 failed inside numpy ('bitwise_or' not supported); refit='no' was taken as True."
+    rng = np.random.default_rng(0)
+    for bad in (0.0, 'no', None):
+        with pytest.raises(ParameterError, match=param):
+            RuleExtractor(GradientBoostingRegressor(n_estimators=3), max_rules=2, **{param: bad}).fit(rng.normal(size=(20, 2)),
+                                                                                                     rng.normal(size=20))
+
+
+def test_seeds_and_switches_are_checked():
+    "random_state=0.5 raised numpy's TypeError (hierScale) or scikit-learn's ValueError (Binarizer); standardize=-1 was taken."
+    rng = np.random.default_rng(0); X, y = rng.normal(size=(20, 2)), rng.normal(size=20)
+    for bad in (0.5, -1, 'seed', True):
+        with pytest.raises(ParameterError, match='random_state'): HierScaleRegressor(n_lambda=3, random_state=bad).fit(X, y)
+        with pytest.raises(ParameterError, match='random_state'): Binarizer(strategy='gbdt', random_state=bad).fit(X, y)
+    with pytest.raises(ParameterError, match='standardize'): HierScaleRegressor(n_lambda=3, standardize=-1).fit(X, y)
+    a = HierScaleRegressor(n_lambda=3, random_state=np.random.RandomState(0)).fit(X, y).predict(X)   # a legacy seed works too
+    assert np.isfinite(a).all()
+
+
+def test_hierscale_integer_tolerance_is_a_float_for_the_kernels():
+    "tol=1 (an int) compiled a second version of every numba kernel (3-20 s); it is now passed on as a float."
+    rng = np.random.default_rng(0); X, y = rng.normal(size=(20, 2)), rng.normal(size=20)
+    HierScaleRegressor(n_lambda=3, tol=1e-6).fit(X, y)            # compiled (or loaded) once
+    m = HierScaleRegressor(n_lambda=3, tol=1, alpha=2).fit(X, y)
+    assert m.compile_seconds_ < 0.5, m.compile_seconds_            # no second version of the kernels to compile
+
+
+@pytest.mark.parametrize('d', [{'type': []}, {'type': {}}, {'type': ['Tree']}])
+def test_model_from_dict_unhashable_type(d):
+    "{'type': []} raised TypeError: unhashable type: 'list'."
+    with pytest.raises(InputError, match='unknown model type'): model_from_dict(d)
+
+
+@pytest.mark.parametrize('counts', [{'a': 1}, [[1, 2], [3]], ['x', 1]])
+def test_leaf_counts_that_are_not_numbers(counts):
+    "A model file with counts {...} or a ragged list raised numpy's TypeError/ValueError."
+    d = Tree(Split(0, 0.5, Leaf(0, counts=[1, 0]), Leaf(1)), ['a']).to_dict(); d['root']['left']['counts'] = counts
+    with pytest.raises(InputError, match='counts'): model_from_dict(d)
+
+
+def test_cli_predict_hierscale_refuses_infinite_inputs(tmp_path):
+    "`glassworks predict` with a hierScale model wrote `inf` for a row holding inf (the Python API refuses it)."
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({'a': rng.normal(size=40), 'b': rng.normal(size=40)}); df['y'] = df.a - df.b
+    df.to_csv(tmp_path / 't.csv', index=False)
+    assert gw('fit', tmp_path / 't.csv', '--target', 'y', '--method', 'hierscale', '--out', tmp_path / 'h', '--no-draw').returncode == 0
+    (tmp_path / 'inf.csv').write_text('a,b,y\ninf,1,0.5\n')
+    r = gw('predict', tmp_path / 'h' / 'model.json', tmp_path / 'inf.csv', '--out', tmp_path / 'p.csv')
+    assert r.returncode == 2 and 'infinite' in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize('text', ['{bad', None, '{"type": "Tree", "root": ' + '[' * 5000 + ']' * 5000 + '}'])
+def test_model_from_json_refuses_bad_text(text):
+    "model_from_json/Tree.from_json raised json's JSONDecodeError, a TypeError, or a RecursionError on deep nesting."
+    from glassworks import model_from_json
+    for load in (model_from_json, Tree.from_json):
+        with pytest.raises(InputError): load(text)
+
+
+def _tree_dict():
+    return Tree(Split(0, 0.5, Leaf('no', counts=[2, 1]), Leaf('yes', counts=[0, 3])), ['a', 'b'], classes=['no', 'yes']).to_dict()
+
+
+@pytest.mark.parametrize('where, value', [('classes', float('-inf')), ('classes', [['no'], 'yes']), ('classes', ['no', 'no']),
+                                          ('feature_names', ['a', {'x': 1}]), ('feature_names', 3.5),
+                                          ('leaf value', {'node': 'split'}), ('leaf n_samples', [1, 2]), ('leaf loss', 'low'),
+                                          ('split n_samples', {'a': 1})])
+def test_model_dicts_with_nested_or_wrong_kinds(where, value):
+    "classes=-inf raised TypeError ('float' is not iterable); ragged classes a numpy ValueError at predict; a nested dict "
+    "as a leaf value, n_samples or feature name recursed in _plain/str (RecursionError when 1,000 levels deep)."
+    d = _tree_dict()
+    if where in ('classes', 'feature_names'): d[where] = value
+    elif where == 'leaf value': d['root']['left']['value'] = value
+    elif where == 'leaf n_samples': d['root']['left']['n_samples'] = value
+    elif where == 'leaf loss': d['root']['left']['loss'] = value
+    else: d['root']['n_samples'] = value
+    with pytest.raises(InputError): model_from_dict(d)
+
+
+def test_rule_ensemble_and_rule_list_dicts_with_bad_classes():
+    from glassworks import RuleBoostingClassifier
+    rng = np.random.default_rng(0); X = rng.normal(size=(30, 2))
+    ens = RuleBoostingClassifier(n_rules=2, search='greedy').fit(X, X[:, 0] > 0).model_.to_dict()
+    ens['classes'] = [[0, 1], 'x']
+    with pytest.raises(InputError): model_from_dict(ens)
+    rl = Tree(Split(0, 0.5, Leaf('no'), Leaf('yes')), ['a']).to_rules().to_dict()
+    rl['rules'][0]['n_samples'] = {'deep': {'deeper': 1}}
+    with pytest.raises(InputError): model_from_dict(rl)
+
+
+@pytest.mark.parametrize('flags', [float('nan'), 'yes', [{'a': 1}, True]])
+def test_model_dict_binary_features_of_the_wrong_kind(flags):
+    "binary_features=NaN raised TypeError ('float' object is not iterable)."
+    d = Tree(Split(0, 0.5, Leaf(0.0), Leaf(1.0)), ['a', 'b'], task='regression').to_dict(); d['binary_features'] = flags
+    with pytest.raises(InputError, match='binary_features'): model_from_dict(d)
+
+
+def test_rule_boosting_classifier_on_subnormal_values():
+    "X of subnormal numbers (2.2e-311) made pandas' qcut fail formatting interval labels (a pandas ValueError)."
+    from glassworks import RuleBoostingClassifier
+    X = np.array([[2.22507386e-311], [0.0], [1e-310], [3e-311], [5e-311]])
+    m = RuleBoostingClassifier(n_rules=2, n_cutpoints=2, max_rule_length=2).fit(X, [0, 1, 0, 0, 1])
+    assert m.predict(X).shape == (5,)

@@ -560,3 +560,145 @@ def test_zero_projected_gradient_stops():
     m = RuleBoostingRegressor(n_rules=6, reg=0.0).fit(X, 0.1 + 0.7 * X.a + 0.3 * X.b)
     assert m.stopping_reason_ == 'no_query' and len(m.conjunctions_) == 3      # no 4th rule of objective ~1e-16
     assert min(h['objective'] for h in m.history_[1:]) > 0.1 and np.allclose(m.predict(X), 0.1 + 0.7 * X.a + 0.3 * X.b)
+
+
+# ---- proposition languages (issue 23) -------------------------------------------------------------------------------
+from glassworks.ogb import threshold_propositions, ThresholdEncoder, LANGUAGES
+
+
+def _extents_of(m, X):
+    "The set of extents (as byte strings) of a fitted estimator's propositions on X."
+    B = m.binarizer_.transform(X).astype(bool)
+    P = np.concatenate([B, ~B], axis=1)
+    k = B.shape[1]
+    return {P[:, c + (0 if pos else k)].tobytes() for c, pos in m.propositions_}
+
+
+def _qcut_language(x, n_cutpoints):
+    """realkd's numeric propositions, written from its description (pandas qcut into max_col_attr // 2 bins, edges
+    without the minimum, both directions; few distinct values: every split), as (op, threshold) pairs."""
+    vals = sorted(set(x.tolist()))
+    max_col_attr = 2 * (n_cutpoints + 1)
+    if 2 * len(vals) > max_col_attr:
+        _, edges = pd.qcut(pd.Series(x), max_col_attr // 2, retbins=True, duplicates='drop')
+        return [p for v in edges[1:] for p in (('<=', v), ('>=', v))]
+    return [('<=', v) for v in vals[:-1]] + [('>=', v) for v in vals[1:]]
+
+
+@pytest.mark.parametrize('seed', range(4))
+@pytest.mark.parametrize('n_cutpoints', [1, 2, 4, 7])
+def test_paper_language_is_qcut(seed, n_cutpoints):
+    "language='paper' emits exactly realkd's thresholds, in its order, on columns with and without many ties."
+    rng = np.random.default_rng(seed)
+    for x in (rng.integers(0, 6, size=80).astype(float), rng.integers(0, 40, size=80) / 7.0, rng.normal(size=50),
+              np.r_[np.zeros(40), rng.normal(size=10)], rng.integers(0, 2 + n_cutpoints, size=30).astype(float)):
+        ours = threshold_propositions(x, 'paper', n_cutpoints)
+        ref = _qcut_language(x, n_cutpoints)
+        assert [o for o, _ in ours] == [o for o, _ in ref]
+        assert np.array_equal([t for _, t in ours], [float(t) for _, t in ref])
+
+
+def test_paper_language_titanic_doctest():
+    "realkd's documented propositions for Titanic with max_col_attr = 6 (n_cutpoints = 2) on its numeric columns."
+    from glassworks.datasets import load
+    try: d = load('titanic')
+    except Exception: pytest.skip('titanic not available (GLASSWORKS_DATA)')
+    X = d.X
+    want = {'Pclass': [('<=', 1), ('<=', 2), ('>=', 2), ('>=', 3)],
+            'Age': [('<=', 23.0), ('>=', 23.0), ('<=', 34.0), ('>=', 34.0), ('<=', 80.0), ('>=', 80.0)],
+            'SibSp': [('<=', 8.0), ('>=', 8.0)], 'Parch': [('<=', 6.0), ('>=', 6.0)],
+            'Fare': [('<=', 8.6625), ('>=', 8.6625), ('<=', 26.0), ('>=', 26.0), ('<=', 512.3292), ('>=', 512.3292)]}
+    for c, props in want.items():
+        if c not in X.columns: pytest.skip(f'column {c} not in this copy of titanic')
+        x = X[c].to_numpy(float); x = x[~np.isnan(x)]
+        if len(x) != 891 and c != 'Age': pytest.skip('not the 891-row Kaggle training split')
+        got = threshold_propositions(x, 'paper', 2)
+        assert [o for o, _ in got] == [o for o, _ in props]
+        assert np.allclose([t for _, t in got], [t for _, t in props], rtol=0, atol=1e-4)
+
+
+@pytest.mark.parametrize('seed', range(3))
+def test_fastogb_language_equals_fastogb_encoder(seed):
+    "language='fastogb': the estimator's proposition extents are exactly fastogb's (non-constant, distinct) extents."
+    fastogb = pytest.importorskip('fastogb')
+    from fastogb.encoding import PropositionEncoder
+    rng = np.random.default_rng(seed)
+    X = np.column_stack([rng.integers(0, 4, 90), rng.integers(0, 30, 90) / 3.0, rng.normal(size=90),
+                         rng.integers(0, 2, 90)]).astype(float)
+    for n_cutpoints in (1, 4, 6):
+        enc = PropositionEncoder(max_col_attr=2 * (n_cutpoints + 1)).fit(X)
+        M = enc.transform(X).astype(bool)
+        ref = {M[:, j].tobytes() for j in range(M.shape[1]) if 0 < M[:, j].sum() < len(X)}
+        m = RuleBoostingRegressor(n_rules=1, search='greedy', language='fastogb', n_cutpoints=n_cutpoints).fit(X, X[:, 1])
+        assert _extents_of(m, X) == ref
+        assert len(m.propositions_) == len(ref)
+
+
+def test_quantile_language_results_unchanged():
+    """language='quantile' (the language before `language` existed) gives the same rules and risks as before: the
+    numbers are those of the package at the previous commit."""
+    from sklearn.datasets import load_diabetes, load_breast_cancer
+    X, y = load_diabetes(return_X_y=True, as_frame=True); y = y - y.mean()
+    m = RuleBoostingRegressor(n_rules=6, search='greedy', max_rule_length=100, language='quantile').fit(X, y)
+    assert np.allclose([h['risk'] for h in m.history_], [5929.884897, 4683.311681, 3507.319152, 3223.052151,
+                                                         2981.444028, 2891.705907, 2746.104865], rtol=0, atol=1e-6)
+    assert m.conjunctions_ == [(68, 43, 46), (7, 28, 31), (49, 45, 24), (73, 67, 37, 63), (29, 50), (4, 21, 3, 20, 16, 36)]
+    m = RuleBoostingRegressor(n_rules=6, search='bnb', max_rule_length=2, language='quantile').fit(X, y)
+    assert np.allclose([h['risk'] for h in m.history_], [5929.884897, 4677.397376, 3546.728249, 3258.909851,
+                                                         3081.138028, 2969.280229, 2856.411059], rtol=0, atol=1e-6)
+    assert m.conjunctions_ == [(44, 67), (7, 31), (49, 66), (68, 73), (20, 22), (11, 41)]
+    Xc, yc = load_breast_cancer(return_X_y=True, as_frame=True)
+    m = RuleBoostingClassifier(n_rules=5, search='greedy', max_rule_length=3, language='quantile').fit(Xc.iloc[:, :8], yc)
+    assert np.allclose([h['risk'] for h in m.history_], [0.69314718, 0.39503733, 0.21157508, 0.18594788, 0.17278632,
+                                                         0.14268602], rtol=0, atol=1e-8)
+    assert m.conjunctions_ == [(30, 3), (42, 36, 60), (38, 45, 60), (31, 3), (58, 49, 40)]
+    yp = np.random.default_rng(0).poisson(3, size=len(X)).astype(float)
+    m = RuleBoostingRegressor(n_rules=4, loss='poisson', max_rule_length=2, language='quantile').fit(X.iloc[:, :4], yp)
+    assert np.allclose([h['risk'] for h in m.history_], [1.91560329, 0.53173731, 0.52602031, 0.52030248, 0.51538766],
+                       rtol=0, atol=1e-8)
+    assert m.conjunctions_ == [(), (4, 21), (0, 5), (5, 23)]
+
+
+@pytest.mark.parametrize('language', LANGUAGES)
+def test_language_predict_matches_training_scores(language):
+    "Every language: predictions on the training rows reproduce the training risk, for both estimators."
+    rng = np.random.default_rng(5)
+    X = pd.DataFrame({'a': rng.integers(0, 5, 70), 'b': rng.normal(size=70), 'c': pd.Categorical(rng.choice(['u', 'v', 'w'], 70))})
+    y = X.a + (X.c == 'u') * 2.0 + rng.normal(size=70) * 0.1
+    m = RuleBoostingRegressor(n_rules=5, language=language).fit(X, y)
+    assert np.isclose(np.mean((m.predict(X) - y) ** 2), m.history_[-1]['risk'])
+    mc = RuleBoostingClassifier(n_rules=4, language=language, search='greedy').fit(X, y > y.median())
+    assert np.isclose(get_loss('logistic').risk(mc.decision_function(X), np.where(y > y.median(), 1., -1.)),
+                      mc.history_[-1]['risk'])
+
+
+def test_linear_terms():
+    """include_linear_terms: on a linear target the linear terms alone fit it (risk ~ noise before any rule); the
+    terms are in the basis, so the projected gradient is orthogonal to them; predictions include them."""
+    rng = np.random.default_rng(2)
+    X = pd.DataFrame({'a': rng.normal(size=100), 'b': rng.normal(size=100), 'k': np.ones(100)})
+    y = 3 * X.a - X.b + 0.01 * rng.normal(size=100)
+    m = RuleBoostingRegressor(n_rules=3, include_linear_terms=True, reg=0.0).fit(X, y - y.mean())
+    assert [j for j, _, _ in m.linear_terms_] == [0, 1]                     # the constant column is skipped
+    assert m.history_[0]['complexity'] == 2 and m.history_[0]['risk'] < 1e-3
+    assert np.isclose(np.mean((m.predict(X) - (y - y.mean())) ** 2), m.history_[-1]['risk'])
+    m0 = RuleBoostingRegressor(n_rules=3, reg=0.0).fit(X, y - y.mean())
+    assert m0.history_[-1]['risk'] > 100 * m.history_[-1]['risk']
+    Z = m._linear_matrix(X)
+    g = 2 * (m._decision_values(X) - (y - y.mean()).to_numpy())
+    assert np.allclose(Z.T @ g, 0, atol=1e-6)                              # reg = 0: the gradient is orthogonal to the terms
+
+
+def test_poisson_offset_is_the_papers_rescaling():
+    """offset='geometric_mean' with reg r * ytilde fits the same rules as the paper's rescaled counts y / ytilde with reg r
+    (l(o + s, y) = ytilde l(s, y / ytilde) + const), and the scores differ by o = log ytilde."""
+    rng = np.random.default_rng(4)
+    X = pd.DataFrame({'a': rng.integers(0, 5, 60), 'b': rng.normal(size=60)})
+    y = rng.poisson(np.exp(1.5 + 0.4 * X.a)).astype(float)
+    yt = np.exp(np.mean(np.where(y > 0, np.log(np.maximum(y, 1)), 0)))
+    m = RuleBoostingRegressor(n_rules=5, loss='poisson', offset='geometric_mean', reg=0.5 * yt).fit(X, y)
+    p = RuleBoostingRegressor(n_rules=5, loss='poisson', reg=0.5).fit(X, y / yt)
+    assert np.isclose(m.offset_, np.log(yt)) and p.offset_ == 0.0
+    assert m.conjunctions_ == p.conjunctions_
+    assert np.allclose(m._decision_values(X), p._decision_values(X) + np.log(yt))
+    with pytest.raises(ParameterError): RuleBoostingRegressor(offset='geometric_mean').fit(X, y)   # squared loss
