@@ -6,6 +6,15 @@ import pytest
 from glassworks.osdt import OSDTClassifier
 from glassworks.osrt import OSRTRegressor
 
+@pytest.fixture(autouse=True)
+def ctrl_c_live():
+    """Python's default SIGINT handler, as in a script or a Jupyter kernel: a shell starts background jobs (CI, nohup
+    ... &) with SIGINT ignored, and then Python keeps ignoring it (and so, rightly, does `interruptible`)."""
+    outer = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, outer)
+
+
 rng = np.random.default_rng(1)
 X = rng.integers(0, 2, (400, 40)); y_cls = rng.integers(0, 2, 400); y_reg = rng.normal(size=400)
 
