@@ -244,7 +244,7 @@ def _one_hot_into(out:np.ndarray, column, feats:dict):
     """Set the category features `feats` ({value: [feature indices]}) of one column in `out`, in one pass over the
     rows (a comparison per category costs rows x categories: 20,000 levels took minutes)."""
     x, miss = column
-    codes = pd.Categorical(x.astype(str), categories=list(feats)).codes
+    codes = pd.Index(list(feats)).get_indexer(x.astype(str))            # -1: a value the model has no feature for
     rows = np.flatnonzero((codes >= 0) & ~miss)
     first = np.array([ks[0] for ks in feats.values()], np.int64)
     out[rows, first[codes[rows]]] = 1
@@ -349,7 +349,7 @@ def fit_method(X:pd.DataFrame, y:pd.Series, method:str, task:str, say=print, qui
     >>> est, env = fit_method(X, y, 'ogb', 'regression', say=lambda s: None, max_rules=1, max_depth=1)
     >>> env['estimator'], env['encoding'], env['columns'], env['model']['type']
     ('RuleBoostingRegressor', 'binarized', ['x', 'colour'], 'RuleEnsemble')
-    >>> [round(float(v), 3) for v in predict_envelope(env, X.iloc[[0, 19]])]   # one rule, 'x > 7.6', shrunk by reg
+    >>> [round(float(v), 3) for v in predict_envelope(env, X.iloc[[0, 19]])]   # one rule, 'x >= 7.6', shrunk by reg
     [0.0, 0.8]
 
     ```"""
@@ -520,7 +520,7 @@ def run_fit(table, target:str, method:str, out='glassworks-model', regularizatio
     fitted in ...s
     prediction = intercept + the weights of the rules that hold
        +0  intercept
-    +2.16  IF x > 7.6
+    +2.16  IF x >= 7.6
     wrote ...model.json
     >>> run_predict(os.path.join(tmp, 'm', 'model.json'), table, out=os.path.join(tmp, 'p.csv'))['prediction'].iloc[[0, -1]].round(3).tolist()
     wrote 20 predictions of 'y' (ogb) to ...p.csv

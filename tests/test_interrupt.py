@@ -63,6 +63,7 @@ def test_time_limit_holds_on_wide_data(limit, depth):
     r = np.random.default_rng(0)
     Xw, yw = r.integers(0, 2, (80, 1000)), r.integers(0, 2, 80)
     OSDTClassifier(0.01, max_depth=2, search='dp').fit(Xw[:, :20], yw)                # kernels outside the clock
-    m = OSDTClassifier(0.005, max_depth=depth, search='dp', time_limit=limit).fit(Xw, yw)
+    m = OSDTClassifier(0.005, max_depth=depth, search='dp', time_limit=limit,
+                       incumbent=None).fit(Xw, yw)   # (the greedy seed, built after the first round, is not sized)
     assert m.stats_['stopped_by'] == 'time_limit' and not m.optimal_
     assert m.fit_time_ <= max(1.1 * limit, limit + 0.5), m.fit_time_
