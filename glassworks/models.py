@@ -418,8 +418,10 @@ class Leaf:
         object.__setattr__(self, 'n_samples', _plain(self.n_samples))
         object.__setattr__(self, 'loss', _plain(self.loss))
         if self.counts is not None:
-            try: counts = tuple(float(c) for c in np.asarray(self.counts, dtype=np.float64).ravel())
-            except (TypeError, ValueError): raise InputError(f"Leaf counts must be numbers, got {str(self.counts)[:60]}.") from None
+            counts = self.counts
+            if not (type(counts) is tuple and all(type(c) is float for c in counts)):   # (a tuple of floats as is: fast)
+                try: counts = tuple(float(c) for c in np.asarray(counts, dtype=np.float64).ravel())
+                except (TypeError, ValueError): raise InputError(f"Leaf counts must be numbers, got {str(self.counts)[:60]}.") from None
             if any(not math.isfinite(c) or c < 0 for c in counts):
                 raise InputError(f"Leaf counts must be finite and non-negative, got {counts}.")
             object.__setattr__(self, 'counts', counts)
@@ -452,15 +454,19 @@ class Split:
         object.__setattr__(self, 'n_samples', _plain(self.n_samples))
 
 # %% ../nbs/04_models.ipynb #7defaf31
-def _walk(root):
-    "Yield `(node, depth, path)` depth-first, left subtree before right; `path` is the tuple of conditions to `node`."
-    stack = [(root, 0, ())]
+def _walk(root, paths:bool=True):
+    """Yield `(node, depth, path)` depth-first, left subtree before right; `path` is the tuple of conditions to `node`
+    (None when `paths` is False: the structural walks skip building conditions, which was most of their time)."""
+    stack = [(root, 0, () if paths else None)]
     while stack:
         node, depth, path = stack.pop()
         yield node, depth, path
         if isinstance(node, Split):
-            stack.append((node.right, depth + 1, path + (Condition(node.feature, '>', node.threshold),)))
-            stack.append((node.left, depth + 1, path + (Condition(node.feature, '<=', node.threshold),)))
+            if paths:
+                stack.append((node.right, depth + 1, path + (Condition(node.feature, '>', node.threshold),)))
+                stack.append((node.left, depth + 1, path + (Condition(node.feature, '<=', node.threshold),)))
+            else:
+                stack.append((node.right, depth + 1, None)); stack.append((node.left, depth + 1, None))
 
 # %% ../nbs/04_models.ipynb #24c3edf6
 def _from_nested(spec, names):
@@ -507,7 +513,7 @@ class Tree:
         self.binary_features = _binary_flags(self.binary_features, p)
         self.feature_info = _check_feature_info(self.feature_info, p)
         leaves = []
-        for node, _, _ in _walk(self.root):
+        for node, _, _ in _walk(self.root, paths=False):
             if isinstance(node, Split):
                 if node.feature >= p:
                     raise InputError(f"a split uses feature {node.feature}, but the tree has {p} feature names.")
@@ -547,7 +553,7 @@ class Tree:
     # --- structure --------------------------------------------------------------------------
     def leaves(self) -> list:
         "The leaves, left to right (the numbering used by `apply` and `to_rules`)."
-        return [n for n, _, _ in _walk(self.root) if isinstance(n, Leaf)]
+        return [n for n, _, _ in _walk(self.root, paths=False) if isinstance(n, Leaf)]
 
     @property
     def n_leaves(self) -> int: return len(self.leaves())
@@ -555,12 +561,12 @@ class Tree:
     @property
     def depth(self) -> int:
         "Largest number of splits on a root-to-leaf path (0 for a single leaf)."
-        return max(d for _, d, _ in _walk(self.root))
+        return max(d for _, d, _ in _walk(self.root, paths=False))
 
     @property
     def features_used(self) -> list:
         "Names of the features that some split tests, in column order."
-        used = {n.feature for n, _, _ in _walk(self.root) if isinstance(n, Split)}
+        used = {n.feature for n, _, _ in _walk(self.root, paths=False) if isinstance(n, Split)}
         return [self.feature_names[j] for j in sorted(used)]
 
     def __repr__(self):
@@ -716,7 +722,7 @@ def _repr_mimebundle_(self:Tree, include=None, exclude=None):
 # %% ../nbs/04_models.ipynb #7d512be4
 def _node_summary(node, task):
     "(samples, counts or mean) of a subtree from its leaves: counts add over the leaves; a mean is their weighted mean."
-    leaves = [n for n, _, _ in _walk(node) if isinstance(n, Leaf)]
+    leaves = [n for n, _, _ in _walk(node, paths=False) if isinstance(n, Leaf)]
     ns = [lf.n_samples for lf in leaves]
     n = None if any(v is None for v in ns) else sum(ns)
     if task == 'classification':
