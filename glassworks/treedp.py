@@ -661,7 +661,7 @@ def _fill_slot(P, q, bits, su, c):
     "Slot q := the statistics of `bits` from scratch, centred on c (l2; NaN: on its own mean)."
     if P.kind != L2: c = 0.0
     elif np.isnan(c): c = _subproblem_mean(P, bits)
-    P.tot[q, :] = 0.0; P.single[q] = 0.0; P.pair[q] = 0.0
+    P.tot[q, :] = 0.0; P.single[q] = 0.0; _upper_fill(P.pair[q].reshape(-1), P.pair[q], 0.0)
     _add_units(P.units, bits, 1.0, c, su, P.tot[q], P.single[q], P.pair[q])
     P.slot_centre[q] = c; P.slot_updates[q] = 0
 
@@ -713,7 +713,7 @@ def _subtract_slot(P, q, t):
     "Slot t := parent slot 2 minus slot q, entry by entry (Proposition 11: the statistics add over disjoint sets)."
     _difference(P.tot[t], P.tot[2], P.tot[q])
     _difference(P.single[t].reshape(-1), P.single[2].reshape(-1), P.single[q].reshape(-1))
-    _difference(P.pair[t].reshape(-1), P.pair[2].reshape(-1), P.pair[q].reshape(-1))
+    _upper_difference(P.pair[t].reshape(-1), P.pair[2].reshape(-1), P.pair[q].reshape(-1), P.pair[t])
     P.slot_centre[t] = P.slot_centre[2]
     P.slot_updates[t] = max(P.slot_updates[q], P.slot_updates[2]) + 1
 
@@ -723,6 +723,22 @@ def _difference(out, a, b):
     a reference to the record's array on every entry: 4 ns per entry, 12 % of a wide search, measured.) The pair
     tables' lower triangles are zero and stay zero."""
     for k in range(out.shape[0]): out[k] = a[k] - b[k]
+
+@njit(cache=True)
+def _upper_difference(out, a, b, table):
+    """out := a - b over the upper triangles (entries (i, j), j > i) of (M, M, C) pair tables given flat, `table`
+    one of them unflattened (for its shape). The lower triangles are zero in every table and are left alone: on wide
+    data the subtraction is memory-bound, and this halves it (ionosphere, 445 features: 12 % of a search before)."""
+    M, C = table.shape[0], table.shape[2]
+    for i in range(M):
+        for k in range((i * M + i + 1) * C, (i + 1) * M * C): out[k] = a[k] - b[k]
+
+@njit(cache=True)
+def _upper_fill(out, table, value):
+    "out[k] := value over the upper triangle of the (M, M, C) pair table `table`, given flat as `out` (see above)."
+    M, C = table.shape[0], table.shape[2]
+    for i in range(M):
+        for k in range((i * M + i + 1) * C, (i + 1) * M * C): out[k] = value
 
 @njit(cache=True)
 def _parent_statistics(P, bits, su):
