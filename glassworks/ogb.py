@@ -517,9 +517,11 @@ class RuleSearch:
     for <u, v>_w, and the bounds are their weighted forms: an integer weight k scores like k repeated rows.
 
     Values are rounded to about 10 significant digits (bounds upwards), so that candidates whose objectives differ only
-    by rounding error tie exactly; a tie goes to the candidate the search meets first (e.g. the lower proposition
-    index, such as `x <= t` before its complement `x > t`, which ties with it once the intercept is in the basis). The
-    chosen rules then do not depend on the order of floating-point sums, e.g. on repeated rows versus integer weights.
+    by rounding error tie exactly (e.g. `x <= t` and its complement `x > t` once the intercept is in the basis). Greedy
+    and beam search then follow the tied candidates and report them in `ties`, and the estimator keeps the one whose
+    weight update gives the lowest penalised risk (rounded the same way), then the one met first (e.g. the lower
+    proposition index); branch-and-bound keeps the first it meets. The chosen rules then do not depend on the order of
+    floating-point sums, e.g. on repeated rows versus integer weights.
 
     >>> P, _ = propositions(np.array([[1, 0], [1, 1], [0, 1], [0, 0]]))
     >>> S = RuleSearch(P, np.array([-2., -1., 1., 2.]), np.ones(4), None, objective='gs', max_rule_length=2)
@@ -598,25 +600,48 @@ class RuleSearch:
         return tuple(conj)
 
 # %% ../nbs/30_ogb.ipynb #46bdbfde
+_TIE_WIDTH = 8   # greedy search follows at most this many walks (tied branches) per search
+
 def search_greedy(S:RuleSearch):
     """Start from the empty conjunction; add the proposition that most improves the objective while one does.
-    Returns `(conjunction, value)`.
+
+    Ties are followed rather than broken. A refinement that only *ties* the current value is taken, as long as it
+    shrinks the extent (e.g. it removes the rows of an earlier rule, which changes neither g_perp^T q nor
+    ||q_perp||): a later one may improve on the tie. When several refinements tie for the best, each starts its own
+    greedy walk (at most `_TIE_WIDTH` walks in all; an extent is walked once). Returns `(conjunction, value)`, the
+    first conjunction met with the best value, and sets `S.ties`: every conjunction met with that value, in the order
+    met (the estimator breaks the tie by the refitted risk).
 
     >>> P, _ = propositions(np.array([[1, 0], [1, 1], [0, 1], [0, 0]]))
-    >>> search_greedy(RuleSearch(P, np.array([-2., -1., 1., 2.]), np.ones(4), None, 'gs', max_rule_length=2))
-    ((0,), 3.0)
+    >>> S = RuleSearch(P, np.array([-2., -1., 1., 2.]), np.ones(4), None, 'gs', max_rule_length=2)
+    >>> search_greedy(S), S.ties     # x0 (rows 0, 1) and its negation (rows 2, 3) both reach |sum g| = 3
+    (((0,), 3.0), [(0,), (2,)])
     """
-    conj, mask = (), np.ones(S.n, dtype=bool)
-    val = S.value(mask)
-    while len(conj) < S.max_rule_length and S.p > 0:
-        vals, _ = S.children(mask); S.nodes += 1
-        j = int(np.argmax(vals))
-        if not vals[j] > val: break
-        conj, mask, val = conj + (j,), mask & S.P[:, j], float(vals[j])
-    return conj, val
+    root = np.ones(S.n, dtype=bool)
+    visited = [((), S.value(root))]                            # every conjunction a walk reaches, with its value
+    walks, seen, spare = [((), root, visited[0][1])], set(), _TIE_WIDTH - 1
+    for conj, mask, val in walks:                              # walks started on the way are appended
+        while len(conj) < S.max_rule_length and S.p > 0 and not S.expired():
+            vals, count = S.children(mask); S.nodes += 1
+            vals = np.where((count > 0) & (count < mask.sum()), vals, -np.inf)   # a step must shrink the extent
+            top = float(vals.max())
+            if not (top > val or (top == val and val > 0)): break   # across a tie, but never along -inf or 0
+            bits, nxt = from_bool(mask), []
+            for j in np.flatnonzero(vals == top):
+                key = S.child_key(bits, j)
+                if key not in seen: seen.add(key); nxt.append(conj + (int(j),))
+            if not nxt: break                                  # another walk already goes on from here
+            visited.append((nxt[0], top))
+            for c in nxt[1:spare + 1]: walks.append((c, S.extent(c), top)); visited.append((c, top))
+            spare -= min(spare, len(nxt) - 1)
+            conj, mask, val = nxt[0], mask & S.P[:, nxt[0][-1]], top
+    best = max(v for _, v in visited)
+    S.ties = [c for c, v in visited if v == best]
+    return S.ties[0], best
 
 def search_beam(S:RuleSearch, beam_width:int=5):
     """Beam search: keep the `beam_width` best distinct extents at each length; return the best conjunction seen.
+    Sets `S.ties`: the beam members (and the empty conjunction) with the best value, in the order met.
 
     >>> P, _ = propositions(np.array([[1, 0], [1, 1], [0, 1], [0, 0]]))
     >>> conj, val = search_beam(RuleSearch(P, np.array([-2., -1., 1., 2.]), np.ones(4), None, 'gb', max_rule_length=2), 2)
@@ -625,7 +650,7 @@ def search_beam(S:RuleSearch, beam_width:int=5):
     """
     root = np.ones(S.n, dtype=bool)
     best_conj, best_val = (), S.value(root)
-    beam = [((), root)]
+    beam, met = [((), root)], [(best_val, ())]
     for _ in range(S.max_rule_length):
         cand = {}
         for conj, mask in beam:
@@ -638,8 +663,10 @@ def search_beam(S:RuleSearch, beam_width:int=5):
         if not cand: break
         top = sorted(cand.values(), key=lambda vc: (-vc[0], len(vc[1]), vc[1]))[:beam_width]
         if top[0][0] > best_val: best_val, best_conj = top[0]
+        met += top
         beam = [(c, S.extent(c)) for _, c in top]
         if S.expired(): break
+    S.ties = [c for v, c in met if v == best_val]
     return best_conj, best_val
 
 def search_bnb(S:RuleSearch):
@@ -963,18 +990,14 @@ class _RuleBoosting(GlassworksEstimator):
                 nodes_total += S.nodes; complete = complete and getattr(S, 'complete', True)
                 if not np.isfinite(val) or val <= 0:
                     reason = monitor.stopped_by if monitor.expired() else 'no_query'; break
+                conj = self._break_tie(S, conj, cols, beta, f, y, loss, w, off)
                 q = S.extent(conj).astype(np.float64)
                 added = basis.add(q)
                 if not added and self.weights == 'corrective':
                     reason = 'linearly_dependent_query_extent'; break
+                beta = self._new_weights(cols, beta, q, f, y, loss, w, off)
                 conjs.append(conj); cols.append(q)
                 Q = np.column_stack(cols)
-                if self.weights == 'corrective':
-                    beta, _ = corrective_weights(Q, y, loss, self.reg, np.append(beta, 0.0), sample_weight=w, offset=off)
-                elif self.weights == 'line':
-                    beta = np.append(beta, line_weight(q, f, y, loss, self.reg, sample_weight=w))
-                else:
-                    beta = np.append(beta, keep_weight(q, loss.gradient(f, y), loss.hessian(f, y), self.reg, w))
                 if not np.all(np.isfinite(beta)): reason = 'diverged'; conjs.pop(); cols.pop(); break
                 if self.reg == 0 and loss.name != 'squared' and _separated(off + Q @ beta, loss.name):
                     reason = 'separated'; conjs.pop(); cols.pop(); beta = beta[:-1]; break   # its weight would grow without bound
@@ -996,6 +1019,31 @@ class _RuleBoosting(GlassworksEstimator):
                            empty_risk=empty_risk, stopping_reason=reason,
                            searches_complete=complete)   # False: a B&B search was cut short by time_limit
         return self
+
+    def _new_weights(self, cols, beta, q, f, y, loss, w, off) -> np.ndarray:
+        "The weights once the column q joins `cols` (weights `beta`, scores f), by the `weights` rule."
+        if self.weights == 'corrective':
+            return corrective_weights(np.column_stack(cols + [q]), y, loss, self.reg, np.append(beta, 0.0),
+                                      sample_weight=w, offset=off)[0]
+        if self.weights == 'line': return np.append(beta, line_weight(q, f, y, loss, self.reg, sample_weight=w))
+        return np.append(beta, keep_weight(q, loss.gradient(f, y), loss.hessian(f, y), self.reg, w))
+
+    def _break_tie(self, S, conj, cols, beta, f, y, loss, w, off) -> tuple:
+        """Among the conjunctions the search found tied at the best objective value (`S.ties`, from greedy and beam
+        search), the one whose weight update gives the lowest penalised risk sum_i w_i l_i + (reg/2)||beta||^2,
+        rounded like the objectives; a remaining tie goes to the first. Conjunctions with the same extent count once."""
+        ties = getattr(S, 'ties', None) or []
+        cands, seen = [], set()
+        for c in ties:
+            c = S.simplify(c); key = from_bool(S.extent(c)).tobytes()
+            if key not in seen: seen.add(key); cands.append(c)
+        if len(cands) < 2: return conj
+        def penalised(c):
+            q = S.extent(c).astype(np.float64)
+            b = self._new_weights(cols, beta, q, f, y, loss, w, off)
+            r = _penalised_risk(loss, np.column_stack(cols + [q]), b, y, self.reg, w, off)
+            return float(_snap(r)) if np.isfinite(r) else np.inf
+        return cands[int(np.argmin([penalised(c) for c in cands]))]
 
     def _conj_text(self, conj) -> str:
         names = self.binarizer_.get_feature_names_out()

@@ -702,3 +702,57 @@ def test_poisson_offset_is_the_papers_rescaling():
     assert m.conjunctions_ == p.conjunctions_
     assert np.allclose(m._decision_values(X), p._decision_values(X) + np.log(yt))
     with pytest.raises(ParameterError): RuleBoostingRegressor(offset='geometric_mean').fit(X, y)   # squared loss
+
+
+# ---- ties in greedy search (issue 23) -----------------------------------------------------------------------------
+def test_greedy_walks_across_a_tie_with_its_parent():
+    "Rows {0, 1} are an earlier rule: A and A & C tie exactly, and only A & C & D gains; greedy must reach it."
+    B = OrthonormalBasis(8); B.add(np.r_[1., 1, 0, 0, 0, 0, 0, 0])
+    P = np.zeros((8, 3), bool)
+    for k, rows in enumerate([[0, 1, 2, 3, 4], [2, 3, 4, 5, 6, 7], [1, 2, 3, 5, 6]]): P[rows, k] = True
+    g = B.project_out(np.array([5., -5, 3, 3, -1, -1.5, -1.5, -2]))
+    S = RuleSearch(P, g, np.ones(8), B.O, 'ogb', max_rule_length=3)
+    assert S.value(S.extent((0,))) == S.value(S.extent((0, 1)))
+    conj, val = search_greedy(S)
+    assert conj == (0, 1, 2) and val == search_bnb(RuleSearch(P, g, np.ones(8), B.O, 'ogb', max_rule_length=3))[1]
+
+
+def test_greedy_follows_tied_siblings():
+    "With the intercept in the basis, X and not X tie; only not X & Y gains, so the second walk must find it."
+    P, _ = propositions(np.array([[1, 1], [1, 1], [1, 1], [1, 0], [0, 1], [0, 1], [0, 0], [0, 0]]))
+    B = OrthonormalBasis(8); B.add(np.ones(8))
+    g = B.project_out(np.array([1., 1, 1, 1, -3, -3, 1, 1]))
+    S = RuleSearch(P, g, np.ones(8), B.O, 'ogb', max_rule_length=2)
+    assert S.value(S.extent((0,))) == S.value(S.extent((2,)))
+    conj, val = search_greedy(S)
+    assert sorted(conj) == [1, 2] and val == search_bnb(RuleSearch(P, g, np.ones(8), B.O, 'ogb', max_rule_length=2))[1]
+    assert S.ties == [conj]
+
+
+def test_tie_broken_by_penalised_risk():
+    "After `a >= 1`, the intercept and `a <= 0` tie (same span); the L2 penalty prefers `a <= 0` here, TRUE there."
+    X = pd.DataFrame({'a': [1] * 6 + [0] * 4})
+    m = RuleBoostingRegressor(n_rules=2, search='greedy').fit(X, np.where(X.a == 1, 10., -10.))
+    assert [m._conj_text(c) for c in m.conjunctions_] == ['a >= 1', 'a <= 0']
+    Q = np.column_stack([X.a == 1, np.ones(10)]).astype(float); y = np.where(X.a == 1, 10., -10.)
+    b = corrective_weights(Q, y, 'squared', 1.0)[0]
+    assert m.history_[2]['risk'] < np.mean((Q @ b - y) ** 2)
+    m = RuleBoostingRegressor(n_rules=2, search='greedy').fit(X, np.where(X.a == 1, 10., 9.))
+    assert [m._conj_text(c) for c in m.conjunctions_] == ['TRUE', 'a >= 1']
+
+
+def test_fastogb_greedy_never_lower_on_friedman3():
+    "The benchmark's friedman3 (1000 rows), greedy at equal language: our training risk is never above fastogb's."
+    fastogb = pytest.importorskip('fastogb')
+    from sklearn.datasets import make_friedman3
+    X, y = make_friedman3(n_samples=5000, noise=0.1, random_state=1000); X, y = X[:1000], y[:1000] - y[:1000].mean()
+    ours = RuleBoostingRegressor(n_rules=10, search='greedy', max_rule_length=100, language='fastogb', n_cutpoints=4,
+                                 epsilon=1e-4, reg=1.0).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        f = fastogb.GeneralRuleBoostingEstimator(
+            num_rules=10, objective_function=fastogb.OrthogonalBoostingObjective,
+            weight_update_method=fastogb.FullyCorrective(loss='squared', reg=1.0), loss='squared', reg=1.0,
+            search='greedy', max_col_attr=10, objective_params={'epsilon': 1e-4}).fit(X, y)
+    r = np.array([h['risk'] for h in ours.history_[1:]]); p = np.asarray(f.loss_history_, float)
+    assert len(r) == len(p) == 10 and np.all(r <= p * (1 + 1e-9))
