@@ -4,6 +4,7 @@
 
 # %% ../nbs/10_treedp.ipynb #98f39ca4
 from __future__ import annotations
+import copy
 from collections import namedtuple
 import numpy as np
 from numba import njit, types
@@ -1045,21 +1046,49 @@ def _leaves(data:TreeData, sets):
         else: out.append(Leaf(row[1], n_samples=n, loss=row[2] / data.norm))
     return out
 
-def _build(feats, pos, leaves):
+def _build(feats, pos, leaves, keep):
     """The subtree whose preorder features start at feats[pos], its leaves taken in order from the iterator `leaves`:
-    (tree, position after it)."""
+    (tree, position after it); `keep` maps the search's features to the data's columns (Proposition 15)."""
     f = int(feats[pos])
     if f < 0: return next(leaves), pos + 1
-    left, pos = _build(feats, pos + 1, leaves)
-    right, pos = _build(feats, pos, leaves)
-    return Split(f, 0.5, left, right, n_samples=left.n_samples + right.n_samples), pos
+    left, pos = _build(feats, pos + 1, leaves, keep)
+    right, pos = _build(feats, pos, leaves, keep)
+    return Split(int(keep[f]), 0.5, left, right, n_samples=left.n_samples + right.n_samples), pos
 
-def _read_tree(data, memo, bits, d, lam):
-    "The best tree stored in the memo for (bits, d) (compiled walks, then the tree's nodes made in Python)."
+def _read_tree(data, memo, bits, d, lam, keep=None):
+    """The best tree stored in the memo for (bits, d) (compiled walks, then the tree's nodes made in Python); `data`
+    is the view the search ran on, `keep` its features' columns in the full data (None: the same)."""
     feats = np.empty(2 * data.U + 1, np.int64)         # a tree has at most U leaves: at most 2U - 1 nodes
     n = _preorder(memo, data.fbits, bits, d, feats, 0)
     leaves = _leaves(data, _leaf_sets(data.fbits, feats, n, bits))
-    return _build(feats, 0, iter(leaves))[0]
+    return _build(feats, 0, iter(leaves), np.arange(data.M) if keep is None else keep)[0]
+
+# %% ../nbs/10_treedp.ipynb #eb776567
+def _distinct_features(data:TreeData) -> np.ndarray:
+    """The columns the search needs (Proposition 15): the first feature of each class of features equal or
+    complementary on every unit, constant features left out (the first feature is kept if every one is constant).
+
+    ```python
+    >>> X = np.array([[0, 1, 0, 1, 1], [1, 0, 1, 1, 0], [1, 0, 0, 1, 1]])  # x1 = not x0, x3 constant, x4 = not x2
+    >>> _distinct_features(TreeData(X, np.array([0, 1, 1]))).tolist()
+    [0, 2]
+
+    ```"""
+    fb = data.fbits
+    canon = np.where((fb[:, :1] & np.uint64(1)) != 0, fb ^ full(data.U), fb)   # unit 0 reads 0 in every feature
+    _, first = np.unique(canon, axis=0, return_index=True)                      # the first of each class
+    keep = np.zeros(data.M, dtype=bool); keep[first] = True
+    keep &= canon.any(axis=1)                                                   # not constant
+    idx = np.flatnonzero(keep)
+    return idx if len(idx) else np.arange(min(1, data.M))
+
+def _engine_view(data:TreeData, keep) -> TreeData:
+    "`data` restricted to the features `keep` (a shallow copy sharing the unit statistics), or `data` itself if all."
+    if len(keep) == data.M: return data
+    view = copy.copy(data)
+    view.rows, view.fbits = np.ascontiguousarray(data.rows[:, keep]), np.ascontiguousarray(data.fbits[keep])
+    view.M, view.feature_names = len(keep), [data.feature_names[j] for j in keep]
+    return view
 
 # %% ../nbs/10_treedp.ipynb #719387e0
 REL_TOL = 1e-12   # every tolerance of the search, as a fraction of the loss normaliser (Proposition 8)
@@ -1165,7 +1194,9 @@ def search_tree(data:TreeData, # the problem
                 similarity:bool|None=None, # classification: bounds carried from a neighbouring support set
                                            # (Proposition 10); None: on under a depth limit
                 anytime:bool=False, # half of every round's nodes go to best-first descents (Proposition 12)
-                min_leaf:int=1): # every leaf holds at least this many rows of positive weight (Proposition 14)
+                min_leaf:int=1, # every leaf holds at least this many rows of positive weight (Proposition 14)
+                distinct_features:bool=True): # search one feature of each class of equal or complementary
+                                              # features, none of the constant ones (Proposition 15)
     """Optimal tree by bounded DP; stops early (with a valid lower bound) when the monitor's limits are hit.
 
     ```python
@@ -1197,7 +1228,9 @@ def search_tree(data:TreeData, # the problem
     U = data.U
     similarity = max_depth is not None if similarity is None else similarity
     similarity = similarity and min_leaf == 1                # unsound under a minimum leaf size (Proposition 14)
-    P = _problem(data, lam_raw, tol, use_km, depth_two and max_depth is not None, incremental, similarity,
+    keep = _distinct_features(data) if distinct_features else np.arange(data.M)
+    view = _engine_view(data, keep)                       # the features the search sees (Proposition 15)
+    P = _problem(view, lam_raw, tol, use_km, depth_two and max_depth is not None, incremental, similarity,
                  max_depth, min_leaf)   # no limit: never two levels left
     d2 = P if _uses_depth_two(P) else None               # the depth-two solver, compiled only when it is used
     km = P if use_km else None                           # the k-means bound, likewise
@@ -1205,7 +1238,7 @@ def search_tree(data:TreeData, # the problem
     cnt = np.zeros(8, np.int64); root = full(U); d = -1 if max_depth is None else int(max_depth)
     budget_root = inc_obj * data.norm                     # look only for trees better than the incumbent
     total, rounds = 0, 0
-    if chunk is None: chunk = _first_round(data, mon)
+    if chunk is None: chunk = _first_round(view, mon)
     with mon.interruptible():                             # Ctrl-C ends the search after its current round
         while True:
             budget = chunk if mon.node_limit is None else max(1, min(chunk, mon.node_limit - total))
@@ -1233,7 +1266,7 @@ def search_tree(data:TreeData, # the problem
         inc_obj = _incumbent_objective(data, incumbent, lam, max_depth, mon)
         budget_root = min(budget_root, inc_obj * data.norm)
     if _values(memo, s)[UB] < budget_root - tol:
-        tree = Tree(_read_tree(data, memo, root, d, lam_raw), data.feature_names, task=data.task,
+        tree = Tree(_read_tree(view, memo, root, d, lam_raw, keep), data.feature_names, task=data.task,
                     classes=data.classes)
         leaves = tree.leaves(); objective = sum(lf.loss for lf in leaves) + lam * len(leaves)
     else: tree, objective = incumbent, inc_obj              # nothing beats the incumbent (found so far)

@@ -17,6 +17,9 @@ def instances(draw, task):
     X = rng.integers(0, 2, (n, m))
     if draw(st.booleans()):                                  # duplicated rows (equivalence classes)
         X = np.r_[X, X[: max(1, n // 2)]]
+    if draw(st.booleans()):                                  # copies, complements, constants (Proposition 15)
+        cols = [X[:, rng.integers(m)], 1 - X[:, rng.integers(m)], np.zeros(len(X), int), np.ones(len(X), int)]
+        X = np.column_stack([X] + cols[:draw(st.integers(1, 4))]); X = X[:, rng.permutation(X.shape[1])]
     n = len(X)
     w = None if draw(st.booleans()) else rng.integers(1, 4, n).astype(float)
     lam = draw(st.sampled_from([0.0, 0.004, 0.02, 0.05, 0.1, 0.3]))
@@ -161,12 +164,14 @@ def test_concurrent_searches_in_threads():
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(instances('classification'), instances('regression'), st.integers(1, 4), st.booleans(), st.booleans(),
-       st.booleans(), st.booleans())
-def test_depth_two_solver_matches_oracle(inst_c, inst_r, depth, depth_two, incremental, similarity, anytime):
-    """Propositions 9-11: subproblems with <= 2 levels left solved from pair statistics (updated incrementally or not),
-    bounds carried from neighbouring supports (or not), both losses, against the oracle."""
+       st.booleans(), st.booleans(), st.booleans())
+def test_depth_two_solver_matches_oracle(inst_c, inst_r, depth, depth_two, incremental, similarity, anytime, distinct):
+    """Propositions 9-11 and 15: subproblems with <= 2 levels left solved from pair statistics (updated incrementally
+    or not), bounds carried from neighbouring supports (or not), equivalent features searched once (or not), both
+    losses, against the oracle."""
     X, y, w, lam, _, chunk = inst_c
-    sw = dict(depth_two=depth_two, incremental=incremental, similarity=similarity, anytime=anytime)
+    sw = dict(depth_two=depth_two, incremental=incremental, similarity=similarity, anytime=anytime,
+              distinct_features=distinct)
     res = search_tree(TreeData(X, y, w), lam, depth, chunk=chunk, **sw)
     _check(res, brute_classification(X, y, lam, depth, w)[0])
     assert res.tree.depth <= depth
