@@ -59,7 +59,8 @@ def unique_rows(X):
     W = -(-packed.shape[1] // 8)                                  # 64-bit words per row
     key = np.zeros((n, 8 * W), np.uint8); key[:, :packed.shape[1]] = packed
     words = key.view('>u8')                                       # (n, W), word 0 the most significant
-    order = np.argsort(words[:, 0], kind='stable') if W == 1 else np.lexsort(words.T[::-1])
+    if W == 0: order = np.arange(n)                               # no features: one group
+    else: order = np.argsort(words[:, 0], kind='stable') if W == 1 else np.lexsort(words.T[::-1])
     sw = words[order]
     first = np.ones(n, dtype=bool); first[1:] = (sw[1:] != sw[:-1]).any(axis=1)   # the first row of each group
     inv = np.empty(n, dtype=np.int64); inv[order] = np.cumsum(first) - 1
