@@ -8,7 +8,7 @@ from functools import lru_cache
 import numpy as np
 
 # %% auto #0
-__all__ = ['exhaustive_tree', 'n_leaves', 'oracle_predict', 'brute_classification', 'brute_regression']
+__all__ = ['exhaustive_tree', 'n_leaves', 'oracle_predict', 'brute_classification', 'brute_regression', 'brute_rashomon']
 
 # %% ../nbs/06_oracles.ipynb #ea4d320e
 def exhaustive_tree(X, # (n, m) array of 0/1 features
@@ -135,3 +135,51 @@ def brute_regression(X, # (n, m) 0/1 features
         if metric == 'l1': return _best_sae(yy, ww) / norm + lam
         return float(np.sum(ww * (yy - np.sum(ww * yy) / ww.sum()) ** 2)) / norm + lam
     return exhaustive_tree(X, leaf, max_depth, min_leaf, w > 0)
+
+# %% ../nbs/06_oracles.ipynb #bcbb71e7
+def _leaf_objective(y, w, lam, task, metric):
+    "Objective of one leaf holding the rows `idx` (an index array): its normalised loss plus `lam`."
+    if task == 'classification':
+        total, labels = float(w.sum()), np.unique(y)
+        return lambda idx: float(w[idx].sum() - max(w[idx][y[idx] == c].sum() for c in labels)) / total + lam
+    y = y.astype(float)
+    norm = float(np.sum(w * (y - np.sum(w * y) / w.sum()) ** 2)) if metric == 'l2' else _best_sae(y, w)
+    def leaf(idx):
+        ww, yy = w[idx], y[idx]
+        if metric == 'l1': return _best_sae(yy, ww) / norm + lam
+        return float(np.sum(ww * (yy - np.sum(ww * yy) / ww.sum()) ** 2)) / norm + lam
+    return leaf
+
+def brute_rashomon(X, # (n, m) 0/1 features
+                   y, # class labels, or real targets (regression)
+                   lam:float, # price of a leaf
+                   threshold:float, # keep the trees of objective <= threshold (+1e-9)
+                   max_depth:int|None=None, # splits allowed on any path (None: any, then lam > 0)
+                   sample_weight=None, # non-negative weights (rows of weight 0 are dropped)
+                   task:str='classification', metric:str='l2', # as `brute_classification` / `brute_regression`
+                   min_leaf:int=1): # rows every leaf holds
+    """Every tree with objective <= threshold, listed: `[(objective, preorder), ...]` sorted by objective.
+
+    ```python
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]]); y = np.array([0, 1, 1, 1])
+    >>> [(round(o, 6), t) for o, t in brute_rashomon(X, y, 0.1, 0.36)]     # the leaf errs on one row in four
+    [(0.3, (0, 1, -1, -1, -1)), (0.3, (1, 0, -1, -1, -1)), (0.35, (-1,))]
+
+    ```"""
+    X, y = np.asarray(X), np.asarray(y)
+    w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, float)
+    X, y, w = X[w > 0], y[w > 0], w[w > 0]
+    if max_depth is None and lam <= 0: raise ValueError("without a depth limit the leaf price must be positive.")
+    leaf = _leaf_objective(y, w, lam, task, metric)
+    def trees(idx, d, budget):
+        out = [(leaf(idx), (-1,))] if len(idx) >= min_leaf else []
+        if d == 0 or (lam > 0 and budget < 2 * lam - 1e-12): return out
+        for j in range(X.shape[1]):
+            L, R = idx[X[idx, j] == 0], idx[X[idx, j] == 1]
+            if not len(L) or not len(R): continue
+            dc = None if d is None else d - 1
+            for a, ta in trees(L, dc, budget - lam):
+                for b, tb in trees(R, dc, budget - lam): out.append((a + b, (j,) + ta + tb))
+        return out
+    return sorted(((o, t) for o, t in trees(np.arange(len(y)), max_depth, threshold + 1e-9) if o <= threshold + 1e-9),
+                  key=lambda p: p[0])

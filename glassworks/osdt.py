@@ -18,6 +18,7 @@ from .validation import InputError, ParameterError, check_scalar, check_option
 from .base import SearchMonitor, GlassworksClassifier, ExactSolverMixin
 from .models import Tree, Leaf, Split
 from .treedp import TreeData, search_tree
+from .rashomon import RashomonSet
 
 # %% auto #0
 __all__ = ['POLICIES', 'PUSHED', 'GENERATED', 'POPPED', 'PRUNED', 'LEAVES', 'LEAF_HITS', 'TREES', 'TREE_HITS', 'PEAK_Q',
@@ -1041,3 +1042,28 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
         ```"""
         A = self._validate_predict(X)
         return self.tree_.predict_proba(A)
+
+    def rashomon_set(self, X, y, sample_weight=None, *, # as for `fit`
+                     epsilon:float|None=None, # every tree with objective <= (1 + epsilon) * optimum
+                     threshold:float|None=None, # or <= threshold
+                     n_best:int|None=None): # or the best n_best trees
+        """The Rashomon set of this estimator's problem (same objective, `max_depth`, `min_samples_leaf`, class
+        weights, binarizer): a `glassworks.rashomon.RashomonSet` of `Tree`s over `feature_names_`. Fits the estimator
+        first. Needs the DP search (not `max_leaves`); time and node limits do not apply to the set.
+
+        ```python
+        >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 3); y = X[:, 0] ^ X[:, 1]
+        >>> rs = OSDTClassifier(0.05, max_depth=2).rashomon_set(X, y, epsilon=0.0)   # XOR: two optimal trees
+        >>> len(rs), rs[1].features_used
+        (2, ['x0', 'x1'])
+
+        ```"""
+        if self.max_leaves is not None or self.search == 'bnb':
+            raise ParameterError("rashomon_set uses the DP engine: leave max_leaves=None and search 'auto' or 'dp'.")
+        self.fit(X, y, sample_weight)
+        A, yy, w = self._validate_fit(X, y, 'classification', sample_weight)
+        w = self._class_weighted(yy, w); keep = w > 0
+        classes = [c.item() if hasattr(c, 'item') else c for c in self.classes_]
+        data = TreeData(A[keep], yy[keep], w[keep], feature_names=self.feature_names_, classes=classes)
+        return RashomonSet(data, float(self.regularization), self.max_depth, self._min_leaf_rows(w), epsilon=epsilon,
+                           threshold=threshold, n_best=n_best, transform=self._validate_predict)

@@ -9,6 +9,7 @@ import numpy as np
 from .base import GlassworksRegressor, ExactSolverMixin, SearchMonitor
 from .validation import check_scalar, check_option, ParameterError, InputError
 from .treedp import TreeData, search_tree, weighted_median
+from .rashomon import RashomonSet
 from .models import Tree, Leaf, Split
 
 # %% auto #0
@@ -189,6 +190,29 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
         "Leaf value (mean for l2, median for l1, in the target's units) for each row of `X`."
         A = self._validate_predict(X)                       # NotFittedError before fit
         return self.tree_.predict(A)
+
+    def rashomon_set(self, X, y, sample_weight=None, *, # as for `fit`
+                     epsilon:float|None=None, # every tree with objective <= (1 + epsilon) * optimum
+                     threshold:float|None=None, # or <= threshold
+                     n_best:int|None=None): # or the best n_best trees
+        """The Rashomon set of this estimator's problem (same objective, metric, `max_depth`, `min_samples_leaf`,
+        binarizer): a `glassworks.rashomon.RashomonSet` of `Tree`s over `feature_names_`. Fits the estimator first;
+        time and node limits do not apply to the set.
+
+        ```python
+        >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5); y = np.array([1., 1., 3., 5.] * 5)
+        >>> rs = OSRTRegressor(regularization=0.01, max_depth=2).rashomon_set(X, y, n_best=3)
+        >>> len(rs), [round(float(v), 4) for v in rs.objectives]
+        (3, [0.03, 0.04])
+
+        ```"""
+        self.fit(X, y, sample_weight)
+        A, yy, w = self._validate_fit(X, y, task='regression', sample_weight=sample_weight, allow_constant=False)
+        keep = w > 0
+        data = TreeData(A[keep], yy[keep], w[keep], task='regression', metric=self.metric,
+                        feature_names=self.feature_names_)
+        return RashomonSet(data, float(self.regularization), self.max_depth, self._min_leaf_rows(w), epsilon=epsilon,
+                           threshold=threshold, n_best=n_best, transform=self._validate_predict)
 
     @classmethod
     def from_osrt_config(cls, config:dict): # a configuration of the reference `osrt` package
