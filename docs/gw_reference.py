@@ -39,6 +39,8 @@ PAGES = [
      'ogb', ['glassworks.ogb.RuleBoostingClassifier']),
     ('ruleextractor', 'RuleExtractor', 'Short rule lists pruned from a fitted tree ensemble.', 'extract',
      ['glassworks.extract.RuleExtractor']),
+    ('rashomonset', 'RashomonSet', 'Every good tree: the Rashomon set of OSDT/OSRT, counted exactly and read in order.',
+     'rashomon', ['glassworks.rashomon.RashomonSet']),
     ('binarizer', 'Binarizer', 'Numeric and categorical columns as named 0/1 features.', 'binarize',
      ['glassworks.binarize.Binarizer']),
     ('models', 'Models', 'What the estimators return: trees, rule lists and rule ensembles, and their parts.', 'models',
@@ -53,10 +55,12 @@ PAGES = [
 ]
 GROUPS = [('Estimators', ['osdtclassifier', 'osrtregressor', 'hierscaleregressor', 'ruleboostingregressor',
                           'ruleboostingclassifier', 'ruleextractor']),
+          ('Model sets', ['rashomonset']),
           ('Preprocessing', ['binarizer']), ('Models', ['models']), ('Data', ['datasets']),
           ('Utilities', ['utilities'])]
 SEE_ALSO = {
-    'OSDTClassifier': ['OSRTRegressor', 'Binarizer', 'Tree', 'RuleBoostingClassifier'],
+    'OSDTClassifier': ['OSRTRegressor', 'Binarizer', 'Tree', 'RuleBoostingClassifier', 'RashomonSet'],
+    'RashomonSet': ['OSDTClassifier', 'OSRTRegressor', 'Tree'],
     'OSRTRegressor': ['OSDTClassifier', 'Binarizer', 'Tree', 'HierScaleRegressor'],
     'HierScaleRegressor': ['OSRTRegressor', 'RuleBoostingRegressor'],
     'RuleBoostingRegressor': ['RuleBoostingClassifier', 'RuleExtractor', 'RuleEnsemble', 'Binarizer'],

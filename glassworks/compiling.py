@@ -218,6 +218,11 @@ def _tiny_fits():
         ('RuleBoostingRegressor', lambda: RuleBoostingRegressor(n_rules=2, max_rule_length=2).fit(X, y)),
         ('RuleBoostingClassifier', lambda: RuleBoostingClassifier(n_rules=2, max_rule_length=2).fit(X, y > 0)),
         ('RuleExtractor', lambda: RuleExtractor(gb, max_rules=4).fit(X, y)),
+        ('rashomon_set', lambda: [r.preorders(0, 3) for r in (
+            OSDTClassifier(0.01, max_depth=3).rashomon_set(Xb, yc, epsilon=0.2),
+            OSRTRegressor(0.01, max_depth=3).rashomon_set(Xb, yr, epsilon=0.2),
+            OSRTRegressor(0.01, max_depth=3, metric='l1').rashomon_set(Xb, yr, epsilon=0.2),
+            OSRTRegressor(0.05).rashomon_set(Xb, yr, epsilon=0.2), OSDTClassifier(0.05).rashomon_set(Xb, yc, epsilon=0.2))]),
     ]
 
 def compile_all(verbose:bool=True, # a line per configuration on stderr
