@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Cold start: what the first fit of each method costs in a new process, with an empty and with a warm numba cache.
 
-    python benchmarks/cold_start.py [--methods osdt osdt-depth osrt hierscale ogb extract] [--repeat 1]
+    python benchmarks/cold_start.py [--methods osdt osdt-depth osrt hierscale ogb extract rashomon] [--repeat 1]
                                     [--out benchmarks/results/cold_start]
 
 For every method, one small fit (the data of `glassworks tour`) runs in fresh Python processes:
@@ -78,6 +78,13 @@ elif method == 'extract':
     X, y = load_diabetes(return_X_y=True, as_frame=True)
     gb = GradientBoostingRegressor(n_estimators=100, max_depth=3, random_state=0).fit(X, y)
     fit = lambda: RuleExtractor(gb, max_rules=15).fit(X, y)
+elif method == 'rashomon':
+    from sklearn.datasets import load_breast_cancer
+    from glassworks.binarize import Binarizer
+    from glassworks.osdt import OSDTClassifier
+    d = load_breast_cancer(as_frame=True)
+    X = Binarizer(strategy='quantile', n_bins=3).fit_transform(d.data.iloc[:, :10]); y = d.target
+    fit = lambda: OSDTClassifier(regularization=0.005, max_depth=3).rashomon_set(X, y, epsilon=0.05).preorders(0, 100)
 else: raise SystemExit(f"unknown method {method}")
 t1 = time.perf_counter()
 fit(); t2 = time.perf_counter()
@@ -88,7 +95,7 @@ print(json.dumps(dict(python=t0 - t_start, imports=t1 - t0, first_fit=t2 - t1, s
 '''
 
 SRC = None   # --src
-METHODS = ['osdt', 'osdt-depth', 'osrt', 'hierscale', 'ogb', 'extract']
+METHODS = ['osdt', 'osdt-depth', 'osrt', 'hierscale', 'ogb', 'extract', 'rashomon']
 
 
 def run_child(method:str, cache:str) -> dict:

@@ -659,6 +659,8 @@ class RashomonSet:
 
     def _make(self, data, lam, max_depth, min_leaf, epsilon, threshold, n_best, transform):
         "Solve for the optimum, set the threshold and enumerate (see the class)."
+        if data.counts.sum() < min_leaf:
+            raise InputError(f"min_leaf={min_leaf} rows, but the data have {int(data.counts.sum())} rows of positive weight.")
         self.data, self.lam, self.max_depth, self.min_leaf, self.transform = data, float(lam), max_depth, int(min_leaf), transform
         self.feature_names = list(data.feature_names)
         d = -1 if max_depth is None else min(int(max_depth), data.M)
@@ -670,7 +672,8 @@ class RashomonSet:
         self._q, self._keep = q, keep
         def build(theta):
             budget = int(math.floor(theta * data.norm * (1 + THETA_SLACK) / q))
-            leaves = 2 ** d if d >= 0 else budget // max(q_lam, 1)
+            leaves = min(2 ** min(d, 62) if d >= 0 else data.U, data.U,       # most leaves a tree of the set has
+                         budget // q_lam if q_lam else data.U)
             R = _store(data.U, q, q_lam, leaves + 2, mstart, mcol, mflip, d2 is not None)
             budget += leaves + 2                                   # Proposition 1: rounding never drops a tree
             return R, _enumerate(P, R, E, me, cnt, d2, km, full(data.U), d, budget)
