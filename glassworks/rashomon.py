@@ -13,7 +13,7 @@ from numba.experimental import structref
 from .bitsets import memo_new, memo_insert, full, popcount
 from .treedp import (TreeData, CLS, L2, L1, REL_TOL, BUDGET, LB, UB, _problem, _memo, _solve,
                                _leaf_stats, _rows_in, _distinct_features, _engine_view, _uses_depth_two,
-                               _pair_statistics, _parent_statistics, _leaf_sets, _leaves, _build, _values)
+                               _pair_statistics, _parent_statistics, _leaf_sets, _leaves, _build, _values, _cell_loss)
 from .models import Tree
 from .validation import check_scalar, check_random_state, ParameterError, InputError
 
@@ -306,15 +306,8 @@ def _cell(tot, single, pair, i, a, j, b, flip, out):
 
 @njit(cache=True, inline='always')
 def _cell_value(kind, cell, q):
-    "(rounded loss of a cell, its rows) from its statistics: class weights and rows, or W, W a, W a^2 + EQ and rows."
-    C = cell.shape[0]
-    if kind == CLS:
-        tot = 0.0; mx = 0.0
-        for k in range(C - 1):
-            tot += cell[k]; mx = max(mx, cell[k])
-        loss = max(tot - mx, 0.0)
-    else: loss = max(cell[2] - cell[1] * cell[1] / cell[0], 0.0) if cell[0] > 0.0 else 0.0
-    return np.int64(round(loss / q)), cell[C - 1]
+    "(rounded loss of a cell, its rows): the engine's cell loss (`treedp._cell_loss`) in quanta, and the last statistic."
+    return np.int64(round(_cell_loss(kind, cell) / q)), cell[cell.shape[0] - 1]
 
 @njit(cache=True)
 def _side_options(R, kind, tot, single, pair, flip, i, a, d, h, budget, ov, of, cell):
