@@ -19,10 +19,10 @@ from .validation import InputTypeError, check_bool
 from .models import Rule, Condition, RuleEnsemble
 
 # %% auto #0
-__all__ = ['FREE_PRICE', 'BNB_MAX_CANDIDATES', 'BNB_NODES', 'GAMMA_GRID', 'NodeTable', 'node_table', 'q_value', 'is_antichain',
-           'CBCDState', 'ExtractionProblem', 'cbcd', 'PathStep', 'RulePath', 'rule_path', 'outer_approximation',
-           'branch_and_bound', 'exact_solve', 'RuleExtractor', 'tree_graphviz', 'plot_rule_path', 'plot_rule_depths',
-           'k_slider']
+__all__ = ['FREE_PRICE', 'BNB_MAX_CANDIDATES', 'BNB_NODES', 'ENUM_MAX_SUPPORTS', 'GAMMA_GRID', 'NodeTable', 'node_table',
+           'q_value', 'is_antichain', 'CBCDState', 'ExtractionProblem', 'cbcd', 'PathStep', 'RulePath', 'rule_path',
+           'outer_approximation', 'branch_and_bound', 'q_fractional', 'relax_and_enumerate', 'exact_solve',
+           'RuleExtractor', 'tree_graphviz', 'plot_rule_path', 'plot_rule_depths', 'k_slider']
 
 # %% ../nbs/40_extract.ipynb #9f1c1f8d
 @njit(cache=True)
@@ -882,15 +882,192 @@ def branch_and_bound(problem:ExtractionProblem, K:float, warm=(), time_limit:flo
 
 
 # %% ../nbs/40_extract.ipynb #3cb4dc61
-BNB_MAX_CANDIDATES = 300   # the branch-and-bound is tried first when at most this many candidates remain (its Gram matrix is dense)
+BNB_MAX_CANDIDATES = 300   # exact_solve runs the branch-and-bound when at most this many candidates remain (its Gram matrix is dense)
 BNB_NODES = 20_000         # ... and, without a time limit, for at most this many search nodes before outer approximation takes over
 
+
+# %% ../nbs/40_extract.ipynb #3a1a5b8a
+@njit(cache=True)
+def _budget_table(cost, allowed, a, end, K):
+    """f[p, r]: the least sum of cost_i over the supports that a take/pass walk from node p can still add with budget
+    r (Prop. E1): f[p, r] = min(f[p+1, r], cost_p + f[end_p, r - a_p]), f[m, .] = 0; a are integers."""
+    m = len(cost); f = np.zeros((m + 1, K + 1))
+    for p in range(m - 1, -1, -1):
+        for r in range(K + 1):
+            best = f[p + 1, r]
+            if allowed[p] and a[p] <= r:
+                take = cost[p] + f[end[p], r - a[p]]
+                if take < best: best = take
+            f[p, r] = best
+    return f
+
+@njit(cache=True)
+def _budget_argmin(f, cost, allowed, a, end, K, out):
+    "The support that attains f[0, K] (the table's own comparison, node by node), written to out; returns its size."
+    p, r, k = 0, K, 0
+    while p < len(cost):
+        if allowed[p] and a[p] <= r and cost[p] + f[end[p], r - a[p]] < f[p + 1, r]:
+            out[k] = p; k += 1; r -= a[p]; p = end[p]
+        else: p += 1
+    return k
+
+@njit(cache=True)
+def _supports_below(f, cost, allowed, a, end, K, theta, max_out, nodes, starts):
+    """Every support whose summed cost is below theta (Prop. E2): a depth-first take/pass walk that enters a branch only
+    when its best completion f keeps it below theta. Supports go to nodes[starts[j]:starts[j+1]] (CSR). Returns their
+    number, -1 when there are more than max_out, -2 when `nodes` is too short."""
+    m = len(cost)
+    pos = np.empty(m + 1, np.int64); bud = np.empty(m + 1, np.int64); val = np.empty(m + 1)
+    stage = np.empty(m + 1, np.int64); size = np.empty(m + 1, np.int64); chosen = np.empty(m + 1, np.int64)
+    top, n_out, used = 0, 0, 0
+    pos[0], bud[0], val[0], stage[0], size[0] = 0, K, 0.0, 0, 0
+    starts[0] = 0
+    while top >= 0:
+        p, r, v, k = pos[top], bud[top], val[top], size[top]
+        if p == m:                                   # a whole walk: one support below theta
+            if n_out == max_out: return -1
+            if used + k > len(nodes): return -2
+            nodes[used:used + k] = chosen[:k]; used += k; n_out += 1; starts[n_out] = used
+            top -= 1; continue
+        s = stage[top]; stage[top] = s + 1
+        if s == 0:                                   # take p, skip its subtree
+            if allowed[p] and a[p] <= r and v + cost[p] + f[end[p], r - a[p]] < theta:
+                chosen[k] = p; top += 1
+                pos[top], bud[top], val[top], stage[top], size[top] = end[p], r - a[p], v + cost[p], 0, k + 1
+        elif s == 1:                                 # pass p
+            if v + f[p + 1, r] < theta:
+                top += 1; pos[top], bud[top], val[top], stage[top], size[top] = p + 1, r, v, 0, k
+        else: top -= 1
+    return n_out
+
+# %% ../nbs/40_extract.ipynb #61d2eb19
+def q_fractional(table:NodeTable, y, z, gamma:float):
+    """q(z) and its gradient at a fractional z in [0,1]^m: the ridge in which column i has strength gamma z_i,
+    w = (diag(1/(gamma z_S)) + M_S'W M_S)^{-1} M_S'W y on S = {z_i > 0}, rho = y - M_S w, q = y'W rho / 2 and
+    dq/dz_i = -gamma/2 (M_i'W rho)^2 (Prop. E3). At a 0/1 vector it is `q_value`.
+
+    ```python
+    >>> from sklearn.tree import DecisionTreeRegressor
+    >>> X = np.arange(8.)[:, None]; tab = node_table(DecisionTreeRegressor(max_depth=2).fit(X, X[:, 0]), X)
+    >>> z = np.zeros(tab.m); z[[1, 4]] = 1.0
+    >>> round(q_fractional(tab, X[:, 0] - 3.5, z, 100.0)[0], 3), round(q_fractional(tab, X[:, 0] - 3.5, z / 2, 100.0)[0], 3)
+    (5.01, 5.019)
+
+    ```"""
+    z = np.asarray(z, np.float64); S = np.flatnonzero(z > 0)
+    MS = table.columns(S); WM = table.weigh(MS)
+    w = np.linalg.solve(np.diag(1.0 / (gamma * z[S])) + WM.T @ MS, WM.T @ y) if len(S) else np.zeros(0)
+    rho = y - MS @ w
+    return 0.5 * float(y @ table.weigh(rho)), -0.5 * gamma * (table.mu * table.node_sums(rho)) ** 2
+
+class _Tangent:
+    "The plane q(zbar) + g'(z - zbar) = c + g'z at a point of [0,1]^m, with its budget table and its least value on F."
+    def __init__(self, q, g, z, allowed, a, end, K):
+        self.g, self.c = g, q - float(g @ z)
+        self.f = _budget_table(g, allowed, a, end, K)
+        self.bound = self.c + float(self.f[0, K])          # a lower bound on q over every feasible support (Prop. E3)
+
+ENUM_MAX_SUPPORTS = 20_000   # relax_and_enumerate gives up (leaving its bound) when more supports than this pass the filter
+
+def relax_and_enumerate(problem:ExtractionProblem, K:float, warm=(), time_limit:float|None=None, max_fw:int=40,
+                        max_supports:int=ENUM_MAX_SUPPORTS, tol:float=1e-9, monitor:SearchMonitor|None=None):
+    """Exact Problem (2) for integer budget attributes, by relaxation and enumeration: Frank-Wolfe on the convex hull
+    of the feasible supports (the budgeted antichain DP of Prop. E1 as its linear oracle) yields tangent planes of q
+    whose least value over the supports is a lower bound (Prop. E3); then every support whose best plane is still
+    below the incumbent is listed (Prop. E2) and its q computed exactly. Certifies when the list is complete; with
+    more than `max_supports` supports it stops with the bound (status 'enumeration_limit'). Same result dict as
+    `outer_approximation`, plus `enumerated` (supports evaluated) and `fw_iterations`.
+
+    ```python
+    >>> from sklearn.tree import DecisionTreeRegressor
+    >>> X = np.arange(8.)[:, None]; tab = node_table(DecisionTreeRegressor(max_depth=2).fit(X, X[:, 0]), X)
+    >>> prob = ExtractionProblem(tab, X[:, 0] - 3.5, gamma=100.0, a=tab.attribute('rules'))
+    >>> res = relax_and_enumerate(prob, K=2)
+    >>> res['nodes'].tolist(), round(res['upper'], 3), res['status']
+    ([2, 6], 3.178, 'optimal')
+
+    ```"""
+    mon = monitor if monitor is not None else SearchMonitor(time_limit, name='extract-enum')
+    T, y, gam = problem.table, problem.y, problem.gamma
+    def out(status, lower):
+        return dict(nodes=best[1], weights=best[2], upper=best[0], lower=min(lower, best[0]), iterations=it, status=status,
+                    cuts=[(p.c, p.g, np.zeros(0, np.int64)) for p in planes], monitor=mon, n_binaries=int(allowed.sum()),
+                    enumerated=n_eval[0], fw_iterations=it)
+    allowed = problem.cand & (problem.a <= K + 1e-12)
+    Ki = int(np.floor(K + 1e-9)); a = np.rint(problem.a).astype(np.int64); end = T.end.astype(np.int64)
+    planes = []
+    best, it, n_eval = [np.inf, np.zeros(0, np.int64), np.zeros(0)], 0, [0]
+    def consider(nodes):
+        nodes = np.sort(np.asarray(nodes, np.int64))
+        w, _, q = _ridge_on_support(T, y, nodes, gam)
+        if q < best[0]: best[:] = [q, nodes, w]
+        mon.update(upper=best[0])
+        return q
+    consider([])
+    for s in warm:
+        s = np.asarray(s, np.int64)
+        if problem.a[s].sum() <= K + 1e-9 and is_antichain(T, s) and np.all(allowed[s]): consider(s)
+    mon.update(lower=0.0)
+    if np.any(np.abs(problem.a[allowed] - a[allowed]) > 1e-12) or T.m * (Ki + 1) > 5e7:
+        return out('not_applicable', 0.0)                 # the DP needs integer costs and a table of modest size
+    done = lambda lower: best[0] - lower <= tol * max(1.0, abs(best[0]))
+    top, vert = None, np.zeros(T.m, np.int64)
+
+    def enumerate_below(limit):
+        "Prop. E2 under the best plane: None when more than `limit` supports pass, else the final (status, lower)."
+        theta = best[0] - top.c + tol * max(1.0, abs(best[0]))    # every better support has g'z below this (Prop. E3)
+        cap = 64 + 4 * limit * max(1, min(Ki, 64))
+        while True:
+            nodes, starts = np.empty(cap, np.int64), np.empty(limit + 2, np.int64)
+            k = _supports_below(top.f, top.g, allowed, a, end, Ki, theta, limit, nodes, starts)
+            if k != -2: break
+            cap *= 4
+        if k < 0: return None
+        G = np.array([p.g for p in planes]); C = np.array([p.c for p in planes])
+        sets = [nodes[starts[j]:starts[j + 1]] for j in range(k)]
+        lin = np.array([float(top.g[s].sum()) for s in sets])
+        for j in np.argsort(lin, kind='stable'):                  # most promising first: the incumbent falls early
+            if top.c + lin[j] >= best[0] * (1 - tol): break       # no later support can do better (sorted)
+            if mon.expired(): return mon.stopped_by, top.c + lin[j]   # the unchecked ones are all at least this
+            s = sets[j]
+            if float(np.max(C + G[:, s].sum(axis=1))) >= best[0] * (1 - tol): continue   # another plane rules it out
+            n_eval[0] += 1; consider(s)
+        return 'optimal', best[0]
+
+    z = np.zeros(T.m); z[best[1]] = 1.0
+    for it in range(1, max_fw + 1):                       # Frank-Wolfe on conv(F), with a line search on q
+        q, g = q_fractional(T, y, z, gam)
+        P = _Tangent(q, g, z, allowed, a, end, Ki); planes.append(P)
+        if top is None or P.bound > top.bound: top = P
+        mon.update(lower=max(0.0, top.bound), nodes=it, force=False)
+        s = vert[:_budget_argmin(P.f, g, allowed, a, end, Ki, vert)].copy()
+        consider(s)
+        if done(top.bound): return out('optimal', best[0])
+        if mon.expired(): return out(mon.stopped_by, max(0.0, top.bound))
+        solved = q - P.bound <= 0.05 * (best[0] - top.bound)      # the relaxation is solved to within 5 % of the gap
+        if solved or it == max_fw or it & (it - 1) == 0:          # try to list at iterations 1, 2, 4, 8, ... and at the end
+            r = enumerate_below(max_supports if solved or it == max_fw else min(max_supports, 256 * it))
+            if r is not None: return out(*r)
+            if solved or it == max_fw: break
+        d = -z; d[s] += 1.0
+        lo, hi = 0.0, 1.0                                   # q(z + t d) is convex in t: bisect on its slope
+        if float(q_fractional(T, y, z + d, gam)[1] @ d) <= 0: lo = 1.0
+        for _ in range(8 if lo == 0.0 else 0):
+            t = 0.5 * (lo + hi)
+            if float(q_fractional(T, y, z + t * d, gam)[1] @ d) < 0: lo = t
+            else: hi = t
+        z = z + (lo if lo > 0 else 0.5 * hi) * d
+    return out('enumeration_limit', max(0.0, top.bound))
+
+# %% ../nbs/40_extract.ipynb #0de5059e
 def exact_solve(problem:ExtractionProblem, K:float, warm=(), time_limit:float|None=None,
                 monitor:SearchMonitor|None=None, max_candidates:int=BNB_MAX_CANDIDATES):
-    """The exact solver behind `RuleExtractor(solver='exact')`: on small instances (at most `max_candidates` nodes
-    with a column and a_i <= K) first `branch_and_bound`, with half of the time left (or `BNB_NODES` search nodes
-    without a time limit); if it does not certify, `outer_approximation` with the rest, seeded with its incumbent.
-    Both bounds are valid, so the larger one is reported. Returns `outer_approximation`'s result dict plus `method`.
+    """The exact solver behind `RuleExtractor(solver='exact')`, three stages that hand on their incumbent and bound:
+    `relax_and_enumerate` (integer budget attributes; a third of the time left), then on small instances (at most
+    `max_candidates` nodes with a column and a_i <= K) `branch_and_bound` with half of the time left (or `BNB_NODES`
+    search nodes without a time limit), then `outer_approximation` with the rest, seeded with the incumbents and with
+    the relaxation's tangent planes as cuts. Every bound is valid, so the largest is reported. Returns
+    `outer_approximation`'s result dict plus `method` (the stages run, joined by '+').
 
     ```python
     >>> from sklearn.tree import DecisionTreeRegressor
@@ -898,26 +1075,33 @@ def exact_solve(problem:ExtractionProblem, K:float, warm=(), time_limit:float|No
     >>> prob = ExtractionProblem(tab, X[:, 0] - 3.5, gamma=100.0, a=tab.attribute('rules'))
     >>> res = exact_solve(prob, K=2)
     >>> res['nodes'].tolist(), res['status'], res['method']
-    ([2, 6], 'optimal', 'bnb')
+    ([2, 6], 'optimal', 'enum')
 
     ```"""
     mon = monitor if monitor is not None else SearchMonitor(time_limit, name='extract-exact')
     left = lambda: None if mon.time_limit is None else max(1e-3, mon.time_limit - mon.elapsed)
     sub = lambda tl, nodes=None: SearchMonitor(tl, nodes, verbose=mon.verbose, name=mon.name, memory_limit=mon.memory_limit)
-    warm, lower, iters = list(warm), -np.inf, 0
-    n_cand = int(np.sum(problem.cand & (problem.a <= K + 1e-12)))
-    if n_cand <= max_candidates:
+    warm, lower, iters, stages, cuts = list(warm), 0.0, 0, [], []
+    def stage(name, res):
+        nonlocal warm, lower, iters
+        stages.append(name); iters += res['iterations']
+        lower = max(lower, min(res['lower'], res['upper']))
+        warm = [res['nodes'], *warm]
+        mon.update(upper=res['upper'], lower=lower, nodes=iters)
+        done = res['upper'] - lower <= 1e-6 * max(1.0, abs(res['upper']))
+        return dict(res, lower=min(lower, res['upper']), status='optimal' if done else res['status'],
+                    method='+'.join(stages), monitor=mon) if done or mon.expired() else None
+    tl = left(); res = relax_and_enumerate(problem, K, warm, monitor=sub(None if tl is None else tl / 3))
+    if res['status'] != 'not_applicable':
+        cuts = res['cuts']
+        if (r := stage('enum', res)) is not None: return r
+    if int(np.sum(problem.cand & (problem.a <= K + 1e-12))) <= max_candidates:
         tl = left(); res = branch_and_bound(problem, K, warm, monitor=sub(None if tl is None else 0.5 * tl, None if tl else BNB_NODES))
-        mon.update(upper=res['upper'], lower=res['lower'], nodes=res['iterations'])
-        if res['status'] == 'optimal' or mon.expired(): return dict(res, method='bnb')
-        warm, lower, iters = [res['nodes'], *warm], res['lower'], res['iterations']
-    res = outer_approximation(problem, K, warm=warm, monitor=sub(left()))
-    mon.update(upper=res['upper'], lower=res['lower'], nodes=iters + res['iterations'])
+        if (r := stage('bnb', res)) is not None: return r
+    res = outer_approximation(problem, K, warm=warm, cuts=cuts, monitor=sub(left()))
     mon.stopped_by = mon.stopped_by or res['monitor'].stopped_by
-    lower = min(max(lower, res['lower']), res['upper'])
-    status = 'optimal' if res['upper'] - lower <= 1e-6 * max(1.0, abs(res['upper'])) else res['status']
-    return dict(res, lower=lower, status=status, method='oa' if iters == 0 else 'bnb+oa', monitor=mon)
-
+    r = stage('oa', res)
+    return r if r is not None else dict(res, lower=min(lower, res['upper']), method='+'.join(stages), monitor=mon)
 
 # %% ../nbs/40_extract.ipynb #bf0730a7
 def _check_X_input(X):
@@ -1040,9 +1224,10 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
     or a penalty (Problem (4)).
 
     `solver='cbcd'`: the regularisation path by block coordinate descent with the exact per-tree DP (approximate
-    for the joint problem); `solver='exact'`: outer approximation on HiGHS, warm-started and seeded with cuts from
-    the path, certified by its lower bound (or stopped by `time_limit` with a gap); on small ensembles a branch-and-bound
-    over antichain supports (`branch_and_bound`) runs first. `gamma` is the ridge strength relative
+    for the joint problem); `solver='exact'`: `exact_solve`, warm-started from the path and certified by its lower
+    bound (or stopped by `time_limit` with a gap): a relaxation whose tangent planes filter the supports, which are then
+    listed and evaluated (`relax_and_enumerate`), then on small ensembles a branch-and-bound over antichain supports
+    (`branch_and_bound`), then outer approximation on HiGHS, each only if the one before did not certify. `gamma` is the ridge strength relative
     to the median squared node-column norm, chosen by cross-validation by default. `penalty` is lambda relative to
     lambda_max (the empty model).
     The exact solver closes its gap only with a strong ridge or on small ensembles: at 100 trees / depth 3 /
@@ -1118,7 +1303,7 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
                  max_rules=None, # the budget K (an integer for the built-in budgets); default 10 when `penalty` is also None
                  penalty=None, # lambda / lambda_max in [0, 1], instead of a budget
                  budget='rules', # a node's cost a_i: 'rules' (1), 'depth' (its rule's conditions before merging), 'features' (its distinct features), or an array with one non-negative cost per node of `node_table`
-                 solver='cbcd', # 'cbcd' (the path by block coordinate descent) or 'exact' (outer approximation on HiGHS, certified by its lower bound)
+                 solver='cbcd', # 'cbcd' (the path by block coordinate descent) or 'exact' (`exact_solve`, certified by its lower bound)
                  gamma='cv', # ridge strength relative to the median squared node-column norm (larger = weaker shrinkage): a number, 'cv' (chosen from `GAMMA_GRID` by `cv`-fold validation; errors in `cv_results_`), or a sequence of candidates
                  cv:int=3, # folds of the gamma CV (shuffled, seeded), a scikit-learn splitter, or an iterable of (train, validation) index arrays
                  include_root:bool=False, # allow root nodes (constant rules)

@@ -498,7 +498,7 @@ def test_sample_weight_passed_to_unfitted_ensemble():
 
 
 # ---------------------------------------------------------------- branch-and-bound exact solver vs brute force (issue 23)
-from glassworks.extract import branch_and_bound, exact_solve
+from glassworks.extract import branch_and_bound, exact_solve, relax_and_enumerate, q_fractional, q_value
 
 
 def _tiny_problem(seed, trees, depth, n, g_rel, budget='rules', weighted=False):
@@ -548,6 +548,43 @@ def test_estimator_exact_certifies_small_ensemble():
     X, y = make_friedman1(50, random_state=3)
     gb = GradientBoostingRegressor(n_estimators=3, max_depth=3, random_state=0).fit(X, y)
     ex = RuleExtractor(gb, max_rules=3, solver='exact', gamma=10.0).fit(X, y)
-    assert ex.optimal_ and ex.stats_['exact_method'] == 'bnb'
+    assert ex.optimal_ and ex.stats_['exact_method'] in ('enum', 'enum+bnb')
     prob = ExtractionProblem(ex.table_, y - y.mean(), ex.gamma_, ex.table_.attribute('rules'))
     assert np.isclose(ex.objective_, brute_budget(prob, 3)[0], rtol=1e-8)
+
+
+# ---------------------------------------------------------------- relaxation + listing (Props. E1-E3, issue 23)
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), trees=st.integers(2, 3), depth=st.integers(2, 3), n=st.integers(30, 60),
+       K=st.integers(0, 3), g_rel=st.sampled_from([0.001, 0.1, 1.0, 10.0, 100.0]),
+       budget=st.sampled_from(['rules', 'depth']), weighted=st.booleans())
+def test_relax_and_enumerate_equals_brute_force(seed, trees, depth, n, K, g_rel, budget, weighted):
+    prob = _tiny_problem(seed, trees, depth, n, g_rel, budget, weighted)
+    q_bf, _ = brute_budget(prob, K)
+    res = relax_and_enumerate(prob, K, max_supports=10**6)
+    assert res['status'] == 'optimal' and np.isclose(res['upper'], q_bf, rtol=1e-8)
+    assert is_antichain(prob.table, res['nodes']) and prob.a[res['nodes']].sum() <= K + 1e-9
+    for limit in (0, 1):                                   # a list cut short: a valid bound and a feasible incumbent
+        early = relax_and_enumerate(prob, K, max_fw=1, max_supports=limit)
+        assert early['lower'] <= q_bf * (1 + 1e-9) + 1e-12 and early['upper'] >= q_bf * (1 - 1e-9)
+        assert early['status'] in ('optimal', 'enumeration_limit')
+        assert is_antichain(prob.table, early['nodes']) and prob.a[early['nodes']].sum() <= K + 1e-9
+    fz = np.zeros(prob.table.m); fz[res['nodes']] = 1.0    # q_fractional at a 0/1 point is q_value
+    assert np.allclose(q_fractional(prob.table, prob.y, fz, prob.gamma)[0], q_value(prob.table, prob.y, res['nodes'], prob.gamma)[0])
+
+
+def test_relax_and_enumerate_fractional_gradient_and_cases():
+    prob = _tiny_problem(3, 3, 3, 50, 1.0)
+    rng = np.random.default_rng(0); z = rng.uniform(0.1, 1.0, prob.table.m) * prob.cand
+    q, g = q_fractional(prob.table, prob.y, z, prob.gamma)
+    for i in np.flatnonzero(prob.cand)[:6]:                # the gradient of Prop. E3 against a central difference
+        e = np.zeros_like(z); e[i] = 1e-6
+        fd = (q_fractional(prob.table, prob.y, z + e, prob.gamma)[0] - q_fractional(prob.table, prob.y, z - e, prob.gamma)[0]) / 2e-6
+        assert np.isclose(g[i], fd, rtol=1e-4, atol=1e-8)
+    real = relax_and_enumerate(ExtractionProblem(prob.table, prob.y, prob.gamma, prob.a * 0.5), 2)   # non-integer costs
+    assert real['status'] == 'not_applicable' and real['lower'] == 0.0
+    res = exact_solve(ExtractionProblem(prob.table, prob.y, prob.gamma, prob.a * 1.5), 3.0)           # then the next stages
+    assert res['status'] == 'optimal' and res['method'] in ('bnb', 'oa', 'bnb+oa')
+    assert np.isclose(res['upper'], brute_budget(ExtractionProblem(prob.table, prob.y, prob.gamma, prob.a * 1.5), 3.0)[0])
+    staged = exact_solve(prob, 2, time_limit=30)
+    assert staged['status'] == 'optimal' and staged['method'].startswith('enum')
