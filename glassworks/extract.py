@@ -19,9 +19,9 @@ from .validation import InputTypeError, check_bool
 from .models import Rule, Condition, RuleEnsemble
 
 # %% auto #0
-__all__ = ['FREE_PRICE', 'BNB_MAX_CANDIDATES', 'BNB_NODES', 'ENUM_MAX_SUPPORTS', 'GAMMA_GRID', 'NodeTable', 'node_table',
-           'q_value', 'is_antichain', 'CBCDState', 'ExtractionProblem', 'cbcd', 'PathStep', 'RulePath', 'rule_path',
-           'outer_approximation', 'branch_and_bound', 'q_fractional', 'relax_and_enumerate', 'exact_solve',
+__all__ = ['FREE_PRICE', 'BNB_MAX_CANDIDATES', 'BNB_NODES', 'ENUM_MAX_SUPPORTS', 'ENUM_OA_CUTS', 'GAMMA_GRID', 'NodeTable',
+           'node_table', 'q_value', 'is_antichain', 'CBCDState', 'ExtractionProblem', 'cbcd', 'PathStep', 'RulePath',
+           'rule_path', 'outer_approximation', 'branch_and_bound', 'q_fractional', 'relax_and_enumerate', 'exact_solve',
            'RuleExtractor', 'tree_graphviz', 'plot_rule_path', 'plot_rule_depths', 'k_slider']
 
 # %% ../nbs/40_extract.ipynb #9f1c1f8d
@@ -708,6 +708,8 @@ def outer_approximation(problem:ExtractionProblem, K:float, warm=(), cuts:list|N
     nz, nu = len(cand), len(cand)
     h = highspy.Highs(); h.setOptionValue('output_flag', False); h.setOptionValue('mip_rel_gap', 1e-7)
     h.setOptionValue('random_seed', 0)   # no `threads`: HiGHS shares one thread pool per process (see `_run_highs`)
+    h.setOptionValue('presolve', 'off')  # HiGHS's presolve ignores time_limit (23 s on 13,000 binaries for a 15 s limit) and, on
+                                         # these masters, slows the solve (100/3, n=1000: certified in 6 s without, 24 s with)
     inf = highspy.kHighsInf
     cost = np.zeros(nz + 1); cost[nu] = 1.0
     h.addCols(nz + 1, cost, np.zeros(nz + 1), np.r_[np.ones(nz), inf], 0, np.array([], np.int32), np.array([], np.int32), np.array([]))
@@ -968,8 +970,9 @@ class _Tangent:
         self.bound = self.c + float(self.f[0, K])          # a lower bound on q over every feasible support (Prop. E3)
 
 ENUM_MAX_SUPPORTS = 20_000   # relax_and_enumerate gives up (leaving its bound) when more supports than this pass the filter
+ENUM_OA_CUTS = 10            # exact_solve hands this many of its best planes (dense rows) to outer approximation
 
-def relax_and_enumerate(problem:ExtractionProblem, K:float, warm=(), time_limit:float|None=None, max_fw:int=40,
+def relax_and_enumerate(problem:ExtractionProblem, K:float, warm=(), time_limit:float|None=None, max_fw:int=100,
                         max_supports:int=ENUM_MAX_SUPPORTS, tol:float=1e-9, monitor:SearchMonitor|None=None):
     """Exact Problem (2) for integer budget attributes, by relaxation and enumeration: Frank-Wolfe on the convex hull
     of the feasible supports (the budgeted antichain DP of Prop. E1 as its linear oracle) yields tangent planes of q
@@ -991,7 +994,8 @@ def relax_and_enumerate(problem:ExtractionProblem, K:float, warm=(), time_limit:
     T, y, gam = problem.table, problem.y, problem.gamma
     def out(status, lower):
         return dict(nodes=best[1], weights=best[2], upper=best[0], lower=min(lower, best[0]), iterations=it, status=status,
-                    cuts=[(p.c, p.g, np.zeros(0, np.int64)) for p in planes], monitor=mon, n_binaries=int(allowed.sum()),
+                    cuts=[(p.c, p.g, np.zeros(0, np.int64)) for p in sorted(planes, key=lambda p: -p.bound)],
+                    monitor=mon, n_binaries=int(allowed.sum()),
                     enumerated=n_eval[0], fw_iterations=it)
     allowed = problem.cand & (problem.a <= K + 1e-12)
     Ki = int(np.floor(K + 1e-9)); a = np.rint(problem.a).astype(np.int64); end = T.end.astype(np.int64)
@@ -1035,6 +1039,7 @@ def relax_and_enumerate(problem:ExtractionProblem, K:float, warm=(), time_limit:
         return 'optimal', best[0]
 
     z = np.zeros(T.m); z[best[1]] = 1.0
+    max_fw = max(1, int(max_fw))
     for it in range(1, max_fw + 1):                       # Frank-Wolfe on conv(F), with a line search on q
         q, g = q_fractional(T, y, z, gam)
         P = _Tangent(q, g, z, allowed, a, end, Ki); planes.append(P)
@@ -1056,7 +1061,7 @@ def relax_and_enumerate(problem:ExtractionProblem, K:float, warm=(), time_limit:
             t = 0.5 * (lo + hi)
             if float(q_fractional(T, y, z + t * d, gam)[1] @ d) < 0: lo = t
             else: hi = t
-        z = z + (lo if lo > 0 else 0.5 * hi) * d
+        z = z + (lo if lo > 0 else 0.5 * hi) * d; z[z < 1e-12] = 0.0   # negligible entries dropped (the plane is taken at this z)
     return out('enumeration_limit', max(0.0, top.bound))
 
 # %% ../nbs/40_extract.ipynb #0de5059e
@@ -1066,7 +1071,7 @@ def exact_solve(problem:ExtractionProblem, K:float, warm=(), time_limit:float|No
     `relax_and_enumerate` (integer budget attributes; a third of the time left), then on small instances (at most
     `max_candidates` nodes with a column and a_i <= K) `branch_and_bound` with half of the time left (or `BNB_NODES`
     search nodes without a time limit), then `outer_approximation` with the rest, seeded with the incumbents and with
-    the relaxation's tangent planes as cuts. Every bound is valid, so the largest is reported. Returns
+    the relaxation's `ENUM_OA_CUTS` best tangent planes as cuts. Every bound is valid, so the largest is reported. Returns
     `outer_approximation`'s result dict plus `method` (the stages run, joined by '+').
 
     ```python
@@ -1093,7 +1098,7 @@ def exact_solve(problem:ExtractionProblem, K:float, warm=(), time_limit:float|No
                     method='+'.join(stages), monitor=mon) if done or mon.expired() else None
     tl = left(); res = relax_and_enumerate(problem, K, warm, monitor=sub(None if tl is None else tl / 3))
     if res['status'] != 'not_applicable':
-        cuts = res['cuts']
+        cuts = res['cuts'][:ENUM_OA_CUTS]
         if (r := stage('enum', res)) is not None: return r
     if int(np.sum(problem.cand & (problem.a <= K + 1e-12))) <= max_candidates:
         tl = left(); res = branch_and_bound(problem, K, warm, monitor=sub(None if tl is None else 0.5 * tl, None if tl else BNB_NODES))
@@ -1230,10 +1235,12 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
     (`branch_and_bound`), then outer approximation on HiGHS, each only if the one before did not certify. `gamma` is the ridge strength relative
     to the median squared node-column norm, chosen by cross-validation by default. `penalty` is lambda relative to
     lambda_max (the empty model).
-    The exact solver closes its gap only with a strong ridge or on small ensembles: at 100 trees / depth 3 /
-    n = 1000 / K = 20 it certified in 11-40 s at relative gamma 1e-4 and 1e-3, but stopped at a 60 s limit with a 5 %
-    gap at 1e-2 and a lower bound still 0 at 0.1 and 1 (`benchmarks/results/extract*.md`); give a `time_limit` and
-    read `gap_`.
+    The exact solver closes its gap with a strong ridge or on small ensembles: every instance of a battery of 162
+    ensembles of 2-4 trees (up to 289,455 feasible supports, relative gamma 0.1-10) within 3 s, and 100 trees of
+    depth 3 at n = 1000 / K = 20 in 0.06 s at relative gamma 1e-3; with weaker ridges on larger ensembles it stops at
+    its time limit with a gap (0.7-1.6 % after 60 s at 100/5 trees with 1e-3 or 100/3 with 1e-2; 13-59 % on 500 trees
+    of depth 4 with 1e-3 and 1e-2; `41_extract_experiments`, `benchmarks/results/extract_battery.md`); give a
+    `time_limit` and read `gap_`.
 
     `fit(X, y, sample_weight)` minimises the weighted squared error sum_k w_k (y_k - f(x_k))^2 (intercept: the weighted
     mean of y; gamma relative to the weighted column norms), so integer weights give the model of the rows repeated
