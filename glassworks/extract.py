@@ -1232,9 +1232,9 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
     for the joint problem); `solver='exact'`: `exact_solve`, warm-started from the path and certified by its lower
     bound (or stopped by `time_limit` with a gap): a relaxation whose tangent planes filter the supports, which are then
     listed and evaluated (`relax_and_enumerate`), then on small ensembles a branch-and-bound over antichain supports
-    (`branch_and_bound`), then outer approximation on HiGHS, each only if the one before did not certify. `gamma` is the ridge strength relative
-    to the median squared node-column norm, chosen by cross-validation by default. `penalty` is lambda relative to
-    lambda_max (the empty model).
+    (`branch_and_bound`), then outer approximation on HiGHS, each only if the one before did not certify.
+    `gamma` is the ridge strength relative to the median squared node-column norm, chosen by cross-validation by
+    default. `penalty` is lambda relative to lambda_max (the empty model).
     The exact solver closes its gap with a strong ridge or on small ensembles: every instance of a battery of 162
     ensembles of 2-4 trees (up to 289,455 feasible supports, relative gamma 0.1-10) within 3 s, and 100 trees of
     depth 3 at n = 1000 / K = 20 in 0.06 s at relative gamma 1e-3; with weaker ridges on larger ensembles it stops at
