@@ -1012,14 +1012,14 @@ def relax_and_enumerate(problem:ExtractionProblem, K:float, warm=(), time_limit:
         s = np.asarray(s, np.int64)
         if problem.a[s].sum() <= K + 1e-9 and is_antichain(T, s) and np.all(allowed[s]): consider(s)
     mon.update(lower=0.0)
-    if np.any(np.abs(problem.a[allowed] - a[allowed]) > 1e-12) or T.m * (Ki + 1) > 5e7:
-        return out('not_applicable', 0.0)                 # the DP needs integer costs and a table of modest size
-    done = lambda lower: best[0] - lower <= tol * max(1.0, abs(best[0]))
+    if np.any(np.abs(problem.a[allowed] - a[allowed]) > 1e-12) or np.any(a[allowed] < 0) or T.m * (Ki + 1) > 5e7:
+        return out('not_applicable', 0.0)                 # the DP needs integer costs >= 0 and a table of modest size
+    done = lambda lower: best[0] - lower <= tol * abs(best[0])   # relative: q scales with y^2
     top, vert = None, np.zeros(T.m, np.int64)
 
     def enumerate_below(limit):
         "Prop. E2 under the best plane: None when more than `limit` supports pass, else the final (status, lower)."
-        theta = best[0] - top.c + tol * max(1.0, abs(best[0]))    # every better support has g'z below this (Prop. E3)
+        theta = best[0] - top.c + tol * abs(best[0])              # every better support has g'z below this (Prop. E3)
         cap = 64 + 4 * limit * max(1, min(Ki, 64))
         while True:
             nodes, starts = np.empty(cap, np.int64), np.empty(limit + 2, np.int64)
@@ -1036,7 +1036,7 @@ def relax_and_enumerate(problem:ExtractionProblem, K:float, warm=(), time_limit:
             s = sets[j]
             if float(np.max(C + G[:, s].sum(axis=1))) >= best[0] * (1 - tol): continue   # another plane rules it out
             n_eval[0] += 1; consider(s)
-        return 'optimal', best[0]
+        return 'optimal', best[0] * (1 - tol)                   # what the cut-offs above prove
 
     z = np.zeros(T.m); z[best[1]] = 1.0
     max_fw = max(1, int(max_fw))
@@ -1047,7 +1047,7 @@ def relax_and_enumerate(problem:ExtractionProblem, K:float, warm=(), time_limit:
         mon.update(lower=max(0.0, top.bound), nodes=it, force=False)
         s = vert[:_budget_argmin(P.f, g, allowed, a, end, Ki, vert)].copy()
         consider(s)
-        if done(top.bound): return out('optimal', best[0])
+        if done(top.bound): return out('optimal', top.bound)
         if mon.expired(): return out(mon.stopped_by, max(0.0, top.bound))
         solved = q - P.bound <= 0.05 * (best[0] - top.bound)      # the relaxation is solved to within 5 % of the gap
         if solved or it == max_fw or it & (it - 1) == 0:          # try to list at iterations 1, 2, 4, 8, ... and at the end
@@ -1093,7 +1093,7 @@ def exact_solve(problem:ExtractionProblem, K:float, warm=(), time_limit:float|No
         lower = max(lower, min(res['lower'], res['upper']))
         warm = [res['nodes'], *warm]
         mon.update(upper=res['upper'], lower=lower, nodes=iters)
-        done = res['upper'] - lower <= 1e-6 * max(1.0, abs(res['upper']))
+        done = res['upper'] - lower <= 1e-6 * abs(res['upper'])      # relative: q scales with y^2
         return dict(res, lower=min(lower, res['upper']), status='optimal' if done else res['status'],
                     method='+'.join(stages), monitor=mon) if done or mon.expired() else None
     tl = left(); res = relax_and_enumerate(problem, K, warm, monitor=sub(None if tl is None else tl / 3))
