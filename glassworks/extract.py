@@ -4,7 +4,7 @@
 
 # %% ../nbs/40_extract.ipynb #07a84f8f
 from __future__ import annotations
-import time, numbers
+import time, numbers, heapq
 from dataclasses import dataclass
 import numpy as np
 from numba import njit
@@ -19,10 +19,11 @@ from .validation import InputTypeError, check_bool
 from .models import Rule, Condition, RuleEnsemble
 
 # %% auto #0
-__all__ = ['FREE_PRICE', 'BNB_MAX_CANDIDATES', 'BNB_NODES', 'ENUM_MAX_SUPPORTS', 'ENUM_OA_CUTS', 'GAMMA_GRID', 'NodeTable',
-           'node_table', 'q_value', 'is_antichain', 'CBCDState', 'ExtractionProblem', 'cbcd', 'PathStep', 'RulePath',
-           'rule_path', 'outer_approximation', 'branch_and_bound', 'q_fractional', 'relax_and_enumerate', 'exact_solve',
-           'RuleExtractor', 'tree_graphviz', 'plot_rule_path', 'plot_rule_depths', 'k_slider']
+__all__ = ['FREE_PRICE', 'BNB_MAX_CANDIDATES', 'BNB_NODES', 'ENUM_MAX_SUPPORTS', 'ENUM_OA_CUTS', 'BRANCH_FW_STEPS', 'BRANCH_LIST',
+           'BRANCH_NODES', 'GAMMA_GRID', 'NodeTable', 'node_table', 'q_value', 'is_antichain', 'CBCDState',
+           'ExtractionProblem', 'cbcd', 'PathStep', 'RulePath', 'rule_path', 'outer_approximation', 'branch_and_bound',
+           'q_fractional', 'relax_and_enumerate', 'relax_and_branch', 'exact_solve', 'RuleExtractor', 'tree_graphviz',
+           'plot_rule_path', 'plot_rule_depths', 'k_slider']
 
 # %% ../nbs/40_extract.ipynb #9f1c1f8d
 @njit(cache=True)
@@ -656,18 +657,18 @@ def _block_outer_approximation(problem:ExtractionProblem, t:int, r, lam:float, t
     for leaf in leaves:
         cols = [col_of[i] for i in T.path(leaf) if col_of[i] >= 0]
         if len(cols) > 1: h.addRow(-inf, 1.0, len(cols), np.asarray(cols, np.int32), np.ones(len(cols)))
-    sums = np.zeros(T.m)
+    sums = np.zeros(T.m); unit = 0.5 * float(r @ T.weigh(r)) or 1.0   # cuts in units of q_r(empty), as in `outer_approximation`
     def value_and_cut(S):
         w, rho, q = _ridge_on_support(T, r, S, problem.gamma)
         _tree_node_sums(T.leaf_of[:, t], rho, T.weight, s0, s1, T.left, T.right, sums)
         g = -0.5 * problem.gamma * (T.mu[cand] * sums[cand]) ** 2 + lam * problem.a[cand]
         val = q + lam * float(problem.a[S].sum())
-        h.addRow(val - float(g[col_of[S]].sum()), inf, nz + 1, np.arange(nz + 1, dtype=np.int32), np.r_[-g, 1.0])
+        h.addRow((val - float(g[col_of[S]].sum())) / unit, inf, nz + 1, np.arange(nz + 1, dtype=np.int32), np.r_[-g / unit, 1.0])
         return val, w
     S = np.zeros(0, np.int64); best_val, best_w = value_and_cut(S); best_S, lower = S, 0.0
     for _ in range(max_iter):
-        if best_val - lower <= tol * max(1.0, abs(best_val)): break
-        _run_highs(h); lower = max(lower, h.getInfo().mip_dual_bound)
+        if best_val - lower <= tol * max(unit, abs(best_val)): break
+        _run_highs(h); lower = max(lower, h.getInfo().mip_dual_bound * unit)
         S = cand[np.asarray(h.getSolution().col_value)[:nz] > 0.5]
         val, w = value_and_cut(S)
         if val < best_val: best_val, best_w, best_S = val, w, S
@@ -688,7 +689,9 @@ def outer_approximation(problem:ExtractionProblem, K:float, warm=(), cuts:list|N
     """Algorithm 1 (exact OA) for Problem (2) with the corrected antichain rows, in their path (clique) form.
     `warm`: feasible supports (node arrays) used as incumbents and as initial cuts; `cuts`: a list of
     (q, g, nodes) from earlier solves (valid for every K, since q does not depend on K), extended in place.
-    The lower bound starts at 0 (q >= 0), not at q(z0) (erratum (b)). Returns a dict with the best support.
+    The lower bound starts at 0 (q >= 0), not at q(z0) (erratum (b)). The master works in units of q(empty) (so
+    HiGHS's absolute tolerances mean the same at every scale of y) and 'optimal' means a gap of at most
+    `tol` x q(empty). Returns a dict with the best support.
 
     ```python
     >>> from sklearn.tree import DecisionTreeRegressor
@@ -706,7 +709,13 @@ def outer_approximation(problem:ExtractionProblem, K:float, warm=(), cuts:list|N
     ok = problem.cand & (a <= K + 1e-12)
     cand = np.flatnonzero(ok); col_of = np.full(problem.table.m, -1, np.int64); col_of[cand] = np.arange(len(cand))
     nz, nu = len(cand), len(cand)
+    q0 = 0.5 * float(problem.y @ problem.table.weigh(problem.y))
+    unit = q0 if q0 > 0 else 1.0                 # nu and every cut in units of q(empty): q scales with y^2, HiGHS's tolerances do not
+    closed = lambda: mon.upper - mon.lower <= tol * unit
     h = highspy.Highs(); h.setOptionValue('output_flag', False); h.setOptionValue('mip_rel_gap', 1e-7)
+    for opt in ('mip_abs_gap', 'mip_feasibility_tolerance', 'primal_feasibility_tolerance'):
+        h.setOptionValue(opt, 0.01 * tol)        # in units of q(empty), well below what `closed` asks (a cut violated by
+                                                 # HiGHS's default 1e-6 lowers the bound by about that much)
     h.setOptionValue('random_seed', 0)   # no `threads`: HiGHS shares one thread pool per process (see `_run_highs`)
     h.setOptionValue('presolve', 'off')  # HiGHS's presolve ignores time_limit (23 s on 13,000 binaries for a 15 s limit) and, on
                                          # these masters, slows the solve (100/3, n=1000: certified in 6 s without, 24 s with)
@@ -721,8 +730,8 @@ def outer_approximation(problem:ExtractionProblem, K:float, warm=(), cuts:list|N
 
     def add_cut(q, g, nodes):
         # nu - g'z >= q - g'z_k  (a tangent plane of the convex q, Prop. 2)
-        rhs = q - float(g[nodes].sum())
-        h.addRow(rhs, inf, nz + 1, np.arange(nz + 1, dtype=np.int32), np.r_[-g[cand], 1.0])
+        rhs = (q - float(g[nodes].sum())) / unit
+        h.addRow(rhs, inf, nz + 1, np.arange(nz + 1, dtype=np.int32), np.r_[-g[cand] / unit, 1.0])
 
     best_nodes, best_w = np.zeros(0, np.int64), np.zeros(0)
     def consider(nodes):
@@ -740,15 +749,15 @@ def outer_approximation(problem:ExtractionProblem, K:float, warm=(), cuts:list|N
     mon.update(lower=0.0)
     it, status = 0, 'iteration_limit'
     while it < max_iter:
-        if mon.certified(tol): status = 'optimal'; break
+        if closed(): status = 'optimal'; break
         if mon.expired(): status = mon.stopped_by; break           # time or memory limit, or Ctrl-C
         if mon.time_limit is not None: h.setOptionValue('time_limit', max(1e-3, mon.time_limit - mon.elapsed))
-        x0 = np.zeros(nz + 1); x0[col_of[best_nodes]] = 1.0; x0[nu] = mon.upper
+        x0 = np.zeros(nz + 1); x0[col_of[best_nodes]] = 1.0; x0[nu] = mon.upper / unit
         sol = highspy.HighsSolution(); sol.col_value = list(x0); sol.value_valid = True; h.setSolution(sol)
         _run_highs(h); it += 1
         info = h.getInfo()
         if info.mip_dual_bound == info.mip_dual_bound and np.isfinite(info.mip_dual_bound):
-            mon.update(lower=min(info.mip_dual_bound, mon.upper), nodes=it)
+            mon.update(lower=min(info.mip_dual_bound * unit, mon.upper), nodes=it)
         x = np.asarray(h.getSolution().col_value)
         if len(x) != nz + 1: status = 'time_limit'; break
         nodes = cand[x[:nz] > 0.5]
@@ -756,7 +765,7 @@ def outer_approximation(problem:ExtractionProblem, K:float, warm=(), cuts:list|N
         mon.update(nodes=it, force=False)
     else:
         status = 'iteration_limit'
-    if mon.certified(tol): status = 'optimal'
+    if closed(): status = 'optimal'
     return dict(nodes=best_nodes, weights=best_w, upper=mon.upper, lower=min(mon.lower, mon.upper), iterations=it,
                 status=status, cuts=cuts, monitor=mon, n_binaries=nz)
 
@@ -956,11 +965,68 @@ def q_fractional(table:NodeTable, y, z, gamma:float):
     (5.01, 5.019)
 
     ```"""
-    z = np.asarray(z, np.float64); S = np.flatnonzero(z > 0)
-    MS = table.columns(S); WM = table.weigh(MS)
-    w = np.linalg.solve(np.diag(1.0 / (gamma * z[S])) + WM.T @ MS, WM.T @ y) if len(S) else np.zeros(0)
-    rho = y - MS @ w
-    return 0.5 * float(y @ table.weigh(rho)), -0.5 * gamma * (table.mu * table.node_sums(rho)) ** 2
+    z = np.asarray(z, np.float64)
+    return _RidgeOn(table, y, np.flatnonzero(z > 0), gamma)(z)
+
+class _ColumnCache:
+    """The columns M_i of the nodes met so far, with their Gram matrix M'WM and M'Wy. A Frank-Wolfe search meets the
+    same few hundred nodes again and again; the cache starts afresh when it would hold more than `capacity`."""
+    def __init__(self, table:NodeTable, y, capacity:int=2000):
+        self.table, self.y, self.capacity = table, y, capacity; self.clear()
+
+    def clear(self, size:int=64):
+        self.at, self.k = np.full(self.table.m, -1, np.int64), 0
+        self.C, self.G, self.b = np.empty((len(self.y), size)), np.empty((size, size)), np.empty(size)
+
+    def _grow(self, size:int):
+        C, G, b, k = self.C, self.G, self.b, self.k
+        self.C, self.G, self.b = np.empty((len(self.y), size)), np.empty((size, size)), np.empty(size)
+        self.C[:, :k], self.G[:k, :k], self.b[:k] = C[:, :k], G[:k, :k], b[:k]
+
+    def positions(self, nodes) -> np.ndarray:
+        "Where the distinct `nodes` sit in the cache (adding those not there yet)."
+        new = nodes[self.at[nodes] < 0]
+        if len(new):
+            if self.k + len(new) > self.capacity: self.clear(); new = nodes
+            k, k1 = self.k, self.k + len(new)
+            if k1 > self.C.shape[1]: self._grow(max(k1, 2 * self.C.shape[1]))
+            Cn = self.table.columns(new); WCn = self.table.weigh(Cn)
+            self.C[:, k:k1] = Cn
+            self.G[:k1, k:k1] = self.C[:, :k1].T @ WCn; self.G[k:k1, :k] = self.G[:k, k:k1].T
+            self.b[k:k1] = WCn.T @ self.y
+            self.at[new] = np.arange(k, k1); self.k = k1
+        return self.at[nodes]
+
+class _RidgeOn:
+    """q_fractional for every z whose positive entries lie in S, with M_S'WM_S and M_S'Wy formed once (or read from a
+    `_ColumnCache`): along a Frank-Wolfe segment the support is fixed and only the strengths gamma z_i change."""
+    def __init__(self, table:NodeTable, y, S, gamma:float, cache:_ColumnCache|None=None):
+        self.table, self.y, self.S, self.gamma = table, y, S, gamma
+        if cache is None:
+            self.MS = table.columns(S); WM = table.weigh(self.MS)
+            self.G, self.b = WM.T @ self.MS, WM.T @ y
+        else:
+            P = cache.positions(S)
+            self.MS, self.G, self.b = cache.C[:, P], cache.G[np.ix_(P, P)], cache.b[P]
+
+    def _weights(self, z):
+        "The positive entries k of z on S and the ridge weights w on them."
+        zS = z[self.S]; k = zS > 0
+        if np.count_nonzero(z) != np.count_nonzero(k): raise ValueError("z has positive entries outside the support S")
+        w = np.linalg.solve(self.G[np.ix_(k, k)] + np.diag(1.0 / (self.gamma * zS[k])), self.b[k]) if k.any() else np.zeros(0)
+        return k, w
+
+    def __call__(self, z):
+        "(q(z), dq/dz) for z in [0,1]^m, zero outside S."
+        k, w = self._weights(z)
+        rho = self.y - self.MS[:, k] @ w; T = self.table
+        return 0.5 * float(self.y @ T.weigh(rho)), -0.5 * self.gamma * (T.mu * T.node_sums(rho)) ** 2
+
+    def slope(self, z, d) -> float:
+        "The derivative of q(z + t d) at t = 0, for d zero outside S: only M_S'W rho = b_S - G_S,k w is needed."
+        k, w = self._weights(z)
+        r = self.b - self.G[:, k] @ w
+        return float(-0.5 * self.gamma * (d[self.S] @ r ** 2))
 
 class _Tangent:
     "The plane q(zbar) + g'(z - zbar) = c + g'z at a point of [0,1]^m, with its budget table and its least value on F."
@@ -968,6 +1034,28 @@ class _Tangent:
         self.g, self.c = g, q - float(g @ z)
         self.f = _budget_table(g, allowed, a, end, K)
         self.bound = self.c + float(self.f[0, K])          # a lower bound on q over every feasible support (Prop. E3)
+
+def _list_below(f, g, allowed, a, end, K:int, theta:float, limit:int):
+    "Prop. E2 as a list of node arrays: the supports with g'z < theta (f: `_budget_table` of g), or None when there are more than `limit`."
+    cap = 64 + 4 * limit * max(1, min(K, 64))
+    while True:
+        nodes, starts = np.empty(cap, np.int64), np.empty(limit + 2, np.int64)
+        k = _supports_below(f, g, allowed, a, end, K, theta, limit, nodes, starts)
+        if k != -2: break
+        cap *= 4                                             # the output buffer was short: again, larger
+    return None if k < 0 else [nodes[starts[j]:starts[j + 1]] for j in range(k)]
+
+def _line_search(R:_RidgeOn, z, d, steps:int=8) -> float:
+    """A step t in (0, 1] towards the least q(z + t d), convex in t: 1 if q still falls there, else bisection on the
+    slope. R: `_RidgeOn` a support holding every z + t d."""
+    slope = lambda t: R.slope(z + t * d, d)
+    if slope(1.0) <= 0: return 1.0
+    lo, hi = 0.0, 1.0
+    for _ in range(steps):
+        t = 0.5 * (lo + hi)
+        if slope(t) < 0: lo = t
+        else: hi = t
+    return lo if lo > 0 else 0.5 * hi
 
 ENUM_MAX_SUPPORTS = 20_000   # relax_and_enumerate gives up (leaving its bound) when more supports than this pass the filter
 ENUM_OA_CUTS = 10            # exact_solve hands this many of its best planes (dense rows) to outer approximation
@@ -999,6 +1087,7 @@ def relax_and_enumerate(problem:ExtractionProblem, K:float, warm=(), time_limit:
                     enumerated=n_eval[0], fw_iterations=it)
     allowed = problem.cand & (problem.a <= K + 1e-12)
     Ki = int(np.floor(K + 1e-9)); a = np.rint(problem.a).astype(np.int64); end = T.end.astype(np.int64)
+    cache = _ColumnCache(T, y)
     planes = []
     best, it, n_eval = [np.inf, np.zeros(0, np.int64), np.zeros(0)], 0, [0]
     def consider(nodes):
@@ -1020,15 +1109,9 @@ def relax_and_enumerate(problem:ExtractionProblem, K:float, warm=(), time_limit:
     def enumerate_below(limit):
         "Prop. E2 under the best plane: None when more than `limit` supports pass, else the final (status, lower)."
         theta = best[0] - top.c + tol * abs(best[0])              # every better support has g'z below this (Prop. E3)
-        cap = 64 + 4 * limit * max(1, min(Ki, 64))
-        while True:
-            nodes, starts = np.empty(cap, np.int64), np.empty(limit + 2, np.int64)
-            k = _supports_below(top.f, top.g, allowed, a, end, Ki, theta, limit, nodes, starts)
-            if k != -2: break
-            cap *= 4
-        if k < 0: return None
+        sets = _list_below(top.f, top.g, allowed, a, end, Ki, theta, limit)
+        if sets is None: return None
         G = np.array([p.g for p in planes]); C = np.array([p.c for p in planes])
-        sets = [nodes[starts[j]:starts[j + 1]] for j in range(k)]
         lin = np.array([float(top.g[s].sum()) for s in sets])
         for j in np.argsort(lin, kind='stable'):                  # most promising first: the incumbent falls early
             if top.c + lin[j] >= best[0] * (1 - tol): break       # no later support can do better (sorted)
@@ -1040,8 +1123,9 @@ def relax_and_enumerate(problem:ExtractionProblem, K:float, warm=(), time_limit:
 
     z = np.zeros(T.m); z[best[1]] = 1.0
     max_fw = max(1, int(max_fw))
+    R = _RidgeOn(T, y, np.flatnonzero(z), gam, cache)
     for it in range(1, max_fw + 1):                       # Frank-Wolfe on conv(F), with a line search on q
-        q, g = q_fractional(T, y, z, gam)
+        q, g = R(z)
         P = _Tangent(q, g, z, allowed, a, end, Ki); planes.append(P)
         if top is None or P.bound > top.bound: top = P
         mon.update(lower=max(0.0, top.bound), nodes=it, force=False)
@@ -1054,25 +1138,163 @@ def relax_and_enumerate(problem:ExtractionProblem, K:float, warm=(), time_limit:
             r = enumerate_below(max_supports if solved or it == max_fw else min(max_supports, 256 * it))
             if r is not None: return out(*r)
             if solved or it == max_fw: break
-        d = -z; d[s] += 1.0
-        lo, hi = 0.0, 1.0                                   # q(z + t d) is convex in t: bisect on its slope
-        if float(q_fractional(T, y, z + d, gam)[1] @ d) <= 0: lo = 1.0
-        for _ in range(8 if lo == 0.0 else 0):
-            t = 0.5 * (lo + hi)
-            if float(q_fractional(T, y, z + t * d, gam)[1] @ d) < 0: lo = t
-            else: hi = t
-        z = z + (lo if lo > 0 else 0.5 * hi) * d; z[z < 1e-12] = 0.0   # negligible entries dropped (the plane is taken at this z)
+        d = -z; d[s] += 1.0; R = _RidgeOn(T, y, np.flatnonzero((z > 0) | (d != 0)), gam, cache)   # the segment's support (z's and s's)
+        z = z + _line_search(R, z, d) * d; z[z < 1e-12] = 0.0   # negligible entries dropped (the plane is taken at this z)
     return out('enumeration_limit', max(0.0, top.bound))
+
+# %% ../nbs/40_extract.ipynb #8e834538
+BRANCH_FW_STEPS = 10    # Frank-Wolfe steps at each node of relax_and_branch (4 bisections of the line search each)
+BRANCH_LIST = 100       # ... which lists a node's supports (Prop. E2) when no more than this many pass its best plane
+BRANCH_NODES = 2_000    # exact_solve without a time limit: branches relax_and_branch may open before outer approximation takes over
+
+def _conflicts(table:NodeTable, nodes) -> np.ndarray:
+    "Mask of the nodes that cannot join a support holding all of `nodes`: the nodes themselves, their ancestors and descendants."
+    bad = np.zeros(table.m, np.bool_)
+    for p in nodes:
+        bad[p:table.end[p]] = True
+        q = table.parent[p]
+        while q >= 0: bad[q] = True; q = table.parent[q]
+    return bad
+
+class _Branch:
+    """A node of relax_and_branch (Prop. E4): the supports that hold every node of `fixed` and none of `out`, as
+    `fixed` + a walk over `allowed` with budget `K`; `planes` are the (c, g) inherited from its parent."""
+    def __init__(self, fixed:list, out, allowed, a, K:int, table:NodeTable, planes:list):
+        self.fixed, self.out, self.planes = fixed, out, planes
+        self.allowed = allowed & ~out & ~_conflicts(table, fixed)
+        self.K = K - int(a[fixed].sum())
+
+    def bound(self, c:float, g, a, end):
+        "c + g'z minimised over this node's supports (E1 + E4), with the table that attains it."
+        f = _budget_table(g, self.allowed, a, end, self.K)
+        return c + float(g[self.fixed].sum()) + float(f[0, self.K]), f
+
+def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_limit:float|None=None,
+                     node_limit:int|None=None, fw_steps:int=BRANCH_FW_STEPS, max_list:int=BRANCH_LIST, tol:float=1e-9,
+                     monitor:SearchMonitor|None=None):
+    """Exact Problem (2) for integer budget attributes by branch-and-bound on the relaxation of §6c (Prop. E4): each
+    node fixes some nodes in and some out; its bound is the best of the planes inherited from its parent and of a few
+    Frank-Wolfe steps on its own hull; it is closed when that bound reaches the incumbent or when its supports below
+    the incumbent are few enough to list (E2), and otherwise split on the most fractional entry of the Frank-Wolfe
+    point. Best bound first. `cuts`: planes as (q, g, nodes) (the format of `outer_approximation` and
+    `relax_and_enumerate`), the best few of which bound the root. Same result dict as `outer_approximation`.
+
+    ```python
+    >>> from sklearn.tree import DecisionTreeRegressor
+    >>> X = np.arange(8.)[:, None]; tab = node_table(DecisionTreeRegressor(max_depth=2).fit(X, X[:, 0]), X)
+    >>> prob = ExtractionProblem(tab, X[:, 0] - 3.5, gamma=100.0, a=tab.attribute('rules'))
+    >>> res = relax_and_branch(prob, K=2, max_list=1)   # lists of one support at most: the search has to branch
+    >>> res['nodes'].tolist(), round(res['upper'], 3), res['status']
+    ([2, 6], 3.178, 'optimal')
+
+    ```"""
+    mon = monitor if monitor is not None else SearchMonitor(time_limit, node_limit, name='extract-branch')
+    T, y, gam = problem.table, problem.y, problem.gamma
+    allowed = problem.cand & (problem.a <= K + 1e-12)
+    Ki = int(np.floor(K + 1e-9)); a = np.rint(problem.a).astype(np.int64); end = T.end.astype(np.int64)
+    cache = _ColumnCache(T, y)
+    best, expanded, kept = [np.inf, np.zeros(0, np.int64), np.zeros(0)], 0, []
+    def out(status, lower):
+        return dict(nodes=best[1], weights=best[2], upper=best[0], lower=min(lower, best[0]), iterations=expanded,
+                    status=status, cuts=[(c, g, np.zeros(0, np.int64)) for _, c, g in sorted(kept, key=lambda p: -p[0])],
+                    monitor=mon, n_binaries=int(allowed.sum()))
+    yy = float(y @ T.weigh(y))
+    def consider(nodes):
+        "q of a support from the cached Gram matrix; computed again from the rows when it may beat the incumbent."
+        nodes = np.sort(np.asarray(nodes, np.int64))
+        if len(nodes) and best[0] < np.inf:
+            P = cache.positions(nodes); b = cache.b[P]
+            quick = 0.5 * (yy - b @ np.linalg.solve(cache.G[np.ix_(P, P)] + np.eye(len(P)) / gam, b))
+            if quick > best[0] * (1 + 1e-6) + 1e-9 * yy: return       # slack for the cancellation in yy - b'w
+        w, _, q = _ridge_on_support(T, y, nodes, gam)
+        if q < best[0]: best[:] = [q, nodes, w]
+        mon.update(upper=best[0])
+    consider([])
+    for s in warm:
+        s = np.asarray(s, np.int64)
+        if problem.a[s].sum() <= K + 1e-9 and is_antichain(T, s) and np.all(allowed[s]): consider(s)
+    mon.update(lower=0.0)
+    if np.any(np.abs(problem.a[allowed] - a[allowed]) > 1e-12) or np.any(a[allowed] < 0) or T.m * (Ki + 1) > 5e7:
+        return out('not_applicable', 0.0)
+    cut = lambda b: b >= best[0] * (1 - tol)            # relative: q scales with y^2
+    vert = np.zeros(T.m, np.int64)
+
+    def vertex(node, f, g):
+        "The support of the node that minimises g'z (E1), also tried as an incumbent."
+        s = np.r_[np.asarray(node.fixed, np.int64), vert[:_budget_argmin(f, g, node.allowed, a, end, node.K, vert)]]
+        consider(s); return s
+
+    def relax(node):
+        "Node bound: inherited planes, then Frank-Wolfe on the node's hull from the best one's vertex. (bound, c, g, f, z, new planes)"
+        top = max(((*node.bound(c, g, a, end), c, g) for c, g in node.planes), key=lambda t: t[0])
+        b, f, c, g = top; new = []
+        z = np.zeros(T.m); z[vertex(node, f, g)] = 1.0; R = _RidgeOn(T, y, np.flatnonzero(z), gam, cache)
+        for _ in range(fw_steps):
+            if cut(b) or mon.expired(): break
+            q, g1 = R(z); c1 = q - float(g1 @ z)
+            b1, f1 = node.bound(c1, g1, a, end); new.append((c1, g1))
+            if b1 > b: b, f, c, g = b1, f1, c1, g1
+            s = vertex(node, f1, g1)
+            d = -z; d[s] += 1.0; R = _RidgeOn(T, y, np.flatnonzero((z > 0) | (d != 0)), gam, cache)
+            z = z + _line_search(R, z, d, steps=4) * d; z[z < 1e-12] = 0.0
+        return b, c, g, f, z, new
+
+    def listed(node, b, c, g, f):
+        "Prop. E2 in the node: True when every support below the incumbent was listed and evaluated."
+        base = c + float(g[node.fixed].sum())
+        sets = _list_below(f, g, node.allowed, a, end, node.K, best[0] - base + tol * abs(best[0]), max_list)
+        if sets is None: return False
+        lin = np.array([float(g[s].sum()) for s in sets])
+        for j in np.argsort(lin, kind='stable'):
+            if cut(base + lin[j]): break
+            consider(np.r_[np.asarray(node.fixed, np.int64), sets[j]])
+        return True
+
+    def split(node, z, g):
+        "The entry to branch on: the most fractional free one; at a 0/1 point, the free node with the steepest gradient."
+        free = node.allowed & (a <= node.K)
+        if not free.any(): return -1
+        frac = np.where(free, np.minimum(z, 1 - z), -1.0)
+        j = int(np.argmax(frac))
+        return j if frac[j] > 1e-9 else int(np.argmin(np.where(free, g, np.inf)))
+
+    root = _Branch([], np.zeros(T.m, np.bool_), allowed, a, Ki, T, [])
+    given = sorted(((float(q) - float(g[np.asarray(s, np.int64)].sum()), g) for q, g, s in cuts),
+                   key=lambda p: -root.bound(p[0], p[1], a, end)[0])[:4]
+    if not given:
+        q, g = q_fractional(T, y, np.zeros(T.m), gam); given = [(q, g)]
+    root.planes = given
+    heap, count, status = [(-np.inf, 0, root)], 1, 'optimal'
+    while heap:
+        lower = heap[0][0]
+        if cut(lower): break
+        if mon.expired(expanded): status = mon.stopped_by; break
+        _, _, node = heapq.heappop(heap); expanded += 1
+        b, c, g, f, z, new = relax(node)
+        if expanded == 1: kept = [(node.bound(c1, g1, a, end)[0], c1, g1) for c1, g1 in node.planes + new]   # the root's planes, for the next stage
+        if cut(b) or listed(node, b, c, g, f): continue
+        j = split(node, z, g)
+        if j < 0: consider(node.fixed); continue          # nothing left to add: the node is its fixed support
+        planes = [(c, g)] + new[-3:]
+        out_j = node.out.copy(); out_j[j] = True
+        for child in (_Branch(node.fixed + [j], node.out, allowed, a, Ki, T, planes), _Branch(node.fixed, out_j, allowed, a, Ki, T, planes)):
+            heapq.heappush(heap, (b, count, child)); count += 1
+        mon.update(lower=heap[0][0], nodes=expanded, queue=len(heap), force=False)
+    lower = heap[0][0] if heap and status != 'optimal' else best[0] * (1 - tol)   # open nodes, or what every cut-off proved
+    mon.update(lower=max(0.0, min(lower, best[0])), nodes=expanded)
+    return out(status, max(0.0, lower))
+
 
 # %% ../nbs/40_extract.ipynb #0de5059e
 def exact_solve(problem:ExtractionProblem, K:float, warm=(), time_limit:float|None=None,
                 monitor:SearchMonitor|None=None, max_candidates:int=BNB_MAX_CANDIDATES):
-    """The exact solver behind `RuleExtractor(solver='exact')`, three stages that hand on their incumbent and bound:
+    """The exact solver behind `RuleExtractor(solver='exact')`, four stages that hand on their incumbent and bound:
     `relax_and_enumerate` (integer budget attributes; a third of the time left), then on small instances (at most
     `max_candidates` nodes with a column and a_i <= K) `branch_and_bound` with half of the time left (or `BNB_NODES`
-    search nodes without a time limit), then `outer_approximation` with the rest, seeded with the incumbents and with
-    the relaxation's `ENUM_OA_CUTS` best tangent planes as cuts. Every bound is valid, so the largest is reported. Returns
-    `outer_approximation`'s result dict plus `method` (the stages run, joined by '+').
+    search nodes without a time limit), then `relax_and_branch` (integer budget attributes; two thirds of the time
+    left, or `BRANCH_NODES` branches), then `outer_approximation` with the rest, seeded with the incumbents and with
+    the relaxation's `ENUM_OA_CUTS` best tangent planes as cuts. Every bound is valid, so the largest is reported.
+    Returns `outer_approximation`'s result dict plus `method` (the stages run, joined by '+').
 
     ```python
     >>> from sklearn.tree import DecisionTreeRegressor
@@ -1100,9 +1322,13 @@ def exact_solve(problem:ExtractionProblem, K:float, warm=(), time_limit:float|No
     if res['status'] != 'not_applicable':
         cuts = res['cuts'][:ENUM_OA_CUTS]
         if (r := stage('enum', res)) is not None: return r
+    integer = res['status'] != 'not_applicable'
     if int(np.sum(problem.cand & (problem.a <= K + 1e-12))) <= max_candidates:
         tl = left(); res = branch_and_bound(problem, K, warm, monitor=sub(None if tl is None else 0.5 * tl, None if tl else BNB_NODES))
         if (r := stage('bnb', res)) is not None: return r
+    if integer:
+        tl = left(); res = relax_and_branch(problem, K, warm, cuts, monitor=sub(None if tl is None else 2 * tl / 3, None if tl else BRANCH_NODES))
+        if (r := stage('branch', res)) is not None: return r
     res = outer_approximation(problem, K, warm=warm, cuts=cuts, monitor=sub(left()))
     mon.stopped_by = mon.stopped_by or res['monitor'].stopped_by
     r = stage('oa', res)

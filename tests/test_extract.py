@@ -498,16 +498,16 @@ def test_sample_weight_passed_to_unfitted_ensemble():
 
 
 # ---------------------------------------------------------------- branch-and-bound exact solver vs brute force (issue 23)
-from glassworks.extract import branch_and_bound, exact_solve, relax_and_enumerate, q_fractional, q_value
+from glassworks.extract import branch_and_bound, exact_solve, relax_and_enumerate, relax_and_branch, q_fractional, q_value
 
 
-def _tiny_problem(seed, trees, depth, n, g_rel, budget='rules', weighted=False):
+def _tiny_problem(seed, trees, depth, n, g_rel, budget='rules', weighted=False, include_root=False):
     X, y = make_friedman1(n, random_state=seed)
     gb = GradientBoostingRegressor(n_estimators=trees, max_depth=depth, random_state=seed).fit(X, y)
     sw = np.random.default_rng(seed).integers(0, 3, n).astype(float) if weighted else None
     tab = node_table(gb, X, sample_weight=sw)
     yc = y - (y.mean() if sw is None else np.average(y, weights=sw))
-    prob = ExtractionProblem(tab, yc, 1.0, tab.attribute(budget))
+    prob = ExtractionProblem(tab, yc, 1.0, tab.attribute(budget), include_root=include_root)
     prob.gamma = _relative_gamma(tab, g_rel, prob.cand)
     return prob
 
@@ -573,6 +573,27 @@ def test_relax_and_enumerate_equals_brute_force(seed, trees, depth, n, K, g_rel,
     assert np.allclose(q_fractional(prob.table, prob.y, fz, prob.gamma)[0], q_value(prob.table, prob.y, res['nodes'], prob.gamma)[0])
 
 
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), trees=st.integers(2, 3), depth=st.integers(2, 3), n=st.integers(30, 60),
+       K=st.integers(0, 3), g_rel=st.sampled_from([0.01, 1.0, 10.0, 100.0]), budget=st.sampled_from(['rules', 'depth']),
+       weighted=st.booleans(), include_root=st.booleans(), max_list=st.sampled_from([0, 1, 50]))
+def test_relax_and_branch_equals_brute_force(seed, trees, depth, n, K, g_rel, budget, weighted, include_root, max_list):
+    "Made to branch (short lists; roots allowed, so under the depth budget some nodes cost nothing): certified, the optimum."
+    prob = _tiny_problem(seed, trees, depth, n, g_rel, budget, weighted, include_root)
+    q_bf, _ = brute_budget(prob, K)
+    res = relax_and_branch(prob, K, max_list=max_list)
+    assert res['status'] == 'optimal' and np.isclose(res['upper'], q_bf, rtol=1e-8)
+    assert res['lower'] <= q_bf * (1 + 1e-9) + 1e-12
+    assert is_antichain(prob.table, res['nodes']) and prob.a[res['nodes']].sum() <= K + 1e-9
+    first = relax_and_enumerate(prob, K, max_fw=1, max_supports=0)          # as exact_solve hands it on: incumbent and planes
+    handed = relax_and_branch(prob, K, warm=[first['nodes']], cuts=first['cuts'], max_list=max_list)
+    assert handed['status'] == 'optimal' and np.isclose(handed['upper'], q_bf, rtol=1e-8)
+    for limit in (1, 3):                                   # stopped early: a valid bound and a feasible incumbent
+        early = relax_and_branch(prob, K, max_list=max_list, node_limit=limit)
+        assert early['lower'] <= q_bf * (1 + 1e-9) + 1e-12 and early['upper'] >= q_bf * (1 - 1e-9)
+        assert is_antichain(prob.table, early['nodes']) and prob.a[early['nodes']].sum() <= K + 1e-9
+
+
 def test_relax_and_enumerate_fractional_gradient_and_cases():
     prob = _tiny_problem(3, 3, 3, 50, 1.0)
     rng = np.random.default_rng(0); z = rng.uniform(0.1, 1.0, prob.table.m) * prob.cand
@@ -583,6 +604,7 @@ def test_relax_and_enumerate_fractional_gradient_and_cases():
         assert np.isclose(g[i], fd, rtol=1e-4, atol=1e-8)
     real = relax_and_enumerate(ExtractionProblem(prob.table, prob.y, prob.gamma, prob.a * 0.5), 2)   # non-integer costs
     assert real['status'] == 'not_applicable' and real['lower'] == 0.0
+    assert relax_and_branch(ExtractionProblem(prob.table, prob.y, prob.gamma, prob.a * 0.5), 2)['status'] == 'not_applicable'
     res = exact_solve(ExtractionProblem(prob.table, prob.y, prob.gamma, prob.a * 1.5), 3.0)           # then the next stages
     assert res['status'] == 'optimal' and res['method'] in ('bnb', 'oa', 'bnb+oa')
     assert np.isclose(res['upper'], brute_budget(ExtractionProblem(prob.table, prob.y, prob.gamma, prob.a * 1.5), 3.0)[0])
@@ -596,8 +618,7 @@ def test_exact_certificates_do_not_depend_on_the_scale_of_y(scale):
     base = _tiny_problem(11, 3, 3, 60, 1.0)
     small = ExtractionProblem(base.table, base.y * scale, base.gamma, base.a)
     q_bf, S_bf = brute_budget(small, 3)
-    # outer_approximation alone is not scale-free yet: HiGHS's absolute tolerances certify the empty model at 1e-7
-    for solve in (relax_and_enumerate, exact_solve):
+    for solve in (relax_and_enumerate, exact_solve, outer_approximation, lambda p, K: relax_and_branch(p, K, max_list=1)):
         res = solve(small, 3)
         assert res['lower'] <= q_bf * (1 + 1e-9) + 1e-300                     # never above the optimum
         if res['status'] == 'optimal': assert np.isclose(res['upper'], q_bf, rtol=1e-6)
