@@ -20,10 +20,10 @@ from .models import Rule, Condition, RuleEnsemble
 
 # %% auto #0
 __all__ = ['FREE_PRICE', 'BNB_MAX_CANDIDATES', 'BNB_NODES', 'ENUM_MAX_SUPPORTS', 'ENUM_OA_CUTS', 'BRANCH_FW_STEPS', 'BRANCH_LIST',
-           'BRANCH_NODES', 'GAMMA_GRID', 'NodeTable', 'node_table', 'q_value', 'is_antichain', 'CBCDState',
-           'ExtractionProblem', 'cbcd', 'PathStep', 'RulePath', 'rule_path', 'outer_approximation', 'branch_and_bound',
-           'q_fractional', 'relax_and_enumerate', 'relax_and_branch', 'exact_solve', 'RuleExtractor', 'tree_graphviz',
-           'plot_rule_path', 'plot_rule_depths', 'k_slider']
+           'GAMMA_GRID', 'NodeTable', 'node_table', 'q_value', 'is_antichain', 'CBCDState', 'ExtractionProblem', 'cbcd',
+           'PathStep', 'RulePath', 'rule_path', 'outer_approximation', 'branch_and_bound', 'q_fractional',
+           'relax_and_enumerate', 'relax_and_branch', 'exact_solve', 'RuleExtractor', 'tree_graphviz', 'plot_rule_path',
+           'plot_rule_depths', 'k_slider']
 
 # %% ../nbs/40_extract.ipynb #9f1c1f8d
 @njit(cache=True)
@@ -657,18 +657,18 @@ def _block_outer_approximation(problem:ExtractionProblem, t:int, r, lam:float, t
     for leaf in leaves:
         cols = [col_of[i] for i in T.path(leaf) if col_of[i] >= 0]
         if len(cols) > 1: h.addRow(-inf, 1.0, len(cols), np.asarray(cols, np.int32), np.ones(len(cols)))
-    sums = np.zeros(T.m); unit = 0.5 * float(r @ T.weigh(r)) or 1.0   # cuts in units of q_r(empty), as in `outer_approximation`
+    sums = np.zeros(T.m)
     def value_and_cut(S):
         w, rho, q = _ridge_on_support(T, r, S, problem.gamma)
         _tree_node_sums(T.leaf_of[:, t], rho, T.weight, s0, s1, T.left, T.right, sums)
         g = -0.5 * problem.gamma * (T.mu[cand] * sums[cand]) ** 2 + lam * problem.a[cand]
         val = q + lam * float(problem.a[S].sum())
-        h.addRow((val - float(g[col_of[S]].sum())) / unit, inf, nz + 1, np.arange(nz + 1, dtype=np.int32), np.r_[-g / unit, 1.0])
+        h.addRow(val - float(g[col_of[S]].sum()), inf, nz + 1, np.arange(nz + 1, dtype=np.int32), np.r_[-g, 1.0])
         return val, w
     S = np.zeros(0, np.int64); best_val, best_w = value_and_cut(S); best_S, lower = S, 0.0
     for _ in range(max_iter):
-        if best_val - lower <= tol * max(unit, abs(best_val)): break
-        _run_highs(h); lower = max(lower, h.getInfo().mip_dual_bound * unit)
+        if best_val - lower <= tol * max(1.0, abs(best_val)): break
+        _run_highs(h); lower = max(lower, h.getInfo().mip_dual_bound)
         S = cand[np.asarray(h.getSolution().col_value)[:nz] > 0.5]
         val, w = value_and_cut(S)
         if val < best_val: best_val, best_w, best_S = val, w, S
@@ -689,9 +689,10 @@ def outer_approximation(problem:ExtractionProblem, K:float, warm=(), cuts:list|N
     """Algorithm 1 (exact OA) for Problem (2) with the corrected antichain rows, in their path (clique) form.
     `warm`: feasible supports (node arrays) used as incumbents and as initial cuts; `cuts`: a list of
     (q, g, nodes) from earlier solves (valid for every K, since q does not depend on K), extended in place.
-    The lower bound starts at 0 (q >= 0), not at q(z0) (erratum (b)). The master works in units of q(empty) (so
-    HiGHS's absolute tolerances mean the same at every scale of y) and 'optimal' means a gap of at most
-    `tol` x q(empty). Returns a dict with the best support.
+    The lower bound starts at 0 (q >= 0), not at q(z0) (erratum (b)). The master works in units of q(empty), with
+    HiGHS's absolute gap and feasibility tolerances below `tol`, so that they mean the same at every scale of y;
+    'optimal' means a gap of at most `tol` times the incumbent. The bound is HiGHS's dual bound: on ill-conditioned
+    masters (a large gamma and a near-perfect fit) it has been seen above the optimum. Returns a dict with the best support.
 
     ```python
     >>> from sklearn.tree import DecisionTreeRegressor
@@ -709,13 +710,12 @@ def outer_approximation(problem:ExtractionProblem, K:float, warm=(), cuts:list|N
     ok = problem.cand & (a <= K + 1e-12)
     cand = np.flatnonzero(ok); col_of = np.full(problem.table.m, -1, np.int64); col_of[cand] = np.arange(len(cand))
     nz, nu = len(cand), len(cand)
+    closed = lambda: mon.upper - mon.lower <= tol * abs(mon.upper)   # relative: q scales with y^2
     q0 = 0.5 * float(problem.y @ problem.table.weigh(problem.y))
-    unit = q0 if q0 > 0 else 1.0                 # nu and every cut in units of q(empty): q scales with y^2, HiGHS's tolerances do not
-    closed = lambda: mon.upper - mon.lower <= tol * unit
+    unit = q0 if q0 > 0 else 1.0                 # nu and every cut in units of q(empty): HiGHS's tolerances are absolute
     h = highspy.Highs(); h.setOptionValue('output_flag', False); h.setOptionValue('mip_rel_gap', 1e-7)
-    for opt in ('mip_abs_gap', 'mip_feasibility_tolerance', 'primal_feasibility_tolerance'):
-        h.setOptionValue(opt, 0.01 * tol)        # in units of q(empty), well below what `closed` asks (a cut violated by
-                                                 # HiGHS's default 1e-6 lowers the bound by about that much)
+    for opt in ('mip_feasibility_tolerance', 'primal_feasibility_tolerance'):
+        h.setOptionValue(opt, max(1e-9, 0.01 * tol))   # a cut violated by HiGHS's default 1e-6 lowers the bound by about that much
     h.setOptionValue('random_seed', 0)   # no `threads`: HiGHS shares one thread pool per process (see `_run_highs`)
     h.setOptionValue('presolve', 'off')  # HiGHS's presolve ignores time_limit (23 s on 13,000 binaries for a 15 s limit) and, on
                                          # these masters, slows the solve (100/3, n=1000: certified in 6 s without, 24 s with)
@@ -752,6 +752,7 @@ def outer_approximation(problem:ExtractionProblem, K:float, warm=(), cuts:list|N
         if closed(): status = 'optimal'; break
         if mon.expired(): status = mon.stopped_by; break           # time or memory limit, or Ctrl-C
         if mon.time_limit is not None: h.setOptionValue('time_limit', max(1e-3, mon.time_limit - mon.elapsed))
+        h.setOptionValue('mip_abs_gap', 0.01 * tol * abs(mon.upper) / unit)   # below what `closed` asks
         x0 = np.zeros(nz + 1); x0[col_of[best_nodes]] = 1.0; x0[nu] = mon.upper / unit
         sol = highspy.HighsSolution(); sol.col_value = list(x0); sol.value_valid = True; h.setSolution(sol)
         _run_highs(h); it += 1
@@ -972,7 +973,9 @@ class _ColumnCache:
     """The columns M_i of the nodes met so far, with their Gram matrix M'WM and M'Wy. A Frank-Wolfe search meets the
     same few hundred nodes again and again; the cache starts afresh when it would hold more than `capacity`."""
     def __init__(self, table:NodeTable, y, capacity:int=2000):
-        self.table, self.y, self.capacity = table, y, capacity; self.clear()
+        self.table, self.y = table, y
+        self.capacity = max(64, min(capacity, int(2e8 // (8 * max(1, len(y))))))   # at most about 200 MB of columns
+        self.clear()
 
     def clear(self, size:int=64):
         self.at, self.k = np.full(self.table.m, -1, np.int64), 0
@@ -1012,7 +1015,7 @@ class _RidgeOn:
     def _weights(self, z):
         "The positive entries k of z on S and the ridge weights w on them."
         zS = z[self.S]; k = zS > 0
-        if np.count_nonzero(z) != np.count_nonzero(k): raise ValueError("z has positive entries outside the support S")
+        if np.count_nonzero(z) != np.count_nonzero(k): raise ValueError("z has nonzero entries outside the support S")
         w = np.linalg.solve(self.G[np.ix_(k, k)] + np.diag(1.0 / (self.gamma * zS[k])), self.b[k]) if k.any() else np.zeros(0)
         return k, w
 
@@ -1047,7 +1050,7 @@ def _list_below(f, g, allowed, a, end, K:int, theta:float, limit:int):
 
 def _line_search(R:_RidgeOn, z, d, steps:int=8) -> float:
     """A step t in (0, 1] towards the least q(z + t d), convex in t: 1 if q still falls there, else bisection on the
-    slope. R: `_RidgeOn` a support holding every z + t d."""
+    slope. R: a `_RidgeOn` whose support S holds that of every z + t d."""
     slope = lambda t: R.slope(z + t * d, d)
     if slope(1.0) <= 0: return 1.0
     lo, hi = 0.0, 1.0
@@ -1145,7 +1148,6 @@ def relax_and_enumerate(problem:ExtractionProblem, K:float, warm=(), time_limit:
 # %% ../nbs/40_extract.ipynb #8e834538
 BRANCH_FW_STEPS = 10    # Frank-Wolfe steps at each node of relax_and_branch (4 bisections of the line search each)
 BRANCH_LIST = 100       # ... which lists a node's supports (Prop. E2) when no more than this many pass its best plane
-BRANCH_NODES = 2_000    # exact_solve without a time limit: branches relax_and_branch may open before outer approximation takes over
 
 def _conflicts(table:NodeTable, nodes) -> np.ndarray:
     "Mask of the nodes that cannot join a support holding all of `nodes`: the nodes themselves, their ancestors and descendants."
@@ -1275,7 +1277,7 @@ def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_
         if cut(b) or listed(node, b, c, g, f): continue
         j = split(node, z, g)
         if j < 0: consider(node.fixed); continue          # nothing left to add: the node is its fixed support
-        planes = [(c, g)] + new[-3:]
+        planes = [(c, g)] + new[-1:]                      # the best and the last: two length-m vectors per split
         out_j = node.out.copy(); out_j[j] = True
         for child in (_Branch(node.fixed + [j], node.out, allowed, a, Ki, T, planes), _Branch(node.fixed, out_j, allowed, a, Ki, T, planes)):
             heapq.heappush(heap, (b, count, child)); count += 1
@@ -1288,12 +1290,11 @@ def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_
 # %% ../nbs/40_extract.ipynb #0de5059e
 def exact_solve(problem:ExtractionProblem, K:float, warm=(), time_limit:float|None=None,
                 monitor:SearchMonitor|None=None, max_candidates:int=BNB_MAX_CANDIDATES):
-    """The exact solver behind `RuleExtractor(solver='exact')`, four stages that hand on their incumbent and bound:
+    """The exact solver behind `RuleExtractor(solver='exact')`, three stages that hand on their incumbent and bound:
     `relax_and_enumerate` (integer budget attributes; a third of the time left), then on small instances (at most
     `max_candidates` nodes with a column and a_i <= K) `branch_and_bound` with half of the time left (or `BNB_NODES`
-    search nodes without a time limit), then `relax_and_branch` (integer budget attributes; two thirds of the time
-    left, or `BRANCH_NODES` branches), then `outer_approximation` with the rest, seeded with the incumbents and with
-    the relaxation's `ENUM_OA_CUTS` best tangent planes as cuts. Every bound is valid, so the largest is reported.
+    search nodes without a time limit), then with the rest of the time `relax_and_branch` (integer budget attributes,
+    started from the relaxation's `ENUM_OA_CUTS` best planes) or else `outer_approximation`, seeded with the incumbents. Every bound is valid, so the largest is reported.
     Returns `outer_approximation`'s result dict plus `method` (the stages run, joined by '+').
 
     ```python
@@ -1326,12 +1327,12 @@ def exact_solve(problem:ExtractionProblem, K:float, warm=(), time_limit:float|No
     if int(np.sum(problem.cand & (problem.a <= K + 1e-12))) <= max_candidates:
         tl = left(); res = branch_and_bound(problem, K, warm, monitor=sub(None if tl is None else 0.5 * tl, None if tl else BNB_NODES))
         if (r := stage('bnb', res)) is not None: return r
-    if integer:
-        tl = left(); res = relax_and_branch(problem, K, warm, cuts, monitor=sub(None if tl is None else 2 * tl / 3, None if tl else BRANCH_NODES))
-        if (r := stage('branch', res)) is not None: return r
-    res = outer_approximation(problem, K, warm=warm, cuts=cuts, monitor=sub(left()))
+    if integer:      # the rest of the time: no outer approximation where branching applies (see the prose above)
+        res, name = relax_and_branch(problem, K, warm, cuts, monitor=sub(left())), 'branch'
+    else:
+        res, name = outer_approximation(problem, K, warm=warm, cuts=cuts, monitor=sub(left())), 'oa'
     mon.stopped_by = mon.stopped_by or res['monitor'].stopped_by
-    r = stage('oa', res)
+    r = stage(name, res)
     return r if r is not None else dict(res, lower=min(lower, res['upper']), method='+'.join(stages), monitor=mon)
 
 # %% ../nbs/40_extract.ipynb #bf0730a7

@@ -30,18 +30,20 @@ def all_antichains(tab, tree):
 
 
 def brute_budget(prob, K):
-    "min q over every support with a'z <= K that passes the pairwise antichain test."
+    "min q over every support with a'z <= K that passes the pairwise antichain test (any size: some nodes may cost 0)."
     tab = prob.table
-    cand = np.flatnonzero(prob.cand & (prob.a <= K))
+    cand = np.flatnonzero(prob.cand & (prob.a <= K)).tolist()
     anc = {int(i): set(tab.path(i)[:-1]) for i in cand}
-    best = (0.5 * prob.y @ tab.weigh(prob.y), ())          # the empty model (weighted residual)
-    for k in range(1, int(K) + 1):
-        for S in itertools.combinations(cand.tolist(), k):
-            if prob.a[list(S)].sum() > K + 1e-12: continue
-            if any(a in anc[b] or b in anc[a] for a, b in itertools.combinations(S, 2)): continue
-            q = _ridge_on_support(tab, prob.y, np.asarray(S, np.int64), prob.gamma)[2]
-            if q < best[0]: best = (q, S)
-    return best
+    best = [0.5 * prob.y @ tab.weigh(prob.y), ()]          # the empty model (weighted residual)
+    def grow(start, S, used):
+        for j in range(start, len(cand)):
+            i = cand[j]
+            if used + prob.a[i] > K + 1e-12 or any(i in anc[s] or s in anc[i] for s in S): continue
+            q = _ridge_on_support(tab, prob.y, np.asarray(sorted(S + [i]), np.int64), prob.gamma)[2]
+            if q < best[0]: best[:] = [q, tuple(S + [i])]
+            grow(j + 1, S + [i], used + prob.a[i])
+    grow(0, [], 0.0)
+    return tuple(best)
 
 
 def q_direct(tab, y, z, gamma):
@@ -499,6 +501,7 @@ def test_sample_weight_passed_to_unfitted_ensemble():
 
 # ---------------------------------------------------------------- branch-and-bound exact solver vs brute force (issue 23)
 from glassworks.extract import branch_and_bound, exact_solve, relax_and_enumerate, relax_and_branch, q_fractional, q_value
+from glassworks.extract import _table_from_arrays
 
 
 def _tiny_problem(seed, trees, depth, n, g_rel, budget='rules', weighted=False, include_root=False):
@@ -507,7 +510,8 @@ def _tiny_problem(seed, trees, depth, n, g_rel, budget='rules', weighted=False, 
     sw = np.random.default_rng(seed).integers(0, 3, n).astype(float) if weighted else None
     tab = node_table(gb, X, sample_weight=sw)
     yc = y - (y.mean() if sw is None else np.average(y, weights=sw))
-    prob = ExtractionProblem(tab, yc, 1.0, tab.attribute(budget), include_root=include_root)
+    a = tab.attribute('rules') * (tab.depth != 1) if budget == 'depth1_free' else tab.attribute(budget)
+    prob = ExtractionProblem(tab, yc, 1.0, a, include_root=include_root)
     prob.gamma = _relative_gamma(tab, g_rel, prob.cand)
     return prob
 
@@ -534,7 +538,7 @@ def test_branch_and_bound_equals_brute_force(seed, trees, depth, n, K, g_rel, bu
 @given(seed=st.integers(0, 10_000), K=st.integers(2, 3), g_rel=st.sampled_from([0.1, 1.0, 10.0]),
        share=st.sampled_from([0, 300]))
 def test_exact_solve_bound_below_optimum(seed, K, g_rel, share):
-    "exact_solve with either method (share=0: OA only) never reports a lower bound above the optimum, and certifies only the optimum."
+    "exact_solve with or without branch-and-bound (share=0: relaxation and branching only) never reports a lower bound above the optimum, and certifies only the optimum."
     prob = _tiny_problem(seed, 3, 2, 45, g_rel)
     q_bf, _ = brute_budget(prob, K)
     for tl in (0.05, 30.0):
@@ -575,10 +579,11 @@ def test_relax_and_enumerate_equals_brute_force(seed, trees, depth, n, K, g_rel,
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), trees=st.integers(2, 3), depth=st.integers(2, 3), n=st.integers(30, 60),
-       K=st.integers(0, 3), g_rel=st.sampled_from([0.01, 1.0, 10.0, 100.0]), budget=st.sampled_from(['rules', 'depth']),
-       weighted=st.booleans(), include_root=st.booleans(), max_list=st.sampled_from([0, 1, 50]))
+       K=st.integers(0, 3), g_rel=st.sampled_from([0.01, 1.0, 10.0, 100.0]),
+       budget=st.sampled_from(['rules', 'depth', 'depth1_free']), weighted=st.booleans(), include_root=st.booleans(),
+       max_list=st.sampled_from([0, 1, 50]))
 def test_relax_and_branch_equals_brute_force(seed, trees, depth, n, K, g_rel, budget, weighted, include_root, max_list):
-    "Made to branch (short lists; roots allowed, so under the depth budget some nodes cost nothing): certified, the optimum."
+    "Made to branch (short lists); with 'depth1_free' the roots' children cost nothing: certified, the optimum."
     prob = _tiny_problem(seed, trees, depth, n, g_rel, budget, weighted, include_root)
     q_bf, _ = brute_budget(prob, K)
     res = relax_and_branch(prob, K, max_list=max_list)
@@ -621,5 +626,18 @@ def test_exact_certificates_do_not_depend_on_the_scale_of_y(scale):
     for solve in (relax_and_enumerate, exact_solve, outer_approximation, lambda p, K: relax_and_branch(p, K, max_list=1)):
         res = solve(small, 3)
         assert res['lower'] <= q_bf * (1 + 1e-9) + 1e-300                     # never above the optimum
-        if res['status'] == 'optimal': assert np.isclose(res['upper'], q_bf, rtol=1e-6)
+        if res['status'] == 'optimal': assert abs(res['upper'] - q_bf) <= 1e-6 * q_bf   # relative only (q ~ 1e-12 at 1e-7)
     assert relax_and_enumerate(small, 3)['nodes'].tolist() == sorted(S_bf)
+
+
+@pytest.mark.xfail(strict=True, reason="known: HiGHS's dual bound on an ill-conditioned master (gamma 1e5, near-perfect fit) "
+                   "lies above the optimum, so outer approximation certifies a worse support; exact_solve uses it only "
+                   "for non-integer budget attributes (found by a reviewer, 2026-11-25)")
+def test_outer_approximation_bound_on_an_ill_conditioned_master():
+    x = np.arange(8); half = np.where(x <= 3.5, 1, 2)
+    stump = lambda lo, hi: ([1, -1, -1], [2, -1, -1], [0, -1, -1], [3.5, 0, 0], [0.0, lo, hi])
+    tab = _table_from_arrays([stump(-1.708, 2.024), stump(-0.726, 0.721), stump(-1.134, 1.175)], np.c_[half, half, half], ['x'])
+    noise = np.array([0.009, -0.0035, -0.0148, -0.0011, -0.0045, 0.0078, 0.0019, -0.0163])
+    prob = ExtractionProblem(tab, 1000 * (np.where(x <= 3.5, -1.0, 1.0) + noise), 1e5, np.full(tab.m, 1.5))
+    q_bf, _ = brute_budget(prob, 3.0)                                        # 305.96, nodes (1, 2)
+    assert outer_approximation(prob, 3.0)['lower'] <= q_bf * (1 + 1e-9)    # HiGHS: 314.31
