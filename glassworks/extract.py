@@ -1060,6 +1060,21 @@ def _line_search(R:_RidgeOn, z, d, steps:int=8) -> float:
         else: hi = t
     return lo if lo > 0 else 0.5 * hi
 
+def _walk_data(problem:ExtractionProblem, K:float):
+    """What the DP of Prop. E1 needs: the candidates within the budget, K rounded down, integer costs and `end`; and
+    whether it applies (integer costs >= 0 and a table of modest size)."""
+    allowed = problem.cand & (problem.a <= K + 1e-12)
+    Ki = int(np.floor(K + 1e-9)); a = np.rint(problem.a).astype(np.int64)
+    ok = not (np.any(np.abs(problem.a[allowed] - a[allowed]) > 1e-12) or np.any(a[allowed] < 0) or problem.table.m * (Ki + 1) > 5e7)
+    return allowed, Ki, a, problem.table.end.astype(np.int64), ok
+
+def _seed(consider, problem:ExtractionProblem, K:float, allowed, warm):
+    "Offer the empty model and every feasible warm support to `consider` as incumbents."
+    consider([])
+    for s in warm:
+        s = np.asarray(s, np.int64)
+        if problem.a[s].sum() <= K + 1e-9 and is_antichain(problem.table, s) and np.all(allowed[s]): consider(s)
+
 ENUM_MAX_SUPPORTS = 20_000   # relax_and_enumerate gives up (leaving its bound) when more supports than this pass the filter
 ENUM_OA_CUTS = 10            # exact_solve hands this many of its best planes (dense rows) to outer approximation
 
@@ -1088,8 +1103,7 @@ def relax_and_enumerate(problem:ExtractionProblem, K:float, warm=(), time_limit:
                     cuts=[(p.c, p.g, np.zeros(0, np.int64)) for p in sorted(planes, key=lambda p: -p.bound)],
                     monitor=mon, n_binaries=int(allowed.sum()),
                     enumerated=n_eval[0], fw_iterations=it)
-    allowed = problem.cand & (problem.a <= K + 1e-12)
-    Ki = int(np.floor(K + 1e-9)); a = np.rint(problem.a).astype(np.int64); end = T.end.astype(np.int64)
+    allowed, Ki, a, end, applicable = _walk_data(problem, K)
     cache = _ColumnCache(T, y)
     planes = []
     best, it, n_eval = [np.inf, np.zeros(0, np.int64), np.zeros(0)], 0, [0]
@@ -1099,13 +1113,9 @@ def relax_and_enumerate(problem:ExtractionProblem, K:float, warm=(), time_limit:
         if q < best[0]: best[:] = [q, nodes, w]
         mon.update(upper=best[0])
         return q
-    consider([])
-    for s in warm:
-        s = np.asarray(s, np.int64)
-        if problem.a[s].sum() <= K + 1e-9 and is_antichain(T, s) and np.all(allowed[s]): consider(s)
+    _seed(consider, problem, K, allowed, warm)
     mon.update(lower=0.0)
-    if np.any(np.abs(problem.a[allowed] - a[allowed]) > 1e-12) or np.any(a[allowed] < 0) or T.m * (Ki + 1) > 5e7:
-        return out('not_applicable', 0.0)                 # the DP needs integer costs >= 0 and a table of modest size
+    if not applicable: return out('not_applicable', 0.0)   # the DP needs integer costs >= 0 and a table of modest size
     done = lambda lower: best[0] - lower <= tol * abs(best[0])   # relative: q scales with y^2
     top, vert = None, np.zeros(T.m, np.int64)
 
@@ -1192,8 +1202,7 @@ def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_
     ```"""
     mon = monitor if monitor is not None else SearchMonitor(time_limit, node_limit, name='extract-branch')
     T, y, gam = problem.table, problem.y, problem.gamma
-    allowed = problem.cand & (problem.a <= K + 1e-12)
-    Ki = int(np.floor(K + 1e-9)); a = np.rint(problem.a).astype(np.int64); end = T.end.astype(np.int64)
+    allowed, Ki, a, end, applicable = _walk_data(problem, K)
     cache = _ColumnCache(T, y)
     best, expanded, kept = [np.inf, np.zeros(0, np.int64), np.zeros(0)], 0, []
     def out(status, lower):
@@ -1211,13 +1220,9 @@ def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_
         w, _, q = _ridge_on_support(T, y, nodes, gam)
         if q < best[0]: best[:] = [q, nodes, w]
         mon.update(upper=best[0])
-    consider([])
-    for s in warm:
-        s = np.asarray(s, np.int64)
-        if problem.a[s].sum() <= K + 1e-9 and is_antichain(T, s) and np.all(allowed[s]): consider(s)
+    _seed(consider, problem, K, allowed, warm)
     mon.update(lower=0.0)
-    if np.any(np.abs(problem.a[allowed] - a[allowed]) > 1e-12) or np.any(a[allowed] < 0) or T.m * (Ki + 1) > 5e7:
-        return out('not_applicable', 0.0)
+    if not applicable: return out('not_applicable', 0.0)
     cut = lambda b: b >= best[0] * (1 - tol)            # relative: q scales with y^2
     vert = np.zeros(T.m, np.int64)
 
@@ -1459,15 +1464,16 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
     for the joint problem); `solver='exact'`: `exact_solve`, warm-started from the path and certified by its lower
     bound (or stopped by `time_limit` with a gap): a relaxation whose tangent planes filter the supports, which are then
     listed and evaluated (`relax_and_enumerate`), then on small ensembles a branch-and-bound over antichain supports
-    (`branch_and_bound`), then outer approximation on HiGHS, each only if the one before did not certify.
+    (`branch_and_bound`), then branching on the relaxation (`relax_and_branch`; outer approximation on HiGHS when
+    the budget attributes are not integers), each only if the one before did not certify.
     `gamma` is the ridge strength relative to the median squared node-column norm, chosen by cross-validation by
     default. `penalty` is lambda relative to lambda_max (the empty model).
     The exact solver closes its gap with a strong ridge or on small ensembles: every instance of a battery of 162
-    ensembles of 2-4 trees (up to 289,455 feasible supports, relative gamma 0.1-10) within 3 s, and 100 trees of
+    ensembles of 2-4 trees (up to 289,455 feasible supports, relative gamma 0.1-10) within 3.4 s, and 100 trees of
     depth 3 at n = 1000 / K = 20 in 0.06 s at relative gamma 1e-3; with weaker ridges on larger ensembles it stops at
-    its time limit with a gap (0.7-1.6 % after 60 s at 100/5 trees with 1e-3 or 100/3 with 1e-2; 13-59 % on 500 trees
-    of depth 4 with 1e-3 and 1e-2; `41_extract_experiments`, `benchmarks/results/extract_battery.md`); give a
-    `time_limit` and read `gap_`.
+    its time limit with a gap (0.03-0.7 % after 60 s at 100/5 trees with 1e-3, 100/3 with 1e-2 and 500/4 with 1e-4;
+    15-60 % on 500 trees of depth 4 with 1e-3 and 1e-2 and 100/5 with 1e-2; `41_extract_experiments`,
+    `benchmarks/results/extract_battery.md`); give a `time_limit` and read `gap_`.
 
     `fit(X, y, sample_weight)` minimises the weighted squared error sum_k w_k (y_k - f(x_k))^2 (intercept: the weighted
     mean of y; gamma relative to the weighted column norms), so integer weights give the model of the rows repeated
