@@ -7,7 +7,7 @@ from __future__ import annotations
 import math, numbers, time
 import numpy as np
 from numba import njit, types
-from .compiling import install_locators, compiling
+from .compiling import install_locators, compiling, argsort_stable
 install_locators()   # numba's cache stamped by the package's source, before this module's kernels are decorated
 from numba.experimental import structref
 from .bitsets import memo_new, memo_insert, full, popcount
@@ -83,14 +83,17 @@ def _arrays(R):
 # %% ../nbs/14_rashomon.ipynb #b18276b2
 @njit(cache=True)
 def _grow1(a, need):
-    "`a` copied into an array of max(2 len, need) entries."
-    g = np.zeros(max(2 * a.shape[0], need), np.int64); g[:a.shape[0]] = a
+    "`a` copied into an array of max(2 len, need) entries (a loop: a slice assignment compiles a message formatter)."
+    g = np.zeros(max(2 * a.shape[0], need), np.int64)
+    for t in range(a.shape[0]): g[t] = a[t]
     return g
 
 @njit(cache=True)
 def _grow2(a, need):
     "The rows of `a` copied into an array of max(2 rows, need) rows."
-    g = np.zeros((max(2 * a.shape[0], need), a.shape[1]), np.int64); g[:a.shape[0]] = a
+    g = np.zeros((max(2 * a.shape[0], need), a.shape[1]), np.int64)
+    for t in range(a.shape[0]):
+        for k in range(a.shape[1]): g[t, k] = a[t, k]
     return g
 
 @njit(cache=True)
@@ -114,9 +117,7 @@ def _add(a, b, R):
 @njit(cache=True)
 def _push(tv, tc, n, v, c):
     "Append (v, c) to the growable pair of buffers holding n entries: (tv, tc, n + 1)."
-    if n == tv.shape[0]:
-        g = np.empty(2 * n, np.int64); g[:n] = tv; tv = g
-        g = np.empty(2 * n, np.int64); g[:n] = tc; tc = g
+    if n == tv.shape[0]: tv = _grow1(tv, n + 1); tc = _grow1(tc, n + 1)
     tv[n] = v; tc[n] = c
     return tv, tc, n + 1
 
@@ -162,7 +163,7 @@ def _tighten(R, E, me, cnt, d2, km, s, bits, d, budget):
 @njit(cache=True)
 def _settle(R, s, tv, tc, n, budget):
     "Store the n collected (objective, count) pairs, sorted and merged, as slot s's set under `budget`."
-    order = np.argsort(tv[:n])
+    order = argsort_stable(tv, n)
     if R.top[0] + n > R.vals.shape[0]:
         R.vals = _grow1(R.vals, R.top[0] + n); R.cnts = _grow1(R.cnts, R.top[0] + n)
     start = R.top[0]; m = 0
@@ -229,10 +230,11 @@ def _enumerate(P, R, E, me, cnt, d2, km, bits, d, budget):
     if R.info[s, _EXPLICIT] == 1:
         _enumerate_two(P, R, E, s, bits, d, budget)
         return s
-    tv = np.empty(16, np.int64); tc = np.empty(16, np.int64); n = 0
-    if R.info[s, _BASEQ] <= budget: tv, tc, n = _push(tv, tc, n, R.info[s, _BASEQ], 1)
+    tv = np.empty(16, np.int64); tc = np.empty(16, np.int64); n = np.int64(0)     # typed: see "Compile cost"
+    if R.info[s, _BASEQ] <= budget:                                                 # the leaf
+        tv[0] = R.info[s, _BASEQ]; tc[0] = 1; n = np.int64(1)
     M, W = P.fbits.shape[0], bits.shape[0]
-    found = np.empty((M, 4), np.int64); nsplit = 0
+    found = np.empty((M, 4), np.int64); nsplit = np.int64(0)
     if R.info[s, _SPLB] <= budget:
         dc = d - 1 if d > 0 else -1
         if R.two and d == 3 and E.incremental: _parent_statistics(E, bits, E.scratch[0])   # children: parent - sibling
@@ -342,7 +344,7 @@ def _class_size(R, g): return 1 if g < 0 else R.mstart[g + 1] - R.mstart[g]
 @njit(cache=True)
 def _root_rows(R, i, ov0, of0, n0, ov1, of1, n1, budget, rows, nr):
     "The trees rooted at class i: each pair of side options within the budget, with its count (Proposition 4)."
-    o0 = np.argsort(ov0[:n0]); o1 = np.argsort(ov1[:n1])
+    o0 = argsort_stable(ov0, n0); o1 = argsort_stable(ov1, n1)
     ki = _class_size(R, i)
     for x in range(n0):
         a = ov0[o0[x]]
@@ -358,10 +360,11 @@ def _root_rows(R, i, ov0, of0, n0, ov1, of1, n1, budget, rows, nr):
 @njit(cache=True)
 def _keep_rows(R, s, rows, nr, budget):
     "Store an explicit slot's trees sorted by objective in the row pool, and its objectives and counts."
-    order = np.argsort(rows[:nr, _RV], kind='mergesort')
+    tv = np.empty(max(nr, 1), np.int64); tc = np.empty(max(nr, 1), np.int64)
+    for t in range(nr): tv[t] = rows[t, _RV]
+    order = argsort_stable(tv, nr)                               # stable: trees of one objective keep their order
     if R.top[2] + nr > R.rows.shape[0]: R.rows = _grow2(R.rows, R.top[2] + nr)
     st = R.top[2]
-    tv = np.empty(max(nr, 1), np.int64); tc = np.empty(max(nr, 1), np.int64)
     for t in range(nr):
         for k in range(5): R.rows[st + t, k] = rows[order[t], k]
         tv[t] = rows[order[t], _RV]; tc[t] = rows[order[t], _RC]
@@ -376,17 +379,17 @@ def _enumerate_two(P, R, E, s, bits, d, budget):
     tot, single, pair, flip, kind = E.tot[q], E.single[q], E.pair[q], E.units.flip, E.kind
     M = single.shape[0]; h = P.min_leaf - 0.5                   # a leaf holds more than h rows
     cell = np.empty(tot.shape[0])
-    ov0 = np.empty(M + 1, np.int64); of0 = np.empty(M + 1, np.int64)
-    ov1 = np.empty(M + 1, np.int64); of1 = np.empty(M + 1, np.int64)
-    rows = np.empty((16, 5), np.int64); nr = 0
-    if R.info[s, _BASEQ] <= budget: rows, nr = _push_row(rows, nr, R.info[s, _BASEQ], -1, -1, -1, 1)
+    ov = np.empty((2, M + 1), np.int64); of = np.empty((2, M + 1), np.int64); no = np.empty(2, np.int64)
+    rows = np.empty((16, 5), np.int64); nr = np.int64(0)               # typed: see "Compile cost"
+    if R.info[s, _BASEQ] <= budget:                                      # the leaf
+        rows[0, _RV] = R.info[s, _BASEQ]; rows[0, _RF] = -1; rows[0, _RL] = -1; rows[0, _RR] = -1; rows[0, _RC] = 1
+        nr = np.int64(1)
     if R.info[s, _SPLB] <= budget:
         for i in range(M):
-            n0 = _side_options(R, kind, tot, single, pair, flip, i, 0, d, h, budget, ov0, of0, cell)
-            if n0 < 0: continue
-            n1 = _side_options(R, kind, tot, single, pair, flip, i, 1, d, h, budget, ov1, of1, cell)
-            if n1 < 0: continue
-            rows, nr = _root_rows(R, i, ov0, of0, n0, ov1, of1, n1, budget, rows, nr)
+            for a in range(2):                                           # the sides x_i = 0 and x_i = 1
+                no[a] = _side_options(R, kind, tot, single, pair, flip, i, a, d, h, budget, ov[a], of[a], cell)
+            if no[0] < 0 or no[1] < 0: continue
+            rows, nr = _root_rows(R, i, ov[0], of[0], no[0], ov[1], of[1], no[1], budget, rows, nr)
     _keep_rows(R, s, rows, nr, budget)
 
 # %% ../nbs/14_rashomon.ipynb #199ffad3
@@ -462,7 +465,7 @@ def _unrank_split(R, s, v, r):
 def _unrank(R, s, v, r, out):
     "Write the r-th tree of objective v of slot s in preorder (data columns, -1 a leaf) into `out`; return its length."
     stack = np.empty((out.shape[0] + 1, 3), np.int64)      # subtrees still to write: (slot, objective, number)
-    stack[0, 0] = s; stack[0, 1] = v; stack[0, 2] = r; top = 1; pos = 0
+    stack[0, 0] = s; stack[0, 1] = v; stack[0, 2] = r; top = 1; pos = np.int64(0)   # typed: see "Compile cost"
     while top > 0:
         top -= 1
         s, v, r = stack[top, 0], stack[top, 1], stack[top, 2]
