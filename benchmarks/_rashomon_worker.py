@@ -54,7 +54,8 @@ def sortd_preorder(node):
             out.append(-1)
         else:
             out.append(int(nd.feature))
-            stack.append(nd.right_child); stack.append(nd.left_child)
+            stack.append(nd.right_child)
+            stack.append(nd.left_child)
     return out
 
 
@@ -89,7 +90,9 @@ def sortd_fit(X, y, task, depth, lam, eps, cap, max_trees=None):
     m = sortd_model(task, depth, lam, eps, cap, max_trees)
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
-        t = time.perf_counter(); m.fit(X, y); sec = time.perf_counter() - t
+        t = time.perf_counter()
+        m.fit(X, y)
+        sec = time.perf_counter() - t
     if not np.array_equal(m.train_X_, X):       # pysortd binarises its input first: it must have kept our 0/1 columns
         raise RuntimeError('pysortd re-encoded the features: its trees cannot be read on X')
     if not hasattr(m, 'fit_result'):
@@ -110,7 +113,8 @@ def run_sortd(X, y, task, depth, lam, eps, cap, prefix=1000, dump=0, dump_to=Non
     X = np.ascontiguousarray(X, dtype=np.int32)
     y = np.asarray(y, dtype=np.int32 if task == 'classification' else np.float64)
     out = dict(solver='sortd')
-    base = rss_mb(); out['base_rss_mb'] = base
+    base = rss_mb()
+    out['base_rss_mb'] = base
     _, p = sortd_fit(X, y, task, depth, lam, eps, cap, max_trees=prefix)
     out.update(prefix_s=p['sec'], prefix_count=p['count'], prefix_optimal=p.get('optimal'))
     emit('STAGE', dict(stage='prefix', **out))
@@ -145,7 +149,8 @@ def best_of(run, repeat, keys, short=0.2):
     while runs < repeat:
         times = [best.get(k) for k in keys if best.get(k) is not None]
         if not times or max(times) >= short: break
-        r = run(runs); runs += 1
+        r = run(runs)
+        runs += 1
         for k in keys:
             if r.get(k) is not None and best.get(k) is not None: best[k] = min(best[k], r[k])
     best['runs'] = runs

@@ -106,7 +106,8 @@ def run_child(method:str, cache:str) -> dict:
     out = subprocess.run([sys.executable, '-c', CHILD, method], env=env, capture_output=True, text=True)
     wall = time.perf_counter() - t
     if out.returncode != 0: raise RuntimeError(f"{method}: child failed\n{out.stderr[-3000:]}")
-    res = json.loads(out.stdout.strip().splitlines()[-1]); res['process'] = wall
+    res = json.loads(out.stdout.strip().splitlines()[-1])
+    res['process'] = wall
     return res
 
 
@@ -152,13 +153,16 @@ def main():
     ap.add_argument('--note', default='', help='a line saying how loaded the machine was')
     ap.add_argument('--src', default=None, help='measure the glassworks package of another checkout (A/B)')
     a = ap.parse_args()
-    global SRC; SRC = a.src
+    global SRC
+    SRC = a.src
     rows, kernels = [], []
     for m in a.methods:
         runs = [measure(m) for _ in range(a.repeat)]
         num = [k for k, v in runs[0][0].items() if isinstance(v, (int, float))]
-        row = dict(runs[0][0]); row.update({k: float(np.median([r[0][k] for r in runs])) for k in num})
-        rows.append(row); kernels += runs[0][1]
+        row = dict(runs[0][0])
+        row.update({k: float(np.median([r[0][k] for r in runs])) for k in num})
+        rows.append(row)
+        kernels += runs[0][1]
         print(f"{m:11s} cold first fit {row['cold_first_fit']:7.2f} s ({row['cold_compiles']:.0f} compilations)  "
               f"warm first fit {row['warm_first_fit']:.3f} s  warm import {row['warm_imports']:.2f} s  "
               f"second fit {row['second_fit']:.3f} s", flush=True)
@@ -166,8 +170,10 @@ def main():
     note = (f"`python benchmarks/cold_start.py {' '.join(sys.argv[1:])}` on {platform.node()} "
             f"({os.cpu_count()} cores, Python {platform.python_version()}, numba "
             f"{__import__('numba').__version__}); {time.strftime('%Y-%m-%d %H:%M')}. {a.note}")
-    out = Path(a.out); out.parent.mkdir(parents=True, exist_ok=True)
-    df.to_csv(f"{out}.csv", index=False); kd.to_csv(f"{out}_kernels.csv", index=False)
+    out = Path(a.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    df.to_csv(f"{out}.csv", index=False)
+    kd.to_csv(f"{out}_kernels.csv", index=False)
     Path(f"{out}.md").write_text(to_markdown(df, kd, note))
     print(f"wrote {out}.md")
 

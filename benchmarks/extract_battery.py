@@ -11,7 +11,8 @@ from glassworks.extract import node_table, ExtractionProblem, _relative_gamma, o
 import glassworks.extract as E
 
 def brute(prob, K):
-    tab = prob.table; cand = np.flatnonzero(prob.cand & (prob.a <= K))
+    tab = prob.table
+    cand = np.flatnonzero(prob.cand & (prob.a <= K))
     anc = {int(i): set(tab.path(i)[:-1]) for i in cand}
     best, cnt = 0.5 * prob.y @ prob.y, 1
     for k in range(1, int(K) + 1):
@@ -51,6 +52,9 @@ def main(tl=15.0, solver='oa', limit=None, out=None):
 
 if __name__ == '__main__':
     import argparse
-    p = argparse.ArgumentParser(); p.add_argument('--tl', type=float, default=15.0); p.add_argument('--solver', default='exact_solve')  # or 'oa' (outer approximation only), 'branch_and_bound'
-    p.add_argument('--limit', type=int, default=None); a = p.parse_args()
+    p = argparse.ArgumentParser()
+    p.add_argument('--tl', type=float, default=15.0)
+    p.add_argument('--solver', default='exact_solve')  # or 'oa' (outer approximation only), 'branch_and_bound'
+    p.add_argument('--limit', type=int, default=None)
+    a = p.parse_args()
     main(a.tl, a.solver, a.limit)

@@ -54,16 +54,20 @@ def load_regression(name, max_rows, seed=0):
     else:
         from glassworks.datasets import load
         d = load(name, download=False)
-        Xd = d.X.copy(); yv = pd.Series(np.asarray(d.y, dtype=float))
+        Xd = d.X.copy()
+        yv = pd.Series(np.asarray(d.y, dtype=float))
         ok = ~Xd.isna().any(axis=1).to_numpy() & np.isfinite(yv.to_numpy())
         Xd, yv = Xd.loc[ok].reset_index(drop=True), yv[ok].reset_index(drop=True)
         for c in list(Xd.columns):
             if Xd[c].dtype.kind not in 'biuf':
-                if Xd[c].nunique() > 50: Xd = Xd.drop(columns=c); continue
+                if Xd[c].nunique() > 50:
+                    Xd = Xd.drop(columns=c)
+                    continue
                 Xd[c] = pd.Categorical(Xd[c]).codes
         X, y = Xd.to_numpy(float), yv.to_numpy(float)
     if len(X) > max_rows:
-        idx = np.random.default_rng(seed).choice(len(X), max_rows, replace=False); X, y = X[idx], y[idx]
+        idx = np.random.default_rng(seed).choice(len(X), max_rows, replace=False)
+        X, y = X[idx], y[idx]
     return np.asarray(X, float), np.asarray(y, float)
 
 
@@ -86,12 +90,19 @@ def part_speed(args):
     t = time.perf_counter()
     gb = GradientBoostingRegressor(n_estimators=500, max_depth=7, learning_rate=0.1, subsample=0.5, random_state=0).fit(X, y)
     t_gb = time.perf_counter() - t
-    t = time.perf_counter(); tab = node_table(gb, X); t_tab = time.perf_counter() - t
+    t = time.perf_counter()
+    tab = node_table(gb, X)
+    t_tab = time.perf_counter() - t
     yc = y - y.mean()
-    prob = ExtractionProblem(tab, yc, 1.0, tab.attribute('rules')); prob.gamma = _relative_gamma(tab, 10.0, prob.cand)
+    prob = ExtractionProblem(tab, yc, 1.0, tab.attribute('rules'))
+    prob.gamma = _relative_gamma(tab, 10.0, prob.cand)
     lmax = prob.lambda_max()
-    t = time.perf_counter(); s = cbcd(prob, 0.01 * lmax); t_one = time.perf_counter() - t
-    t = time.perf_counter(); path = _run_path(prob, 50, 1e-3, y_mean=float(y.mean())); t_path = time.perf_counter() - t
+    t = time.perf_counter()
+    s = cbcd(prob, 0.01 * lmax)
+    t_one = time.perf_counter() - t
+    t = time.perf_counter()
+    path = _run_path(prob, 50, 1e-3, y_mean=float(y.mean()))
+    t_path = time.perf_counter() - t
     sizes = [st.n_rules for st in path.steps]
     rows = [dict(what='node table (500 trees, depth 7)', n=len(X), nodes=tab.m, seconds=t_tab, paper='-'),
             dict(what=f'one CBCD solution (lambda=0.01 lambda_max, {int(s.z.sum())} rules, {s.sweeps} sweeps)',
@@ -106,9 +117,12 @@ def part_speed(args):
 def part_exact(args):
     X, y = make_friedman1(1000, noise=1.0, random_state=0)
     gb = GradientBoostingRegressor(n_estimators=100, max_depth=3, learning_rate=0.1, random_state=0).fit(X, y)
-    tab = node_table(gb, X); yc = y - y.mean(); rows = []
+    tab = node_table(gb, X)
+    yc = y - y.mean()
+    rows = []
     for g_rel in args.gammas:
-        prob = ExtractionProblem(tab, yc, 1.0, tab.attribute('rules')); prob.gamma = _relative_gamma(tab, g_rel, prob.cand)
+        prob = ExtractionProblem(tab, yc, 1.0, tab.attribute('rules'))
+        prob.gamma = _relative_gamma(tab, g_rel, prob.cand)
         t = time.perf_counter()
         path = _run_path(prob, 50, 1e-3, max_budget=20)
         warm = [s.nodes for s in path.steps if s.budget_used <= 20]
@@ -133,14 +147,16 @@ def node_matrix(tab):
         for k_leaf in np.unique(tab.leaf_of[:, t]):
             members = np.flatnonzero(tab.leaf_of[:, t] == k_leaf)
             for i in tab.path(k_leaf):
-                rows.append(members); cols.append(np.full(len(members), i))
+                rows.append(members)
+                cols.append(np.full(len(members), i))
     r, c = np.concatenate(rows), np.concatenate(cols)
     return sparse.csc_matrix((tab.mu[c], (r, c)), shape=(n, tab.m))
 
 
 def lasso_models(tab_tr, y_tr, Ks):
     from sklearn.linear_model import lasso_path
-    M = node_matrix(tab_tr); yc = y_tr - y_tr.mean()
+    M = node_matrix(tab_tr)
+    yc = y_tr - y_tr.mean()
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         alphas, coefs, _ = lasso_path(M, yc, n_alphas=100, eps=1e-4)
@@ -159,7 +175,8 @@ def quality_case(name, X, y, depth, fold, tr, te, args):
     gb = GradientBoostingRegressor(n_estimators=args.trees, max_depth=depth, learning_rate=0.1,
                                    subsample=0.5, random_state=fold).fit(Xtr, ytr)
     full = r2(yte, gb.predict(Xte))
-    tab = node_table(gb, Xtr); tab_te = node_table(gb, Xte)
+    tab = node_table(gb, Xtr)
+    tab_te = node_table(gb, Xte)
     base = dict(dataset=name, depth=depth, fold=fold, n=len(X), full_ensemble=full)
     rows.append(dict(base, method='full_ensemble', K=0, rules=tab.m, r2=full, seconds=np.nan))
     for method in ['ours', 'leaves_only']:
@@ -197,7 +214,9 @@ def part_quality(args):
     cases = []
     for name in args.datasets:
         try: X, y = load_regression(name, args.max_rows)
-        except Exception as e: print(f"skip {name}: {type(e).__name__}: {e}"); continue
+        except Exception as e:
+            print(f"skip {name}: {type(e).__name__}: {e}")
+            continue
         print(f"{name}: n={len(X)} p={X.shape[1]}", flush=True)
         for depth, (fold, (tr, te)) in itertools.product(args.depths, enumerate(KFold(5, shuffle=True, random_state=0).split(X))):
             cases.append((name, X, y, depth, fold, tr, te))
@@ -250,17 +269,23 @@ def main(argv=None):
                     help='joblib jobs over the (data set, depth, fold) cases of the quality part only (R^2, not timed); '
                          'the speed and exact parts always run serially')
     args = ap.parse_args(argv)
-    out = Path(args.out); out.parent.mkdir(parents=True, exist_ok=True)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
     md = [f"# Rule extraction benchmark\n\nMachine: {platform.machine()}, {platform.python_version()}; "
           f"command: `python benchmarks/extract_bench.py {' '.join(argv or __import__('sys').argv[1:])}`\n"]
     if 'speed' in args.parts:
-        sp = part_speed(args); sp.to_csv(f"{out}_speed.csv", index=False); print(sp.to_string())
+        sp = part_speed(args)
+        sp.to_csv(f"{out}_speed.csv", index=False)
+        print(sp.to_string())
         md += ["## Speed (500 trees, depth 7)\n", to_md(sp), '']
     if 'exact' in args.parts:
-        ex = part_exact(args); ex.to_csv(f"{out}_exact.csv", index=False); print(ex.to_string())
+        ex = part_exact(args)
+        ex.to_csv(f"{out}_exact.csv", index=False)
+        print(ex.to_string())
         md += ["## Exact solver, 100 trees / depth 3 / n = 1000 / K = 20\n", to_md(ex, '.4g'), '']
     if 'quality' in args.parts:
-        q = part_quality(args); q.to_csv(f"{out}.csv", index=False)
+        q = part_quality(args)
+        q.to_csv(f"{out}.csv", index=False)
         md += quality_tables(q, args)
     Path(f"{out}.md").write_text('\n'.join(md) + '\n')
 

@@ -116,7 +116,8 @@ def save(rows):
     for r in rows: old[int(r['p'])] = r
     rows = [old[p] for p in sorted(old)]
     with open(OUT / 'hierscale.csv', 'w', newline='') as f:
-        w = csv.DictWriter(f, FIELDS); w.writeheader()
+        w = csv.DictWriter(f, FIELDS)
+        w.writeheader()
         for r in rows: w.writerow({k: r.get(k) for k in FIELDS})
     lines = ["# hierScale benchmark: seconds per path solution",
              "",
@@ -165,4 +166,5 @@ if __name__ == '__main__':
         try:
             save([run(p, nf, peer)])
         except MemoryError:
-            print(f"p={p}: out of memory", flush=True); traceback.print_exc()
+            print(f"p={p}: out of memory", flush=True)
+            traceback.print_exc()

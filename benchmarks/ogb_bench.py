@@ -87,7 +87,9 @@ def load_numeric(name):
     X, y = X.loc[keep].reset_index(drop=True), y[keep].reset_index(drop=True)
     for c in list(X.columns):
         if X[c].dtype.kind not in 'biuf':
-            if X[c].nunique() > 50: X = X.drop(columns=c); continue     # names / ids (e.g. Country)
+            if X[c].nunique() > 50:  # names / ids (e.g. Country)
+                X = X.drop(columns=c)
+                continue
             X[c] = pd.Categorical(X[c]).codes
     task = {'classification': 'classification', 'counts': 'counts'}.get(d.task, 'regression')
     return X.to_numpy(float), y.to_numpy(), task, [str(c) for c in X.columns]
@@ -96,7 +98,9 @@ def load_numeric(name):
 def timed(fn, repeat):
     best, out = np.inf, None
     for _ in range(repeat):
-        t = time.perf_counter(); out = fn(); best = min(best, time.perf_counter() - t)
+        t = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t)
     return best, out
 
 
@@ -158,15 +162,19 @@ def figs_complexity(m):
     for tree in m.trees_:
         leaves = []
         def walk(nd, depth):
-            if nd.left is None and nd.right is None: leaves.append(depth); return
-            walk(nd.left, depth + 1); walk(nd.right, depth + 1)
+            if nd.left is None and nd.right is None:
+                leaves.append(depth)
+                return
+            walk(nd.left, depth + 1)
+            walk(nd.right, depth + 1)
         walk(tree, 0)
         total += sum(1 + d for d in sorted(leaves)[1:])
     return 1 + total   # + the intercept
 
 
 def rulefit_complexity(m):
-    r = m._get_rules(); r = r[r.coef != 0]
+    r = m._get_rules()
+    r = r[r.coef != 0]
     return 1 + int(sum(2 if t == 'linear' else 2 + str(s).count(' and ') for t, s in zip(r.type, r.rule)))   # + intercept
 
 
@@ -177,17 +185,26 @@ def imodels_curve(kind, X, y, C, base):
         t = time.perf_counter()
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')
-            if kind == 'figs': m = FIGSRegressor(max_rules=k).fit(X, y); cx = figs_complexity(m)
-            elif kind == 'boosted': m = BoostedRulesRegressor(n_estimators=k).fit(X, y); cx = 2 * k + 1
-            else: m = RuleFitRegressor(max_rules=k, random_state=0).fit(X, y); cx = rulefit_complexity(m)
+            if kind == 'figs':
+                m = FIGSRegressor(max_rules=k).fit(X, y)
+                cx = figs_complexity(m)
+            elif kind == 'boosted':
+                m = BoostedRulesRegressor(n_estimators=k).fit(X, y)
+                cx = 2 * k + 1
+            else:
+                m = RuleFitRegressor(max_rules=k, random_state=0).fit(X, y)
+                cx = rulefit_complexity(m)
         dt = time.perf_counter() - t
         if cx > C: break
-        pts.append((cx, float(np.mean((m.predict(X) - y) ** 2)) / base)); t_last = dt
+        pts.append((cx, float(np.mean((m.predict(X) - y) ** 2)) / base))
+        t_last = dt
     return step_average(pts, C), t_last
 
 
 def part2(name, X, y, args):
-    y = y.astype(float) - y.mean(); base = float(np.mean(y ** 2)); C = args.max_complexity
+    y = y.astype(float) - y.mean()
+    base = float(np.mean(y ** 2))
+    C = args.max_complexity
     row = dict(dataset=name, n=len(y), d=X.shape[1])
     for label, kw in [('ogb_bnb', dict(search=args.search, bound='admissible', max_rule_length=3)),
                       ('ogb_bnb_fine', dict(search=args.search, bound='admissible', max_rule_length=2, n_cutpoints=9)),
@@ -205,7 +222,8 @@ def part2(name, X, y, args):
         if cx is not None:
             row['fastogb'] = step_average(list(zip(cx, np.asarray(f.loss_history_) / base)), C)
     except Exception as e:   # noqa: BLE001 - a peer failing must not stop the benchmark
-        row['fastogb'] = np.nan; print(f"  fastogb: {type(e).__name__}: {e}", file=sys.stderr)
+        row['fastogb'] = np.nan
+        print(f"  fastogb: {type(e).__name__}: {e}", file=sys.stderr)
     for kind in ['rulefit', 'boosted', 'figs']:
         try: row[kind], row[f'{kind}_s'] = imodels_curve(kind, X, y, C, base)
         except ImportError: row[kind] = np.nan
@@ -293,12 +311,14 @@ def main_vs_fastogb(args, argv):
     for name in args.datasets:
         try: X, y, task, _ = load_numeric(name)
         except Exception as e:   # noqa: BLE001
-            print(f"skip {name}: {type(e).__name__}: {e}", file=sys.stderr); continue
+            print(f"skip {name}: {type(e).__name__}: {e}", file=sys.stderr)
+            continue
         print(f"{name}: n={len(y)} d={X.shape[1]} {task}", file=sys.stderr, flush=True)
         for s in args.searches:
             if s == 'bnb' and len(y) > args.bnb_max_rows: continue
             rows += equal_language(name, X, y, task, args, s)
-        held.append(held_out(name, X, y, task, args)); print('  ', held[-1], file=sys.stderr, flush=True)
+        held.append(held_out(name, X, y, task, args))
+        print('  ', held[-1], file=sys.stderr, flush=True)
         write_vs_fastogb(rows, held, args, argv)           # after every data set, so a stopped run keeps its results
 
 
@@ -316,7 +336,8 @@ def write_vs_fastogb(rows, held, args, argv):
                                                 if abs(a - b) > 1e-6 * max(1.0, abs(b))), 'none'),
                          note=g.note.iloc[0]))
     S = pd.DataFrame(summ)
-    out = Path(args.out); out.parent.mkdir(parents=True, exist_ok=True)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
     pd.concat([d.assign(part='equal_language'), h.assign(part='held_out_defaults')]).to_csv(out.with_suffix('.csv'), index=False)
     cmd = ' '.join(['python benchmarks/ogb_bench.py'] + (argv if argv is not None else sys.argv[1:]))
     lines = [f"# Ours against fastogb (`GLASSWORKS_DATA=/work/shared/data {cmd}`)", '',
@@ -379,13 +400,17 @@ def main(argv=None):
     for name in args.datasets:
         try: X, y, task, _ = load_numeric(name)
         except Exception as e:   # noqa: BLE001
-            print(f"skip {name}: {type(e).__name__}: {e}", file=sys.stderr); continue
+            print(f"skip {name}: {type(e).__name__}: {e}", file=sys.stderr)
+            continue
         print(f"{name}: n={len(y)} d={X.shape[1]} {task}", file=sys.stderr, flush=True)
-        rows1.append(part1(name, X, y, task, args)); print('  ', rows1[-1], file=sys.stderr, flush=True)
+        rows1.append(part1(name, X, y, task, args))
+        print('  ', rows1[-1], file=sys.stderr, flush=True)
         if task == 'regression' and not args.skip_part2:
-            rows2.append(part2(name, X, y, args)); print('  ', rows2[-1], file=sys.stderr, flush=True)
+            rows2.append(part2(name, X, y, args))
+            print('  ', rows2[-1], file=sys.stderr, flush=True)
     d1, d2 = pd.DataFrame(rows1), pd.DataFrame(rows2)
-    out = Path(args.out); out.parent.mkdir(parents=True, exist_ok=True)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
     pd.concat([d1.assign(part='same_config_vs_fastogb'), d2.assign(part='risk_complexity')]).to_csv(
         out.with_suffix('.csv'), index=False)
     lines = [f"# Rule boosting benchmark (`{' '.join(['python benchmarks/ogb_bench.py'] + (argv or sys.argv[1:]))}`)", '',

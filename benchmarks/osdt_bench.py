@@ -63,16 +63,21 @@ SPEC_TRUTH = {
 @contextlib.contextmanager
 def captured_output(sink: list):
     """Redirect the process-level stdout/stderr (file descriptors 1 and 2, so C++ output too) into `sink`."""
-    sys.stdout.flush(); sys.stderr.flush()
+    sys.stdout.flush()
+    sys.stderr.flush()
     saved = os.dup(1), os.dup(2)
     with tempfile.TemporaryFile(mode='w+b') as tmp:
-        os.dup2(tmp.fileno(), 1); os.dup2(tmp.fileno(), 2)
+        os.dup2(tmp.fileno(), 1)
+        os.dup2(tmp.fileno(), 2)
         try:
             yield
         finally:
-            sys.stdout.flush(); sys.stderr.flush()
-            os.dup2(saved[0], 1); os.dup2(saved[1], 2)
-            os.close(saved[0]); os.close(saved[1])
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
             tmp.seek(0)
             sink.append(tmp.read().decode(errors='replace'))
 
@@ -89,10 +94,13 @@ def gosdt_tree_predict(node: dict, X: np.ndarray, classes):
     while stack:
         nd, rows, d = stack.pop()
         if 'prediction' in nd:
-            pred[rows] = classes[nd['prediction']]; leaves += 1; depth = max(depth, d)
+            pred[rows] = classes[nd['prediction']]
+            leaves += 1
+            depth = max(depth, d)
             continue
         on = X[rows, nd['feature']] == 1
-        stack.append((nd['true'], rows[on], d + 1)); stack.append((nd['false'], rows[~on], d + 1))
+        stack.append((nd['true'], rows[on], d + 1))
+        stack.append((nd['false'], rows[~on], d + 1))
     return pred, leaves, depth
 
 
@@ -103,10 +111,13 @@ def streed_tree_predict(node, X: np.ndarray):
     while stack:
         nd, rows, d = stack.pop()
         if nd.is_leaf_node():
-            pred[rows] = nd.label; leaves += 1; depth = max(depth, d)
+            pred[rows] = nd.label
+            leaves += 1
+            depth = max(depth, d)
             continue
         on = X[rows, nd.feature] == 1
-        stack.append((nd.right_child, rows[on], d + 1)); stack.append((nd.left_child, rows[~on], d + 1))
+        stack.append((nd.right_child, rows[on], d + 1))
+        stack.append((nd.left_child, rows[~on], d + 1))
     return pred, leaves, depth
 
 
@@ -121,7 +132,8 @@ def run_ours(mode, X, y, names, lam, cap):
     out = blank(mode)
     if OSDTClassifier is not None:
         clf = OSDTClassifier(regularization=lam, search=mode, time_limit=cap)
-        gc.collect(); t0 = time.perf_counter()
+        gc.collect()
+        t0 = time.perf_counter()
         clf.fit(X, y)
         out['seconds'] = time.perf_counter() - t0
         tree = clf.tree_
@@ -129,7 +141,8 @@ def run_ours(mode, X, y, names, lam, cap):
                    note=f"fit_time_={getattr(clf, 'fit_time_', math.nan):.4g}")
     elif mode == 'dp':                  # the estimator is not there yet: the engine it wraps
         data_args = (X, y)
-        gc.collect(); t0 = time.perf_counter()
+        gc.collect()
+        t0 = time.perf_counter()
         res = search_tree(TreeData(*data_args, feature_names=names), lam, max_depth=None,
                           monitor=SearchMonitor(time_limit=cap))
         out['seconds'] = time.perf_counter() - t0
@@ -147,14 +160,16 @@ def run_ours(mode, X, y, names, lam, cap):
 def run_gosdt(X, y, lam, cap):
     out = blank('gosdt')
     if GOSDTClassifier is None:
-        out['note'] = 'not installed'; return out
+        out['note'] = 'not installed'
+        return out
     # allow_small_reg: otherwise λ < 1/N is silently raised to 1/N (e.g. Monk λ=0.005 < 1/124);
     # depth_budget=None → unlimited depth; time_limit is an int number of seconds.
     clf = GOSDTClassifier(regularization=lam, allow_small_reg=True, depth_budget=None,
                           time_limit=int(math.ceil(cap)), verbose=False)
     printed = []
     with captured_output(printed):
-        gc.collect(); t0 = time.perf_counter()
+        gc.collect()
+        t0 = time.perf_counter()
         clf.fit(X, y)
         out['seconds'] = time.perf_counter() - t0
     r = clf.result_
@@ -171,7 +186,8 @@ def run_gosdt(X, y, lam, cap):
 def run_streed(X, y, lam, cap):
     out = blank('streed')
     if STreeDClassifier is None:
-        out['note'] = 'not installed'; return out
+        out['note'] = 'not installed'
+        return out
     # cost-complex-accuracy = errors + cost_complexity·N·(branch nodes) = N·(R_OSDT − λ) since branches = leaves − 1.
     # No optimal tree splits twice on one feature along a path (an empty leaf only costs λ), so depth ≤ M is no limit.
     depth_cap = min(X.shape[1], STREED_MAX_DEPTH)
@@ -181,11 +197,13 @@ def run_streed(X, y, lam, cap):
     printed = []
     with captured_output(printed), warnings.catch_warnings():
         warnings.simplefilter('ignore')
-        gc.collect(); t0 = time.perf_counter()
+        gc.collect()
+        t0 = time.perf_counter()
         clf.fit(Xi, yi)
         out['seconds'] = time.perf_counter() - t0
     if not hasattr(clf, 'fit_result'):
-        out.update(status='no tree', note='no feasible tree returned'); return out
+        out.update(status='no tree', note='no feasible tree returned')
+        return out
     res = clf.fit_result
     if not np.array_equal(clf.train_X_, Xi):
         out['note'] = 'pystreed re-encoded the features; '
@@ -202,7 +220,8 @@ def warm_up(solvers) -> dict:
     """One untimed tiny fit per solver so that numba compilation is excluded from the timings; the first call's time
     minus a second identical call's time is reported as the compile time."""
     rng = np.random.default_rng(0)
-    Xs = rng.integers(0, 2, (60, 5)); ys = (Xs[:, 0] ^ Xs[:, 1] | (rng.random(60) < 0.1)).astype(np.int64)
+    Xs = rng.integers(0, 2, (60, 5))
+    ys = (Xs[:, 0] ^ Xs[:, 1] | (rng.random(60) < 0.1)).astype(np.int64)
     names = [f"f{j}" for j in range(5)]
     compile_s = {}
     for s in solvers:
@@ -271,7 +290,8 @@ def main(argv=None):
     versions = {'python': platform.python_version(), 'numpy': np.__version__}
     for mod in ('glassworks', 'numba', 'gosdt', 'pystreed', 'sklearn'):
         try:
-            m = __import__(mod); versions[mod] = getattr(m, '__version__', '?')
+            m = __import__(mod)
+            versions[mod] = getattr(m, '__version__', '?')
         except ImportError:
             versions[mod] = 'missing'
     if 'pystreed' in versions and versions['pystreed'] == '?':
@@ -293,8 +313,10 @@ def main(argv=None):
     t_start = time.perf_counter()
     for name in datasets:
         X_df, y_s, _ = load(name)
-        X = np.ascontiguousarray(X_df.to_numpy(dtype=np.int64)); names = [str(c) for c in X_df.columns]
-        classes, y = np.unique(y_s.to_numpy(), return_inverse=True); y = y.astype(np.int64)
+        X = np.ascontiguousarray(X_df.to_numpy(dtype=np.int64))
+        names = [str(c) for c in X_df.columns]
+        classes, y = np.unique(y_s.to_numpy(), return_inverse=True)
+        y = y.astype(np.int64)
         for lam in lams:
             res = {}
             for s in solvers:
@@ -342,7 +364,8 @@ def main(argv=None):
                   + f"  agree gosdt={row['agree_gosdt']} streed={row['agree_streed']} bnb={row['agree_bnb']}"
                   f" spec={row['agree_spec']}", flush=True)
             meta['total'] = time.perf_counter() - t_start          # results so far, rewritten after every case
-            write_csv(prefix.with_suffix('.csv'), rows); write_md(prefix.with_suffix('.md'), rows, meta)
+            write_csv(prefix.with_suffix('.csv'), rows)
+            write_md(prefix.with_suffix('.md'), rows, meta)
     print(f"wrote {prefix.with_suffix('.csv')} and {prefix.with_suffix('.md')} ({meta['total']:.0f}s)", flush=True)
     return rows
 
@@ -364,7 +387,8 @@ def memory_guard(fixed_gb=None) -> float:
 def write_csv(path, rows):
     keys = list(rows[0].keys()) if rows else []
     with open(path, 'w', newline='') as f:
-        w = csv.DictWriter(f, fieldnames=keys); w.writeheader()
+        w = csv.DictWriter(f, fieldnames=keys)
+        w.writeheader()
         for r in rows:
             w.writerow({k: (f"{v:.10g}" if isinstance(v, float) else v) for k, v in r.items()})
 

@@ -34,31 +34,44 @@ TOL = 1e-7          # objectives closer than this (relative to max(1, |objective
 
 def objective_from_groups(groups, y, lam):
     "SSE/SST + lam * leaves for a partition of the rows given as group ids, in float64 with centred sums."
-    y = np.asarray(y, float); sst = np.sum((y - y.mean()) ** 2)
-    _, g = np.unique(groups, return_inverse=True); g = g.ravel(); k = g.max() + 1
-    cnt = np.bincount(g, minlength=k); mu = np.bincount(g, weights=y, minlength=k) / cnt
+    y = np.asarray(y, float)
+    sst = np.sum((y - y.mean()) ** 2)
+    _, g = np.unique(groups, return_inverse=True)
+    g = g.ravel()
+    k = g.max() + 1
+    cnt = np.bincount(g, minlength=k)
+    mu = np.bincount(g, weights=y, minlength=k) / cnt
     return float(np.sum((y - mu[g]) ** 2) / sst + lam * k), int(k)
 
 
 @contextlib.contextmanager
 def quiet_fd():
     "Silence stdout at the file-descriptor level (the C++ extension prints there)."
-    sys.stdout.flush(); fd = os.dup(1); null = os.open(os.devnull, os.O_WRONLY)
+    sys.stdout.flush()
+    fd = os.dup(1)
+    null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 1)
     try: yield
     finally:
-        sys.stdout.flush(); os.dup2(fd, 1); os.close(fd); os.close(null)
+        sys.stdout.flush()
+        os.dup2(fd, 1)
+        os.close(fd)
+        os.close(null)
 
 
 def osrt_leaf_ids(node, X):
     "Leaf number of each row in an `osrt` JSON tree (tests `x[feature] == reference`; true branch if it holds)."
-    ids = np.zeros(len(X), np.int64); counter = [0]
+    ids = np.zeros(len(X), np.int64)
+    counter = [0]
     def walk(nd, rows):
         if 'prediction' in nd:
-            ids[rows] = counter[0]; counter[0] += 1; return
+            ids[rows] = counter[0]
+            counter[0] += 1
+            return
         assert nd['relation'] == '==', nd['relation']
         hit = X[rows, nd['feature']] == nd['reference']
-        walk(nd['true'], rows[hit]); walk(nd['false'], rows[~hit])
+        walk(nd['true'], rows[hit])
+        walk(nd['false'], rows[~hit])
     walk(node, np.arange(len(X)))
     return ids
 
@@ -94,7 +107,8 @@ def run_streed(X, y, lam, d, cap, bound):
     with quiet_fd(): m.fit(X, y)
     sec = time.perf_counter() - t
     # leaves predict their exact (double) means; rows with equal predictions can be grouped without changing SSE
-    k = int(m.get_n_leaves()); obj = objective_from_groups(m.predict(X), y, 0.0)[0] + lam * k
+    k = int(m.get_n_leaves())
+    obj = objective_from_groups(m.predict(X), y, 0.0)[0] + lam * k
     return dict(sec=sec, obj=obj, leaves=k, optimal=bool(m.fit_result.is_optimal()))
 
 
@@ -105,7 +119,9 @@ def interleaved(runs, repeat, short=0.2):
 
 
 def available(mod):
-    try: __import__(mod); return True
+    try:
+        __import__(mod)
+        return True
     except Exception: return False
 
 
@@ -139,12 +155,15 @@ def main(argv=None):
     peers = {'osrt': available('osrt') and 'osrt' not in a.without, 'streed': available('pystreed') and 'streed' not in a.without}
     print(f"peers available: {peers}", flush=True)
     # warm up: numba compilation is a one-off cost, not part of a fit
-    Xw, yw, _ = load('servo'); OSRTRegressor(0.05, max_depth=2).fit(Xw.to_numpy(), yw.to_numpy())
+    Xw, yw, _ = load('servo')
+    OSRTRegressor(0.05, max_depth=2).fit(Xw.to_numpy(), yw.to_numpy())
     rows = pd.read_csv(a.out + '.csv').to_dict('records') if a.resume and Path(a.out + '.csv').exists() else []
     done = {(r['dataset'], int(r['depth']), float(r['lam'])) for r in rows}
     skip = {(k.split(':')[0], int(k.split(':')[1]), float(k.split(':')[2])) for k in a.skip_osrt}
     for name in a.datasets:
-        X, y, _ = load(name); X = X.to_numpy().astype(np.int64); y = y.to_numpy().astype(float)
+        X, y, _ = load(name)
+        X = X.to_numpy().astype(np.int64)
+        y = y.to_numpy().astype(float)
         for d in a.depths:
             for lam in a.lams:
                 if (name, d, lam) in done: continue
@@ -168,7 +187,8 @@ def main(argv=None):
                                  for k in runs)
                 print(f"{name:12s} d={d} lam={lam:<6} best {best:.6f} | {line}", flush=True)
                 pd.DataFrame(rows).to_csv(a.out + '.csv', index=False)
-    df = pd.DataFrame(rows); df.to_csv(a.out + '.csv', index=False)
+    df = pd.DataFrame(rows)
+    df.to_csv(a.out + '.csv', index=False)
     write_markdown(df, a, peers)
 
 
@@ -254,7 +274,8 @@ def write_markdown(df, a, peers):
     for c in t.columns:
         if c.endswith('_sec') or c.endswith('ratio'): t[c] = t[c].map(lambda v: f"{v:.3f}")
         elif c.endswith('_obj') or c.endswith('_reported'): t[c] = t[c].map(lambda v: f"{v:.6f}")
-    L.append('| ' + ' | '.join(cols) + ' |'); L.append('|' + '---|' * len(cols))
+    L.append('| ' + ' | '.join(cols) + ' |')
+    L.append('|' + '---|' * len(cols))
     for _, r in t.iterrows(): L.append('| ' + ' | '.join(str(v) for v in r) + ' |')
     Path(a.out + '.md').write_text('\n'.join(L) + '\n')
     print('\n'.join(L[:20]))

@@ -69,13 +69,18 @@ def run_ours(X, y, task, depth, lam, eps, cap, prefix=PREFIX, dump=0, dump_to=No
     count = int(rs.count)
     out = dict(count=count, build_s=build, reported_build_s=float(getattr(rs, 'build_seconds', math.nan)))
     progress(stage='build', **out)
-    t = time.perf_counter(); P = rs.preorders(0, min(prefix, count)); out['first_s'] = build + time.perf_counter() - t
+    t = time.perf_counter()
+    P = rs.preorders(0, min(prefix, count))
+    out['first_s'] = build + time.perf_counter() - t
     out['first_count'] = int(len(P))
     progress(stage='first', **out)
     out['full_s'] = None
     if count <= MATERIALISE_MAX:
-        del P; gc.collect()
-        t = time.perf_counter(); P = rs.preorders(0, count); out['full_s'] = build + time.perf_counter() - t
+        del P
+        gc.collect()
+        t = time.perf_counter()
+        P = rs.preorders(0, count)
+        out['full_s'] = build + time.perf_counter() - t
         if len(P) != count: out['error'] = f"preorders(0, count) returned {len(P)} rows, count is {count}"
     if dump and dump_to and count:
         np.save(dump_to, np.asarray(P[:dump] if len(P) >= min(dump, count) else rs.preorders(0, min(dump, count))))
@@ -127,7 +132,8 @@ def sortd_kept_features(X):
         if ones[f] < 1 or ones[f] > n - 1: continue
         key = Xf[:, f].tobytes()
         if key in seen: continue
-        seen[key] = f; keep.append(f)
+        seen[key] = f
+        keep.append(f)
     return keep
 
 
@@ -162,7 +168,9 @@ def run_worker(python, args, limit, startup=600.0, mem_gb=16.0):
         elif t_ready is not None and now - t_ready > limit: status = 'cap'
         elif t_ready is None and now - t_start > startup: status = 'cap'
         if status:
-            p.kill(); p.wait(); break
+            p.kill()
+            p.wait()
+            break
     reader.join(timeout=5)
     res = {}
     for l in lines:                                   # STAGE lines first, RESULT last: later keys win
@@ -175,7 +183,8 @@ def run_worker(python, args, limit, startup=600.0, mem_gb=16.0):
             if tag == 'RESULT': status = status or 'ok'
     res['hwm_mb'] = hwm / 1024
     if status is None:
-        err.seek(0); tail = err.read()[-600:].strip().replace('\n', ' | ')
+        err.seek(0)
+        tail = err.read()[-600:].strip().replace('\n', ' | ')
         status, res['error'] = 'error', f"exit {p.returncode}: {tail}"
     err.close()
     res.setdefault('peak_rss_mb', res['hwm_mb'])
@@ -360,7 +369,8 @@ def run_grid(a, cases):
         try:
             X, y, note = load_case(name, task)
         except Exception as e:                                                    # noqa: BLE001
-            print(f"{name}: skipped ({e})", flush=True); continue
+            print(f"{name}: skipped ({e})", flush=True)
+            continue
         print(f"{name} ({task}): n={len(y)} M={X.shape[1]} SORTD keeps {len(sortd_kept_features(X))} {note}", flush=True)
         for depth in a.depths:
             for eps in a.eps:

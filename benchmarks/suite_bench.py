@@ -102,7 +102,9 @@ def run_streed(X, y, lam, depth, cap, zero_task='accuracy'):
     with captured_output(printed), warnings.catch_warnings():
         warnings.simplefilter('ignore')
         gc.collect()
-        t = time.perf_counter(); clf.fit(Xi, yi); sec = time.perf_counter() - t
+        t = time.perf_counter()
+        clf.fit(Xi, yi)
+        sec = time.perf_counter() - t
     if not hasattr(clf, 'fit_result') or not clf.fit_result.is_feasible():
         return dict(sec=sec, obj=math.nan, optimal=False, lb=math.nan, leaves=None, tree_depth=None, task=task,
                     error='no tree returned')
@@ -120,9 +122,11 @@ def run_streed(X, y, lam, depth, cap, zero_task='accuracy'):
 def warm_up(zero_task):
     "Untimed tiny fits: numba compilation and pystreed's first call are kept out of the timings."
     rng = np.random.default_rng(0)
-    X = rng.integers(0, 2, (60, 6)); y = (X[:, 0] ^ X[:, 1]) | (rng.random(60) < 0.1).astype(np.int64)
+    X = rng.integers(0, 2, (60, 6))
+    y = (X[:, 0] ^ X[:, 1]) | (rng.random(60) < 0.1).astype(np.int64)
     for lam in (0.0, 0.01):
-        run_ours(X, y, lam, 3, 60); run_streed(X, y, lam, 3, 60, zero_task)
+        run_ours(X, y, lam, 3, 60)
+        run_streed(X, y, lam, 3, 60, zero_task)
 
 
 def engine_version():

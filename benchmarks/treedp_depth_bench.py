@@ -88,7 +88,9 @@ def run_streed_classification(X, y, lam, depth, cap):
     Xi, yi = np.ascontiguousarray(X, dtype=np.int32), np.asarray(y, dtype=np.int32)
     with captured_output([]), warnings.catch_warnings():
         warnings.simplefilter('ignore')
-        t = time.perf_counter(); clf.fit(Xi, yi); sec = time.perf_counter() - t
+        t = time.perf_counter()
+        clf.fit(Xi, yi)
+        sec = time.perf_counter() - t
     pred, leaves, _ = streed_tree_predict(clf.tree_, clf.train_X_)
     return dict(sec=sec, obj=objective_of(pred, yi, leaves, lam), optimal=bool(clf.fit_result.is_optimal()), leaves=leaves)
 

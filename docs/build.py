@@ -192,7 +192,9 @@ def _height(node) -> int:
 
 def _emit(children, out):
     for c in children:
-        if isinstance(c, str): out.append(c); continue
+        if isinstance(c, str):
+            out.append(c)
+            continue
         attrs = c['attrs']
         classes = re.findall(r'(?:^|\s)\.([\w-]+)', attrs)
         kv = dict(re.findall(r'([\w-]+)\s*=\s*"([^"]*)"', attrs))
@@ -318,12 +320,21 @@ def api_markdown(md: str, rel: str = '') -> str:
     while i < len(lines):
         line = lines[i]
         if heading is None:
-            if line.strip() in ('---', '') : i += 1; continue
+            if line.strip() in ('---', '') :
+                i += 1
+                continue
             m = _re_source.match(line.strip())
-            if m: src_url = m.group(1); i += 1; continue
+            if m:
+                src_url = m.group(1)
+                i += 1
+                continue
             m = _re_heading_line.match(line)
-            if m: heading = (m.group(1), m.group(2)); i += 1; continue
-        body.append(line); i += 1
+            if m:
+                heading = (m.group(1), m.group(2))
+                i += 1
+                continue
+        body.append(line)
+        i += 1
     if heading is None: return md  # not a show_doc entry we know: leave it
     level, name = heading
     name_txt = re.sub(r'\[([^\]]*)\]\([^)]*\)', r'\1', name).replace('`', '')
@@ -341,7 +352,9 @@ def api_markdown(md: str, rel: str = '') -> str:
         k = next((j for j, l in enumerate(prose) if l.strip()), None)
         if k is not None and not wrapped:  # nbdev shows the docstring's first line as *...*: not our markup
             m = re.match(r'^(\s*)\*(.*)\*(\s*)$', prose[k])
-            if m: prose[k] = m.group(1) + m.group(2) + m.group(3); wrapped.append(1)
+            if m:
+                prose[k] = m.group(1) + m.group(2) + m.group(3)
+                wrapped.append(1)
         out.append(escape_literal('\n'.join(prose)))
         prose.clear()
 
@@ -564,9 +577,13 @@ def build_nav(contents: list, pages: list) -> list:
             if kids: nav.append(('section', str(it.get('section') or it.get('text') or ''), kids))
         else:
             for k in match(it):
-                if k not in seen: seen.add(k); nav.append(('page', k))
+                if k not in seen:
+                    seen.add(k)
+                    nav.append(('page', k))
     rest = [k for k in pages if k not in seen]
-    if 'index.ipynb' in rest: rest.remove('index.ipynb'); nav.insert(0, ('page', 'index.ipynb'))
+    if 'index.ipynb' in rest:
+        rest.remove('index.ipynb')
+        nav.insert(0, ('page', 'index.ipynb'))
     tut = [k for k in rest if k.startswith('tutorials/')]
     if tut: nav.append(('section', 'Tutorials', tut))
     nav += [('page', k) for k in rest if k not in tut]
@@ -685,7 +702,8 @@ def build(out: Path, nbs: Path, jobs: int, stage: Path | None = None, quiet: boo
             alt = (PurePosixPath(rel).parent / PurePosixPath(rel).stem).as_posix()
             print(f'docs/build.py: warning: {rel} also maps to {o}.html; using {alt}.html', file=sys.stderr)
             o = alt
-        used.add(o); src2out[rel] = o
+        used.add(o)
+        src2out[rel] = o
 
     doc_base = (cfg.get('doc_host', '').rstrip('/') + '/' + cfg.get('doc_baseurl', '').strip('/')).rstrip('/') + '/'
     if doc_base == '/': doc_base = ''
@@ -797,7 +815,9 @@ def main(argv=None):
     try:
         build(out, nbs, a.jobs, stage, a.quiet, a.keep_going, a.sphinx_jobs)
     except SystemExit as e:
-        if isinstance(e.code, str): print(e.code, file=sys.stderr); return 1
+        if isinstance(e.code, str):
+            print(e.code, file=sys.stderr)
+            return 1
         return e.code or 0
     except Exception:
         traceback.print_exc()

@@ -15,7 +15,8 @@ copyright = S.get('copyright', '')
 release = version = S.get('version', '')
 
 extensions = ['myst_nb', 'sphinx_copybutton', 'sphinx_design', 'sphinx.ext.mathjax']
-import sys; sys.path.insert(0, str(HERE))  # docs/gw_reference.py: the API reference (autodoc + napoleon over
+import sys
+sys.path.insert(0, str(HERE))  # docs/gw_reference.py: the API reference (autodoc + napoleon over
 extensions.append('gw_reference')             # the package, Parameters from nbdev's docments comments)
 default_role = 'code'                          # `x` in reST docstrings is code, as in markdown
 root_doc = 'index'

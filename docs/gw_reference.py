@@ -214,7 +214,9 @@ def _comments_of_fields(cls) -> dict:
             if m.group(2): res[cur] = m.group(2).strip()
             continue
         m = re.match(r'^\s*#\s?(.*)$', line)
-        if m and cur and cur in res: res[cur] += ' ' + m.group(1).strip(); continue
+        if m and cur and cur in res:
+            res[cur] += ' ' + m.group(1).strip()
+            continue
         cur = None
     return res
 

@@ -35,7 +35,8 @@ def render(nb_path=ROOT / 'nbs' / 'index.ipynb'):
     for cell in nb['cells']:
         src = ''.join(cell['source'])
         if cell['cell_type'] == 'markdown':
-            parts.append(src.strip('\n')); continue
+            parts.append(src.strip('\n'))
+            continue
         if cell['cell_type'] != 'code': continue
         dirs, body = _directives(src)
         if any(d.startswith(('hide', 'exporti', 'default_exp')) for d in dirs) or 'include: false' in dirs: continue
@@ -54,4 +55,5 @@ if __name__ == '__main__':
         ok = out.exists() and out.read_text() == text
         print('README.md is up to date' if ok else 'README.md is out of date: run python docs/readme.py')
         sys.exit(0 if ok else 1)
-    out.write_text(text); print(f'wrote {out}')
+    out.write_text(text)
+    print(f'wrote {out}')

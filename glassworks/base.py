@@ -57,7 +57,8 @@ class SearchMonitor:
 
     def start(self):
         "(Re)start the clock and clear the trace."
-        self.t0 = time.perf_counter(); self._last_print = -np.inf
+        self.t0 = time.perf_counter()
+        self._last_print = -np.inf
         self.c0 = compile_seconds(this_thread=True)
         self.rss0 = resident_bytes() if self.memory_limit is not None else 0
         self._memory_read = time.perf_counter()
@@ -73,7 +74,8 @@ class SearchMonitor:
         and only over Python's default handler (a program that handles SIGINT itself keeps its handler)."""
         if threading.current_thread() is not threading.main_thread() or \
            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
-            yield self; return
+            yield self
+            return
         def note(signum, frame):
             if self.interrupted: raise KeyboardInterrupt
             self.interrupted = True
@@ -109,7 +111,8 @@ class SearchMonitor:
         "Is it time to read the resident memory again?"
         now = time.perf_counter()
         if now - self._memory_read < self.MEMORY_EVERY: return False
-        self._memory_read = now; return True
+        self._memory_read = now
+        return True
 
     def update(self, upper:float|None=None, lower:float|None=None, nodes:int|None=None, queue:int|None=None,
                force:bool=False):
@@ -311,7 +314,9 @@ class ExactSolverMixin:
         lab = label or type(self).__name__
         ax.step(tr[:, 0], tr[:, 1], where='post', label=f'{lab}: incumbent')
         ax.step(tr[:, 0], tr[:, 2], where='post', ls='--', label=f'{lab}: lower bound')
-        ax.set_xlabel('seconds'); ax.set_ylabel('objective'); ax.legend(fontsize=8)
+        ax.set_xlabel('seconds')
+        ax.set_ylabel('objective')
+        ax.legend(fontsize=8)
         return ax
 
 # %% ../nbs/01_base.ipynb #b1a95f66

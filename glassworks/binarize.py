@@ -51,10 +51,12 @@ def snap_cuts(cuts, values, min_digits:int=4):
         lo = out[-1] if out else -np.inf                 # stay above the previous (snapped) cut
         hi = cuts[i + 1] if i + 1 < len(cuts) else np.inf  # ... and below the next (raw) cut
         for p in range(min_digits, 18):
-            s = format_number(t, p); v = float(s)
+            s = format_number(t, p)
+            v = float(s)
             if lo < v < hi and np.searchsorted(values, v, side='right') == side: break
         else: s, v = repr(float(t)), float(t)            # unreachable: 17 digits reproduce t exactly
-        out.append(v); txt.append(s)
+        out.append(v)
+        txt.append(s)
     return np.array(out, dtype=np.float64), txt
 
 # %% ../nbs/03_binarize.ipynb #76215e03
@@ -85,10 +87,12 @@ def weighted_quantile(x, q, w=None):
 
     ```"""
     if w is None or np.all(np.asarray(w) == 1): return np.quantile(x, q)
-    o = np.argsort(x, kind='stable'); xs, cw = np.asarray(x, np.float64)[o], np.cumsum(np.asarray(w, np.float64)[o])
+    o = np.argsort(x, kind='stable')
+    xs, cw = np.asarray(x, np.float64)[o], np.cumsum(np.asarray(w, np.float64)[o])
     h = (cw[-1] - 1) * np.asarray(q, np.float64)
     at = lambda k: xs[np.minimum(np.searchsorted(cw, k, side='right'), len(xs) - 1)]   # the value at position k
-    lo = np.floor(h); a, b, t = at(lo), at(lo + 1), h - lo
+    lo = np.floor(h)
+    a, b, t = at(lo), at(lo + 1), h - lo
     return np.where(t >= 0.5, b - (b - a) * (1 - t), a + (b - a) * t)   # numpy's own interpolation, to the last bit
 
 def quantile_cuts(values, x, n_bins:int=4, max_thresholds=None, w=None):
@@ -304,7 +308,8 @@ def _gbdt_cuts(bz, cont, uniq, y, n):
     for k, j in enumerate(cols):
         bz.gbdt_thresholds_[bz.feature_names_in_[j]] = raw[k]
         cuts, _ = snap_cuts(_one_per_gap(raw[k], uniq[j]), uniq[j])
-        cand += list(cuts); owner += [j] * len(cuts)
+        cand += list(cuts)
+        owner += [j] * len(cuts)
     out = {j: [] for j in cols}
     if cand:
         B = np.column_stack([cont[j] <= t for j, t in zip(owner, cand)]).astype(np.uint8)
@@ -320,7 +325,8 @@ def _fit(bz, X, y, sample_weight=None):
     df, names = _as_frame(X)
     w = None
     if sample_weight is not None:                       # rows of weight zero are dropped; the others count w times
-        w = check_sample_weight(sample_weight, df.shape[0]); keep = w > 0
+        w = check_sample_weight(sample_weight, df.shape[0])
+        keep = w > 0
         df, w, X = df.iloc[np.flatnonzero(keep)], w[keep], df.iloc[np.flatnonzero(keep)]
         if y is not None: y = np.asarray(y)[keep]
     if df.shape[0] < 2:
@@ -425,7 +431,8 @@ def _transform(bz, X):
     for j, plan in enumerate(bz._plans):
         k = plan['kind']
         if j in nums:
-            x = nums[j]; miss = np.isnan(x)
+            x = nums[j]
+            miss = np.isnan(x)
         else:
             x, miss = cats[j]
         if k == 'binary': blocks.append((x == 1)[:, None])
@@ -435,8 +442,11 @@ def _transform(bz, X):
             blocks.append((x[:, None] > e[None, :-1]) & (x[:, None] <= e[None, 1:]))
         elif k == 'category':                  # one pass over the rows (a comparison per level would be quadratic)
             code = {lv: c for c, lv in enumerate(plan['levels'])}
-            at = np.fromiter((code.get(v, -1) for v in x), np.int64, count=n); at[miss] = -1
-            onehot = np.zeros((n, len(code)), bool); hit = np.flatnonzero(at >= 0); onehot[hit, at[hit]] = True
+            at = np.fromiter((code.get(v, -1) for v in x), np.int64, count=n)
+            at[miss] = -1
+            onehot = np.zeros((n, len(code)), bool)
+            hit = np.flatnonzero(at >= 0)
+            onehot[hit, at[hit]] = True
             blocks.append(onehot)
         if plan['missing']: blocks.append(miss[:, None])
     B = (np.column_stack(blocks) if blocks else np.zeros((n, 0), bool)).astype(np.uint8)

@@ -577,13 +577,18 @@ def target_sums(bits, y, w):
     (3.0, 7.0, 19.0)
 
     ```"""
-    sw = 0.0; swy = 0.0; swy2 = 0.0
+    sw = 0.0
+    swy = 0.0
+    swy2 = 0.0
     for k in range(bits.shape[0]):
         x = bits[k]
         while x:
             i, x = pop_member(k, x)
-            wi = w[i]; wy = wi * y[i]
-            sw += wi; swy += wy; swy2 += wy * y[i]
+            wi = w[i]
+            wy = wi * y[i]
+            sw += wi
+            swy += wy
+            swy2 += wy * y[i]
     return sw, swy, swy2
 
 # %% ../nbs/02_bitsets.ipynb #352ac01a
@@ -626,7 +631,8 @@ def memo_new(n, capacity=64, extra_words=0):
     ```"""
     size = 2
     while size < 2 * capacity: size *= 2
-    table = np.full((size + 1, 2), -1, dtype=np.int64); table[0, 0] = 0
+    table = np.full((size + 1, 2), -1, dtype=np.int64)
+    table[0, 0] = 0
     keys = np.zeros((max(capacity, 1), n_words(n) + extra_words), dtype=np.uint64)
     return table, keys
 
@@ -659,13 +665,16 @@ def _memo_find_from(table, keys, bits, h):
 @njit(cache=True)
 def _grow_table(table):
     "The table at twice the size, every key re-placed by its stored hash."
-    size = 2 * (table.shape[0] - 1); mask = size - 1
-    grown = np.full((size + 1, 2), -1, dtype=np.int64); grown[0, 0] = table[0, 0]
+    size = 2 * (table.shape[0] - 1)
+    mask = size - 1
+    grown = np.full((size + 1, 2), -1, dtype=np.int64)
+    grown[0, 0] = table[0, 0]
     for r in range(1, table.shape[0]):
         if table[r, 0] >= 0:
             p = table[r, 1] & mask
             while grown[1 + p, 0] >= 0: p = (p + 1) & mask
-            grown[1 + p, 0] = table[r, 0]; grown[1 + p, 1] = table[r, 1]
+            grown[1 + p, 0] = table[r, 0]
+            grown[1 + p, 1] = table[r, 1]
     return grown
 
 @njit(cache=True)
@@ -680,7 +689,9 @@ def _memo_insert_from(table, keys, bits, h):
             for k in range(W): grown[q, k] = keys[q, k]
         keys = grown
     for k in range(W): keys[s, k] = bits[k]
-    table[r, 0] = s; table[r, 1] = h; table[0, 0] = s + 1
+    table[r, 0] = s
+    table[r, 1] = h
+    table[0, 0] = s + 1
     if 2 * (s + 1) >= table.shape[0] - 1: table = _grow_table(table)   # keep it under half full
     return table, keys, s, True
 

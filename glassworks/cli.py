@@ -45,7 +45,8 @@ class Progress:
     def _line(self, elapsed):
         done = self.poll() if self.poll is not None else self.done
         if self.total:
-            f = min(max(done / self.total, 0.0), 1.0); n = int(round(24 * f))
+            f = min(max(done / self.total, 0.0), 1.0)
+            n = int(round(24 * f))
             return f"glassworks: {self.label} [{'#' * n}{'.' * (24 - n)}] {100 * f:3.0f}%  {elapsed:.0f}s"
         return f"glassworks: {self.label} ... {elapsed:.0f}s"
 
@@ -54,19 +55,23 @@ class Progress:
         while not self._stop.wait(self.every):
             elapsed = time.perf_counter() - self.t0
             if tty and elapsed >= self.after:
-                self.stream.write('\r' + self._line(elapsed)); self.stream.flush(); self.drawn = True
+                self.stream.write('\r' + self._line(elapsed))
+                self.stream.flush()
+                self.drawn = True
 
     def __enter__(self):
         self.t0 = time.perf_counter()
         if not self.quiet:
             import threading
             self._stop = threading.Event()
-            self._thread = threading.Thread(target=self._run, daemon=True); self._thread.start()
+            self._thread = threading.Thread(target=self._run, daemon=True)
+            self._thread.start()
         return self
 
     def __exit__(self, *exc):
         if self.quiet: return False
-        self._stop.set(); self._thread.join()
+        self._stop.set()
+        self._thread.join()
         elapsed = time.perf_counter() - self.t0
         if self.drawn or elapsed >= self.after:
             end = 'done' if exc[0] is None else 'stopped'
@@ -231,7 +236,8 @@ def apply_feature_info(df:pd.DataFrame, feature_info:list) -> np.ndarray:
         elif kind == 'binary': b = x == 1
         elif kind == 'bin': b = (x > f['value'][0]) & (x <= f['value'][1])
         elif kind == 'category':
-            levels.setdefault(col, {}).setdefault(str(f['value']), []).append(k); continue
+            levels.setdefault(col, {}).setdefault(str(f['value']), []).append(k)
+            continue
         elif kind == 'missing': b = miss
         else: raise CLIError(f"unknown binary feature kind {kind!r} in the model file")
         out[:, k] = np.asarray(b, bool)
@@ -487,14 +493,18 @@ def _write_drawing(est, env:dict, out:Path, say):
     written = []
     method = env['method']
     if method == 'hierscale' or method == 'ogb':
-        import matplotlib; matplotlib.use('Agg')
+        import matplotlib
+        matplotlib.use('Agg')
         import matplotlib.pyplot as plt
         if method == 'hierscale':
             from glassworks.hierscale import plot_hierscale_path
-            plot_hierscale_path(est); name = 'path.png'
+            plot_hierscale_path(est)
+            name = 'path.png'
         else:
-            est.plot_risk_complexity(); name = 'risk_complexity.png'
-        plt.gcf().savefig(out / name, dpi=100, bbox_inches='tight'); plt.close('all')
+            est.plot_risk_complexity()
+            name = 'risk_complexity.png'
+        plt.gcf().savefig(out / name, dpi=100, bbox_inches='tight')
+        plt.close('all')
         written.append(out / name)
     if method != 'hierscale':
         from glassworks.tour import save_graph
@@ -539,7 +549,8 @@ def run_fit(table, target:str, method:str, out='glassworks-model', regularizatio
     est, env = fit_method(X, y, method, task, say=say, quiet=quiet, verbose=verbose, **opts)
     print(_model_text(est, env))
     if env['fit']['summary']: print(env['fit']['summary'])
-    out = Path(out); out.mkdir(parents=True, exist_ok=True)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
     (out / 'model.json').write_text(json.dumps(env, indent=1))
     written = [out / 'model.json'] + (_write_drawing(est, env, out, say) if draw else [])
     say('wrote ' + ', '.join(str(p) for p in written))

@@ -29,7 +29,8 @@ def source_digest(folder:Path|None=PACKAGE_DIR) -> str:
     ```"""
     h = hashlib.sha256(numba.__version__.encode())
     for f in sorted(Path(folder).rglob('*.py')):
-        h.update(str(f.relative_to(folder)).encode()); h.update(f.read_bytes())
+        h.update(str(f.relative_to(folder)).encode())
+        h.update(f.read_bytes())
     return h.hexdigest()
 
 _DIGEST = None
@@ -89,7 +90,9 @@ NOTICE_AFTER = 2.0   # seconds of compilation before the one-line notice
 class _Compilations(event.Listener):
     "Seconds of outermost numba compilations, per thread; starts the notice timer of an active `compiling` block."
     def __init__(self):
-        self.local = threading.local(); self.total = 0.0; self.lock = threading.Lock()
+        self.local = threading.local()
+        self.total = 0.0
+        self.lock = threading.Lock()
         self.noticed = False
 
     def _state(self):
@@ -98,13 +101,15 @@ class _Compilations(event.Listener):
         return st
 
     def on_start(self, ev):
-        st = self._state(); st.depth += 1
+        st = self._state()
+        st.depth += 1
         if st.depth == 1:
             st.t0 = time.perf_counter()
             if st.block is not None: st.block._started()
 
     def on_end(self, ev):
-        st = self._state(); st.depth -= 1
+        st = self._state()
+        st.depth -= 1
         if st.depth == 0:
             dt = time.perf_counter() - st.t0
             st.total += dt
@@ -132,12 +137,15 @@ class _Block:
 
     def _started(self):
         if _LISTENER.noticed or self.timer is not None or self.after == float('inf'): return
-        self.timer = threading.Timer(max(self.after - self.seconds, 0.0), self._notice); self.timer.daemon = True
+        self.timer = threading.Timer(max(self.after - self.seconds, 0.0), self._notice)
+        self.timer.daemon = True
         self.timer.start()
 
     def _ended(self, dt):
         self.seconds += dt
-        if self.timer is not None: self.timer.cancel(); self.timer = None
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
 
     def _notice(self):
         if _LISTENER.noticed: return
@@ -159,7 +167,8 @@ def compiling(what:str, # what is being fitted, for the notice (e.g. 'OSDTClassi
     0.0
 
     ```"""
-    st = _LISTENER._state(); outer = st.block
+    st = _LISTENER._state()
+    outer = st.block
     block = _Block(what, stream, NOTICE_AFTER if after is None else after)
     if outer is None: st.block = block
     try: yield block
@@ -178,17 +187,23 @@ def argsort_stable(a, n):
     [3, 1, 0, 2]
 
     ```"""
-    order = np.empty(n, np.int64); buf = np.empty(n, np.int64)
+    order = np.empty(n, np.int64)
+    buf = np.empty(n, np.int64)
     for i in range(n): order[i] = i
     width = 1
     while width < n:                                   # merge runs of `width` into runs of 2 * width
         for lo in range(0, n, 2 * width):
-            mid = min(lo + width, n); hi = min(lo + 2 * width, n); i = lo; j = mid
+            mid = min(lo + width, n)
+            hi = min(lo + 2 * width, n)
+            i = lo
+            j = mid
             for k in range(lo, hi):
                 if i < mid and (j >= hi or a[order[i]] <= a[order[j]]):   # <=: the left run first on ties
-                    buf[k] = order[i]; i += 1
+                    buf[k] = order[i]
+                    i += 1
                 else:
-                    buf[k] = order[j]; j += 1
+                    buf[k] = order[j]
+                    j += 1
         order, buf = buf, order
         width *= 2
     return order
@@ -204,8 +219,11 @@ def _tiny_fits():
     from glassworks.ogb import RuleBoostingRegressor, RuleBoostingClassifier
     from glassworks.extract import RuleExtractor
     rng = np.random.default_rng(0)
-    Xb = rng.integers(0, 2, (40, 5)); yc = Xb[:, 0] ^ Xb[:, 1]; yr = Xb[:, 0] + 0.5 * Xb[:, 2] + rng.normal(0, 0.1, 40)
-    X = rng.normal(size=(60, 4)); y = X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(0, 0.1, 60)
+    Xb = rng.integers(0, 2, (40, 5))
+    yc = Xb[:, 0] ^ Xb[:, 1]
+    yr = Xb[:, 0] + 0.5 * Xb[:, 2] + rng.normal(0, 0.1, 40)
+    X = rng.normal(size=(60, 4))
+    y = X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(0, 0.1, 60)
     gb = GradientBoostingRegressor(n_estimators=5, max_depth=2, random_state=0).fit(X, y)
     return [
         ('OSDTClassifier', lambda: OSDTClassifier(0.01).fit(Xb, yc)),

@@ -503,7 +503,8 @@ def download_file(url:str, dest, sha256:str|None=None, timeout:float=60.0) -> Pa
     try:
         with os.fdopen(fd, 'wb') as out, urllib.request.urlopen(url, timeout=timeout) as resp:
             for chunk in iter(lambda: resp.read(1 << 16), b''):
-                h.update(chunk); out.write(chunk)
+                h.update(chunk)
+                out.write(chunk)
         got = h.hexdigest()
         if sha256 is not None and got != sha256:
             raise ChecksumError(f"SHA-256 mismatch for {url}: expected {sha256}, got {got}. The file was not "
@@ -668,7 +669,8 @@ def load(name:str, # a name or alias from `list_datasets()`
     ```"""
     spec = _SPECS[resolve_name(name)]
     if spec.folder == 'sklearn':
-        X, y = _load_sklearn(spec); path = None
+        X, y = _load_sklearn(spec)
+        path = None
     else:
         path = fetch(spec.name, data_home=data_home, download=download)
         X, y = read_dl85(path) if spec.folder == 'dl85' else _read(spec, path)

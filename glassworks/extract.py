@@ -35,11 +35,16 @@ def _tree_shape(left, right, parent, feature, tree_start, end, depth, nfeat):
             end[i] = i + 1 if left[i] < 0 else end[right[i]]
         for i in range(s0, s1):               # top-down: depth and distinct path features
             p = parent[i]
-            if p < 0: depth[i] = 0; nfeat[i] = 0; continue
+            if p < 0:
+                depth[i] = 0
+                nfeat[i] = 0
+                continue
             depth[i] = depth[p] + 1
             seen, a = False, parent[p]
             while a >= 0:                       # was feature[p] already used higher up?
-                if feature[a] == feature[p]: seen = True; break
+                if feature[a] == feature[p]:
+                    seen = True
+                    break
                 a = parent[a]
             nfeat[i] = nfeat[p] + (0 if seen else 1)
 
@@ -61,8 +66,11 @@ def _preorder(left, right):
     "Permutation `order` (new -> old node id) listing a binary tree's nodes in preorder from node 0."
     order, stack = [], [0]
     while stack:
-        i = stack.pop(); order.append(i)
-        if left[i] >= 0: stack.append(right[i]); stack.append(left[i])
+        i = stack.pop()
+        order.append(i)
+        if left[i] >= 0:
+            stack.append(right[i])
+            stack.append(left[i])
     return np.asarray(order, dtype=np.int64)
 
 def _sklearn_trees(ens):
@@ -185,19 +193,30 @@ def _table_from_arrays(trees, leaf_ids, feature_names, weight=None):
     starts, leaf_of, off = [0], np.empty(leaf_ids.shape, dtype=np.int64), 0
     for t, (L, R, F, Th, mu) in enumerate(trees):
         L, R = np.asarray(L, np.int64), np.asarray(R, np.int64)
-        order = _preorder(L, R); new = np.empty(len(L), np.int64); new[order] = np.arange(len(order))
+        order = _preorder(L, R)
+        new = np.empty(len(L), np.int64)
+        new[order] = np.arange(len(order))
         inner = L[order] >= 0
-        nl = np.where(inner, new[np.maximum(L[order], 0)] + off, -1); nr = np.where(inner, new[np.maximum(R[order], 0)] + off, -1)
+        nl = np.where(inner, new[np.maximum(L[order], 0)] + off, -1)
+        nr = np.where(inner, new[np.maximum(R[order], 0)] + off, -1)
         par = np.full(len(order), -1, np.int64)
-        par[nl[inner] - off] = np.arange(len(order))[inner] + off; par[nr[inner] - off] = np.arange(len(order))[inner] + off
-        cols['left'].append(nl); cols['right'].append(nr); cols['parent'].append(par)
+        par[nl[inner] - off] = np.arange(len(order))[inner] + off
+        par[nr[inner] - off] = np.arange(len(order))[inner] + off
+        cols['left'].append(nl)
+        cols['right'].append(nr)
+        cols['parent'].append(par)
         cols['feature'].append(np.where(inner, np.asarray(F)[order], -1).astype(np.int64))
         cols['threshold'].append(np.where(inner, np.asarray(Th, np.float64)[order], np.nan))
-        cols['mu'].append(np.asarray(mu, np.float64)[order]); cols['tree'].append(np.full(len(order), t, np.int64))
+        cols['mu'].append(np.asarray(mu, np.float64)[order])
+        cols['tree'].append(np.full(len(order), t, np.int64))
         leaf_of[:, t] = new[leaf_ids[:, t]] + off
-        off += len(order); starts.append(off)
+        off += len(order)
+        starts.append(off)
     c = {k: np.concatenate(v) for k, v in cols.items()}
-    m = len(c['mu']); end = np.empty(m, np.int64); depth = np.zeros(m, np.int64); nfeat = np.zeros(m, np.int64)
+    m = len(c['mu'])
+    end = np.empty(m, np.int64)
+    depth = np.zeros(m, np.int64)
+    nfeat = np.zeros(m, np.int64)
     _tree_shape(c['left'], c['right'], c['parent'], c['feature'], np.asarray(starts, np.int64), end, depth, nfeat)
     count, ones = np.zeros(m), np.ones(leaf_of.shape[0])
     _all_node_sums(leaf_of, ones, ones if weight is None else np.ascontiguousarray(weight, np.float64),
@@ -225,13 +244,21 @@ def _xgb_trees(ens, A):
     leaves = np.asarray(ens.get_booster().predict(__import__('xgboost').DMatrix(A.astype(np.float32)), pred_leaf=True), np.int64).reshape(A.shape[0], -1)
     trees = []
     for t, g in df.groupby('Tree', sort=True):
-        g = g.sort_values('Node'); n = int(g['Node'].max()) + 1
-        L = np.full(n, -1, np.int64); R = np.full(n, -1, np.int64); F = np.full(n, -1, np.int64); Th = np.zeros(n); v = np.zeros(n); cov = np.zeros(n)
+        g = g.sort_values('Node')
+        n = int(g['Node'].max()) + 1
+        L = np.full(n, -1, np.int64)
+        R = np.full(n, -1, np.int64)
+        F = np.full(n, -1, np.int64)
+        Th = np.zeros(n)
+        v = np.zeros(n)
+        cov = np.zeros(n)
         for row in g.itertuples():
-            i = int(row.Node); cov[i] = row.Cover
+            i = int(row.Node)
+            cov[i] = row.Cover
             if row.Feature == 'Leaf': v[i] = row.Gain
             else:
-                L[i] = int(str(row.Yes).split('-')[1]); R[i] = int(str(row.No).split('-')[1])
+                L[i] = int(str(row.Yes).split('-')[1])
+                R[i] = int(str(row.No).split('-')[1])
                 F[i] = int(str(row.Feature).lstrip('f')) if str(row.Feature).lstrip('f').isdigit() else list(ens.feature_names_in_).index(row.Feature)
                 Th[i] = float(np.nextafter(np.float32(row.Split), np.float32(-np.inf)))
         for i in range(n - 1, -1, -1):   # internal value: cover-weighted mean of its children (xgboost numbers children after parents)
@@ -247,13 +274,25 @@ def _lgbm_trees(ens, A):
     for t, ti in enumerate(info):
         L, R, F, Th, v, leafmap = [], [], [], [], [], {}
         def walk(nd):
-            i = len(v); L.append(-1); R.append(-1); F.append(-1); Th.append(0.0)
+            i = len(v)
+            L.append(-1)
+            R.append(-1)
+            F.append(-1)
+            Th.append(0.0)
             if 'leaf_index' in nd or 'split_index' not in nd:
-                v.append(nd.get('leaf_value', 0.0)); leafmap[nd.get('leaf_index', 0)] = i; return i
-            v.append(nd['internal_value']); F[i] = nd['split_feature']; Th[i] = float(nd['threshold'])
-            l = walk(nd['left_child']); r = walk(nd['right_child']); L[i], R[i] = l, r; return i
+                v.append(nd.get('leaf_value', 0.0))
+                leafmap[nd.get('leaf_index', 0)] = i
+                return i
+            v.append(nd['internal_value'])
+            F[i] = nd['split_feature']
+            Th[i] = float(nd['threshold'])
+            l = walk(nd['left_child'])
+            r = walk(nd['right_child'])
+            L[i], R[i] = l, r
+            return i
         walk(ti['tree_structure'])
-        trees.append((L, R, F, Th, v)); leaf_ids[:, t] = [leafmap[j] for j in leaves[:, t]]
+        trees.append((L, R, F, Th, v))
+        leaf_ids[:, t] = [leafmap[j] for j in leaves[:, t]]
     return trees, leaf_ids
 
 def _align_columns(ensemble, X):
@@ -302,7 +341,8 @@ def node_table(ensemble, X, feature_names=None, sample_weight=None) -> NodeTable
 # %% ../nbs/40_extract.ipynb #528100e5
 def _ridge_on_support(table:NodeTable, y, nodes, gamma:float):
     "w*(S) = (I/gamma + M_S'W M_S)^{-1} M_S'W y, residual rho = y - M_S w and q = y'W rho / 2 (Prop. 1; W the row weights)."
-    MS = table.columns(nodes); WM = table.weigh(MS)
+    MS = table.columns(nodes)
+    WM = table.weigh(MS)
     G = np.eye(MS.shape[1]) / gamma + WM.T @ MS
     w = np.linalg.solve(G, WM.T @ y) if len(nodes) else np.zeros(0)
     rho = y - MS @ w
@@ -345,11 +385,18 @@ def _antichain_dp(val, s0, s1, left, right, end, best, take, chosen):
     Returns the number of chosen nodes, written to chosen[0:k]."""
     for i in range(s1 - 1, s0 - 1, -1):
         below = 0.0 if left[i] < 0 else best[left[i]] + best[right[i]]
-        if val[i] > 0.0 and val[i] >= below: best[i] = val[i]; take[i] = True
-        else: best[i] = below; take[i] = False
+        if val[i] > 0.0 and val[i] >= below:
+            best[i] = val[i]
+            take[i] = True
+        else:
+            best[i] = below
+            take[i] = False
     k, i = 0, s0
     while i < s1:
-        if take[i]: chosen[k] = i; k += 1; i = end[i]
+        if take[i]:
+            chosen[k] = i
+            k += 1
+            i = end[i]
         else: i += 1
     return k
 
@@ -374,10 +421,13 @@ def _block_update(t, r, rw, w, z, leaf_of, tree_start, left, right, end, parent,
     for i in range(s0, s1):
         c = mu[i] * sums[i]
         val[i] = c * c / (2.0 * (inv_gamma + d[i])) - lam * a[i] if cand[i] else -1.0
-        w[i] = 0.0; z[i] = False
+        w[i] = 0.0
+        z[i] = False
     k = _antichain_dp(val, s0, s1, left, right, end, best, take, chosen)
     for j in range(k):
-        i = chosen[j]; z[i] = True; w[i] = mu[i] * sums[i] / (inv_gamma + d[i])
+        i = chosen[j]
+        z[i] = True
+        w[i] = mu[i] * sums[i] / (inv_gamma + d[i])
     _tree_contribution(col, w, mu, s0, s1, parent, acc, r, -1.0)
     return k
 
@@ -395,7 +445,9 @@ def _path_rows(table:NodeTable, col_of):
     starts, idx = [0], []
     for leaf in np.flatnonzero(table.is_leaf):
         cols = [col_of[i] for i in table.path(leaf) if col_of[i] >= 0]
-        if len(cols) > 1: idx.extend(cols); starts.append(len(idx))
+        if len(cols) > 1:
+            idx.extend(cols)
+            starts.append(len(idx))
     return np.asarray(starts, np.int32), np.asarray(idx, np.int32)
 
 # %% ../nbs/40_extract.ipynb #7ccbbee0
@@ -454,7 +506,8 @@ class ExtractionProblem:
     block = 'dp'   # 'dp': exact tree DP (default); 'oa': the paper's per-tree outer approximation on HiGHS (faithful mode)
 
     def sweep(self, s:CBCDState, lam:float, trees) -> np.ndarray:
-        T = self.table; sums, val, best, acc, take, chosen = self._ws
+        T = self.table
+        sums, val, best, acc, take, chosen = self._ws
         active = np.zeros(T.n_trees, np.bool_)
         if self.block == 'oa':
             for t in trees: active[t] = _block_update_oa(self, int(t), s, lam) > 0
@@ -487,13 +540,17 @@ def cbcd(problem:ExtractionProblem, lam:float, state:CBCDState|None=None, tol:fl
         if trace is not None: trace.append(Fn)
         gain, F = F - Fn, Fn
         return gain
-    for _ in range(n_init): active = problem.sweep(s, lam, all_trees); record()
+    for _ in range(n_init):
+        active = problem.sweep(s, lam, all_trees)
+        record()
     sweeps = n_init
     while sweeps < max_sweeps:
         while sweeps < max_sweeps:
-            problem.sweep(s, lam, np.flatnonzero(active)); sweeps += 1
+            problem.sweep(s, lam, np.flatnonzero(active))
+            sweeps += 1
             if record() <= tol * max(abs(F), 1e-300): break
-        new = problem.sweep(s, lam, all_trees); sweeps += 1
+        new = problem.sweep(s, lam, all_trees)
+        sweeps += 1
         gain = record()
         if np.array_equal(new, active) and gain <= tol * max(abs(F), 1e-300): break
         active = new
@@ -560,7 +617,8 @@ class RulePath:
 
     def select_validation(self, X_val, y_val, tol:float=0.0) -> PathStep:
         "Selection on held-out rows: the smallest-budget path model whose validation R^2 is within `tol` (relative) of the best."
-        y_val = np.asarray(y_val, np.float64); ss = np.sum((y_val - y_val.mean()) ** 2)
+        y_val = np.asarray(y_val, np.float64)
+        ss = np.sum((y_val - y_val.mean()) ** 2)
         r2 = [1 - np.sum((y_val - self.model(s).predict(X_val)) ** 2) / ss for s in self.steps]
         top = max(r2)
         return min((s for s, v in zip(self.steps, r2) if v >= top - tol * abs(top)), key=lambda s: (s.budget_used, s.q))
@@ -588,12 +646,15 @@ def _lambda_grid(lam_max:float, n:int, ratio:float) -> np.ndarray:
 
 def _run_path(problem:ExtractionProblem, n_lambdas:int=50, lambda_min_ratio:float=1e-3, max_budget:float|None=None,
               tol:float=1e-7, y_mean:float=0.0, monitor:SearchMonitor|None=None) -> RulePath:
-    t0 = time.perf_counter(); lam_max = problem.lambda_max(); steps, s = [], None
+    t0 = time.perf_counter()
+    lam_max = problem.lambda_max()
+    steps, s = [], None
     lams = _lambda_grid(lam_max, n_lambdas, lambda_min_ratio)
     if lam_max > 0: lams = np.r_[FREE_PRICE * lam_max, lams]   # first the model of budget 0 (free nodes only)
     for lam in lams:
         s = cbcd(problem, lam, s, tol=tol)
-        nodes = np.flatnonzero(s.z); used = float(problem.a[nodes].sum())
+        nodes = np.flatnonzero(s.z)
+        used = float(problem.a[nodes].sum())
         q = _ridge_on_support(problem.table, problem.y, nodes, problem.gamma)[2] if len(nodes) <= 2000 else np.nan
         steps.append(PathStep(float(lam), nodes, s.w[nodes].copy(), len(nodes), used, problem.objective(s, lam), q, s.sweeps))
         if max_budget is not None and used > max_budget: break
@@ -645,12 +706,19 @@ def _run_highs(h):
 def _block_outer_approximation(problem:ExtractionProblem, t:int, r, lam:float, tol:float=1e-9, max_iter:int=300):
     "Algorithm 3: min q_r(z) + lam a'z over antichains of tree t by OA on HiGHS. Returns (nodes, weights, value)."
     import highspy
-    T = problem.table; s0, s1 = int(T.tree_start[t]), int(T.tree_start[t + 1])
+    T = problem.table
+    s0, s1 = int(T.tree_start[t]), int(T.tree_start[t + 1])
     cand = np.arange(s0, s1)[problem.cand[s0:s1]]
     if len(cand) == 0: return np.zeros(0, np.int64), np.zeros(0), 0.5 * float(r @ T.weigh(r))
-    col_of = np.full(T.m, -1, np.int64); col_of[cand] = np.arange(len(cand)); nz = len(cand)
-    h = highspy.Highs(); h.setOptionValue('output_flag', False); h.setOptionValue('mip_rel_gap', 1e-9); inf = highspy.kHighsInf
-    cost = np.zeros(nz + 1); cost[nz] = 1.0
+    col_of = np.full(T.m, -1, np.int64)
+    col_of[cand] = np.arange(len(cand))
+    nz = len(cand)
+    h = highspy.Highs()
+    h.setOptionValue('output_flag', False)
+    h.setOptionValue('mip_rel_gap', 1e-9)
+    inf = highspy.kHighsInf
+    cost = np.zeros(nz + 1)
+    cost[nz] = 1.0
     h.addCols(nz + 1, cost, np.zeros(nz + 1), np.r_[np.ones(nz), inf], 0, np.array([], np.int32), np.array([], np.int32), np.array([]))
     h.changeColsIntegrality(nz, np.arange(nz, dtype=np.int32), np.full(nz, highspy.HighsVarType.kInteger))
     leaves = [i for i in range(s0, s1) if T.left[i] < 0]
@@ -665,10 +733,13 @@ def _block_outer_approximation(problem:ExtractionProblem, t:int, r, lam:float, t
         val = q + lam * float(problem.a[S].sum())
         h.addRow(val - float(g[col_of[S]].sum()), inf, nz + 1, np.arange(nz + 1, dtype=np.int32), np.r_[-g, 1.0])
         return val, w
-    S = np.zeros(0, np.int64); best_val, best_w = value_and_cut(S); best_S, lower = S, 0.0
+    S = np.zeros(0, np.int64)
+    best_val, best_w = value_and_cut(S)
+    best_S, lower = S, 0.0
     for _ in range(max_iter):
         if best_val - lower <= tol * max(1.0, abs(best_val)): break
-        _run_highs(h); lower = max(lower, h.getInfo().mip_dual_bound)
+        _run_highs(h)
+        lower = max(lower, h.getInfo().mip_dual_bound)
         S = cand[np.asarray(h.getSolution().col_value)[:nz] > 0.5]
         val, w = value_and_cut(S)
         if val < best_val: best_val, best_w, best_S = val, w, S
@@ -676,10 +747,15 @@ def _block_outer_approximation(problem:ExtractionProblem, t:int, r, lam:float, t
 
 def _block_update_oa(problem:ExtractionProblem, t:int, s:CBCDState, lam:float) -> int:
     "The CBCD step on tree t with the faithful per-tree OA as block solver."
-    T = problem.table; s0, s1 = T.tree_start[t], T.tree_start[t + 1]; acc = problem._ws[3]
+    T = problem.table
+    s0, s1 = T.tree_start[t], T.tree_start[t + 1]
+    acc = problem._ws[3]
     _tree_contribution(T.leaf_of[:, t], s.w, T.mu, s0, s1, T.parent, acc, s.r, 1.0)
     S, w, _ = _block_outer_approximation(problem, t, s.r, lam)
-    s.w[s0:s1] = 0.0; s.z[s0:s1] = False; s.w[S] = w; s.z[S] = True
+    s.w[s0:s1] = 0.0
+    s.z[s0:s1] = False
+    s.w[S] = w
+    s.z[S] = True
     _tree_contribution(T.leaf_of[:, t], s.w, T.mu, s0, s1, T.parent, acc, s.r, -1.0)
     return len(S)
 
@@ -708,19 +784,24 @@ def outer_approximation(problem:ExtractionProblem, K:float, warm=(), cuts:list|N
     cuts = [] if cuts is None else cuts
     a = problem.a
     ok = problem.cand & (a <= K + 1e-12)
-    cand = np.flatnonzero(ok); col_of = np.full(problem.table.m, -1, np.int64); col_of[cand] = np.arange(len(cand))
+    cand = np.flatnonzero(ok)
+    col_of = np.full(problem.table.m, -1, np.int64)
+    col_of[cand] = np.arange(len(cand))
     nz, nu = len(cand), len(cand)
     closed = lambda: mon.upper - mon.lower <= tol * abs(mon.upper)   # relative: q scales with y^2
     q0 = 0.5 * float(problem.y @ problem.table.weigh(problem.y))
     unit = q0 if q0 > 0 else 1.0                 # nu and every cut in units of q(empty): HiGHS's tolerances are absolute
-    h = highspy.Highs(); h.setOptionValue('output_flag', False); h.setOptionValue('mip_rel_gap', 1e-7)
+    h = highspy.Highs()
+    h.setOptionValue('output_flag', False)
+    h.setOptionValue('mip_rel_gap', 1e-7)
     for opt in ('mip_feasibility_tolerance', 'primal_feasibility_tolerance'):
         h.setOptionValue(opt, max(1e-9, 0.01 * tol))   # a cut violated by HiGHS's default 1e-6 lowers the bound by about that much
     h.setOptionValue('random_seed', 0)   # no `threads`: HiGHS shares one thread pool per process (see `_run_highs`)
     h.setOptionValue('presolve', 'off')  # HiGHS's presolve ignores time_limit (23 s on 13,000 binaries for a 15 s limit) and, on
                                          # these masters, slows the solve (100/3, n=1000: certified in 6 s without, 24 s with)
     inf = highspy.kHighsInf
-    cost = np.zeros(nz + 1); cost[nu] = 1.0
+    cost = np.zeros(nz + 1)
+    cost[nu] = 1.0
     h.addCols(nz + 1, cost, np.zeros(nz + 1), np.r_[np.ones(nz), inf], 0, np.array([], np.int32), np.array([], np.int32), np.array([]))
     h.changeColsIntegrality(nz, np.arange(nz, dtype=np.int32), np.full(nz, highspy.HighsVarType.kInteger))
     st, ix = _path_rows(problem.table, col_of)
@@ -749,20 +830,33 @@ def outer_approximation(problem:ExtractionProblem, K:float, warm=(), cuts:list|N
     mon.update(lower=0.0)
     it, status = 0, 'iteration_limit'
     while it < max_iter:
-        if closed(): status = 'optimal'; break
-        if mon.expired(): status = mon.stopped_by; break           # time or memory limit, or Ctrl-C
+        if closed():
+            status = 'optimal'
+            break
+        if mon.expired():  # time or memory limit, or Ctrl-C
+            status = mon.stopped_by
+            break
         if mon.time_limit is not None: h.setOptionValue('time_limit', max(1e-3, mon.time_limit - mon.elapsed))
         h.setOptionValue('mip_abs_gap', 0.01 * tol * abs(mon.upper) / unit)   # below what `closed` asks
-        x0 = np.zeros(nz + 1); x0[col_of[best_nodes]] = 1.0; x0[nu] = mon.upper / unit
-        sol = highspy.HighsSolution(); sol.col_value = list(x0); sol.value_valid = True; h.setSolution(sol)
-        _run_highs(h); it += 1
+        x0 = np.zeros(nz + 1)
+        x0[col_of[best_nodes]] = 1.0
+        x0[nu] = mon.upper / unit
+        sol = highspy.HighsSolution()
+        sol.col_value = list(x0)
+        sol.value_valid = True
+        h.setSolution(sol)
+        _run_highs(h)
+        it += 1
         info = h.getInfo()
         if info.mip_dual_bound == info.mip_dual_bound and np.isfinite(info.mip_dual_bound):
             mon.update(lower=min(info.mip_dual_bound * unit, mon.upper), nodes=it)
         x = np.asarray(h.getSolution().col_value)
-        if len(x) != nz + 1: status = 'time_limit'; break
+        if len(x) != nz + 1:
+            status = 'time_limit'
+            break
         nodes = cand[x[:nz] > 0.5]
-        q, g = consider(nodes); add_cut(q, g, nodes)
+        q, g = consider(nodes)
+        add_cut(q, g, nodes)
         mon.update(nodes=it, force=False)
     else:
         status = 'iteration_limit'
@@ -776,19 +870,30 @@ def _knap_min(vals, mask, a, cap):
     """Per row r: the least sum_i vals[r,i] x_i over 0 <= x_i <= 1, x_i = 0 where not mask[r,i], sum_i a_i x_i <= cap[r]
     (the fractional knapsack, greedy by value per unit of budget; items of cost 0 are taken whole)."""
     R, C = vals.shape
-    out = np.zeros(R); bv = np.empty(C); ba = np.empty(C); key = np.empty(C)
+    out = np.zeros(R)
+    bv = np.empty(C)
+    ba = np.empty(C)
+    key = np.empty(C)
     for r in range(R):
         k, tot = 0, 0.0
         for i in range(C):
             if mask[r, i] and vals[r, i] < 0.0 and a[i] <= cap[r] + 1e-12:
                 if a[i] <= 0.0: tot += vals[r, i]
-                else: bv[k] = vals[r, i]; ba[k] = a[i]; key[k] = vals[r, i] / a[i]; k += 1
+                else:
+                    bv[k] = vals[r, i]
+                    ba[k] = a[i]
+                    key[k] = vals[r, i] / a[i]
+                    k += 1
         if k > 0:
             left = cap[r]
             for j in np.argsort(key[:k]):
                 if left <= 0.0: break
-                if ba[j] <= left: tot += bv[j]; left -= ba[j]
-                else: tot += bv[j] * left / ba[j]; left = 0.0
+                if ba[j] <= left:
+                    tot += bv[j]
+                    left -= ba[j]
+                else:
+                    tot += bv[j] * left / ba[j]
+                    left = 0.0
         out[r] = tot
     return out
 
@@ -799,10 +904,13 @@ class _BnBData:
         T, y, a = problem.table, problem.y, problem.a
         self.ok = problem.cand & (a <= K + 1e-12)
         c0 = np.flatnonzero(self.ok)
-        b0 = T.mu * T.node_sums(y); self.yy = float(y @ T.weigh(y)); self.gamma = problem.gamma
+        b0 = T.mu * T.node_sums(y)
+        self.yy = float(y @ T.weigh(y))
+        self.gamma = problem.gamma
         single = -b0[c0] ** 2 / (1 / problem.gamma + problem.d[c0])      # q({j}) - q({}) up to the factor 1/2
         self.cand = c0[np.argsort(single, kind='stable')]                    # most promising single nodes first
-        MS = T.columns(self.cand); self.G = T.weigh(MS).T @ MS
+        MS = T.columns(self.cand)
+        self.G = T.weigh(MS).T @ MS
         self.b, self.a = b0[self.cand], a[self.cand]
         tr, st, en = T.tree[self.cand], self.cand, T.end[self.cand]
         inside = (st[None, :] >= st[:, None]) & (st[None, :] < en[:, None])
@@ -822,7 +930,8 @@ def _expand(D:_BnBData, S:list, P):
         H = G[np.ix_(P, P)] - V.T @ V                     # M_i'W A_S^{-1} M_j, A_S = I + gamma M_S M_S'W
     else:
         bS, qS, H = b[P].copy(), 0.5 * D.yy, G[np.ix_(P, P)].copy()
-    e = np.diag(H).copy(); den = 1 / gam + e
+    e = np.diag(H).copy()
+    den = 1 / gam + e
     qc = qS - 0.5 * bS ** 2 / den                           # rank-one Woodbury: q(S + j)
     Bc = bS[None, :] - (bS / den)[:, None] * H             # row j: M_i'W rho_{S+j}
     U = np.maximum(e[None, :] - H ** 2 / den[:, None], 0.0)   # row j: u_i(S+j) = M_i'W A_{S+j}^{-1} M_i
@@ -853,7 +962,8 @@ def branch_and_bound(problem:ExtractionProblem, K:float, warm=(), time_limit:flo
     ```"""
     mon = monitor if monitor is not None else SearchMonitor(time_limit, name='extract-bnb')
     T = problem.table
-    D = _BnBData(problem, K); C = len(D.cand)
+    D = _BnBData(problem, K)
+    C = len(D.cand)
     best = [0.5 * D.yy, np.zeros(0, np.int64), np.zeros(0)]
     def consider(nodes):
         nodes = np.sort(np.asarray(nodes, np.int64))
@@ -868,11 +978,18 @@ def branch_and_bound(problem:ExtractionProblem, K:float, warm=(), time_limit:flo
     stack = [(0.0, [], np.ones(C, np.bool_), float(K))]   # (bound, support as positions, positions allowed next, budget left)
     pruned, expanded, status = np.inf, 0, 'optimal'
     while stack:
-        if mon.expired(): status = mon.stopped_by; break
-        if expanded >= max_nodes: status = 'node_limit'; break
+        if mon.expired():
+            status = mon.stopped_by
+            break
+        if expanded >= max_nodes:
+            status = 'node_limit'
+            break
         bound, S, allowed, kap = stack.pop()
-        if bound >= best[0] * (1 - tol): pruned = min(pruned, bound); continue
-        P = np.flatnonzero(allowed & (D.a <= kap + 1e-12)); expanded += 1
+        if bound >= best[0] * (1 - tol):
+            pruned = min(pruned, bound)
+            continue
+        P = np.flatnonzero(allowed & (D.a <= kap + 1e-12))
+        expanded += 1
         if len(P) == 0: continue
         qS, qc, grad, logu = _expand(D, S, P)
         cap = kap - D.a[P]
@@ -881,9 +998,12 @@ def branch_and_bound(problem:ExtractionProblem, K:float, warm=(), time_limit:flo
         j = int(np.argmin(qc))
         if qc[j] < best[0] * (1 - 1e-12): consider(D.cand[np.asarray(S + [int(P[j])], np.int64)])
         for r in np.argsort(-bounds):                        # the most promising child is pushed last, popped first
-            child = allowed.copy(); child[:P[r] + 1] = False; child &= D.compat[P[r]]
+            child = allowed.copy()
+            child[:P[r] + 1] = False
+            child &= D.compat[P[r]]
             if bounds[r] >= best[0] * (1 - tol) or not child.any():
-                pruned = min(pruned, bounds[r] if child.any() else qc[r]); continue
+                pruned = min(pruned, bounds[r] if child.any() else qc[r])
+                continue
             stack.append((bounds[r], S + [int(P[r])], child, cap[r]))
         if expanded % 64 == 0: mon.update(lower=min([s[0] for s in stack] + [pruned, best[0]]), nodes=expanded, force=False)
     lower = min([s[0] for s in stack] + [pruned, best[0]])
@@ -903,7 +1023,8 @@ BNB_NODES = 20_000         # ... and, without a time limit, for at most this man
 def _budget_table(cost, allowed, a, end, K):
     """f[p, r]: the least sum of cost_i over the supports that a take/pass walk from node p can still add with budget
     r (Prop. E1): f[p, r] = min(f[p+1, r], cost_p + f[end_p, r - a_p]), f[m, .] = 0; a are integers."""
-    m = len(cost); f = np.zeros((m + 1, K + 1))
+    m = len(cost)
+    f = np.zeros((m + 1, K + 1))
     for p in range(m - 1, -1, -1):
         for r in range(K + 1):
             best = f[p + 1, r]
@@ -919,7 +1040,10 @@ def _budget_argmin(f, cost, allowed, a, end, K, out):
     p, r, k = 0, K, 0
     while p < len(cost):
         if allowed[p] and a[p] <= r and cost[p] + f[end[p], r - a[p]] < f[p + 1, r]:
-            out[k] = p; k += 1; r -= a[p]; p = end[p]
+            out[k] = p
+            k += 1
+            r -= a[p]
+            p = end[p]
         else: p += 1
     return k
 
@@ -929,8 +1053,12 @@ def _supports_below(f, cost, allowed, a, end, K, theta, max_out, nodes, starts):
     when its best completion f keeps it below theta. Supports go to nodes[starts[j]:starts[j+1]] (CSR). Returns their
     number, -1 when there are more than max_out, -2 when `nodes` is too short."""
     m = len(cost)
-    pos = np.empty(m + 1, np.int64); bud = np.empty(m + 1, np.int64); val = np.empty(m + 1)
-    stage = np.empty(m + 1, np.int64); size = np.empty(m + 1, np.int64); chosen = np.empty(m + 1, np.int64)
+    pos = np.empty(m + 1, np.int64)
+    bud = np.empty(m + 1, np.int64)
+    val = np.empty(m + 1)
+    stage = np.empty(m + 1, np.int64)
+    size = np.empty(m + 1, np.int64)
+    chosen = np.empty(m + 1, np.int64)
     top, n_out, used = 0, 0, 0
     pos[0], bud[0], val[0], stage[0], size[0] = 0, K, 0.0, 0, 0
     starts[0] = 0
@@ -939,16 +1067,23 @@ def _supports_below(f, cost, allowed, a, end, K, theta, max_out, nodes, starts):
         if p == m:                                   # a whole walk: one support below theta
             if n_out == max_out: return -1
             if used + k > len(nodes): return -2
-            nodes[used:used + k] = chosen[:k]; used += k; n_out += 1; starts[n_out] = used
-            top -= 1; continue
-        s = stage[top]; stage[top] = s + 1
+            nodes[used:used + k] = chosen[:k]
+            used += k
+            n_out += 1
+            starts[n_out] = used
+            top -= 1
+            continue
+        s = stage[top]
+        stage[top] = s + 1
         if s == 0:                                   # take p, skip its subtree
             if allowed[p] and a[p] <= r and v + cost[p] + f[end[p], r - a[p]] < theta:
-                chosen[k] = p; top += 1
+                chosen[k] = p
+                top += 1
                 pos[top], bud[top], val[top], stage[top], size[top] = end[p], r - a[p], v + cost[p], 0, k + 1
         elif s == 1:                                 # pass p
             if v + f[p + 1, r] < theta:
-                top += 1; pos[top], bud[top], val[top], stage[top], size[top] = p + 1, r, v, 0, k
+                top += 1
+                pos[top], bud[top], val[top], stage[top], size[top] = p + 1, r, v, 0, k
         else: top -= 1
     return n_out
 
@@ -990,14 +1125,19 @@ class _ColumnCache:
         "Where the distinct `nodes` sit in the cache (adding those not there yet)."
         new = nodes[self.at[nodes] < 0]
         if len(new):
-            if self.k + len(new) > self.capacity: self.clear(); new = nodes
+            if self.k + len(new) > self.capacity:
+                self.clear()
+                new = nodes
             k, k1 = self.k, self.k + len(new)
             if k1 > self.C.shape[1]: self._grow(max(k1, 2 * self.C.shape[1]))
-            Cn = self.table.columns(new); WCn = self.table.weigh(Cn)
+            Cn = self.table.columns(new)
+            WCn = self.table.weigh(Cn)
             self.C[:, k:k1] = Cn
-            self.G[:k1, k:k1] = self.C[:, :k1].T @ WCn; self.G[k:k1, :k] = self.G[:k, k:k1].T
+            self.G[:k1, k:k1] = self.C[:, :k1].T @ WCn
+            self.G[k:k1, :k] = self.G[:k, k:k1].T
             self.b[k:k1] = WCn.T @ self.y
-            self.at[new] = np.arange(k, k1); self.k = k1
+            self.at[new] = np.arange(k, k1)
+            self.k = k1
         return self.at[nodes]
 
 class _RidgeOn:
@@ -1006,7 +1146,8 @@ class _RidgeOn:
     def __init__(self, table:NodeTable, y, S, gamma:float, cache:_ColumnCache|None=None):
         self.table, self.y, self.S, self.gamma = table, y, S, gamma
         if cache is None:
-            self.MS = table.columns(S); WM = table.weigh(self.MS)
+            self.MS = table.columns(S)
+            WM = table.weigh(self.MS)
             self.G, self.b = WM.T @ self.MS, WM.T @ y
         else:
             P = cache.positions(S)
@@ -1014,7 +1155,8 @@ class _RidgeOn:
 
     def _weights(self, z):
         "The positive entries k of z on S and the ridge weights w on them."
-        zS = z[self.S]; k = zS > 0
+        zS = z[self.S]
+        k = zS > 0
         if np.count_nonzero(z) != np.count_nonzero(k): raise ValueError("z has nonzero entries outside the support S")
         w = np.linalg.solve(self.G[np.ix_(k, k)] + np.diag(1.0 / (self.gamma * zS[k])), self.b[k]) if k.any() else np.zeros(0)
         return k, w
@@ -1022,7 +1164,8 @@ class _RidgeOn:
     def __call__(self, z):
         "(q(z), dq/dz) for z in [0,1]^m, zero outside S."
         k, w = self._weights(z)
-        rho = self.y - self.MS[:, k] @ w; T = self.table
+        rho = self.y - self.MS[:, k] @ w
+        T = self.table
         return 0.5 * float(self.y @ T.weigh(rho)), -0.5 * self.gamma * (T.mu * T.node_sums(rho)) ** 2
 
     def slope(self, z, d) -> float:
@@ -1064,7 +1207,8 @@ def _walk_data(problem:ExtractionProblem, K:float):
     """What the DP of Prop. E1 needs: the candidates within the budget, K rounded down, integer costs and `end`; and
     whether it applies (integer costs >= 0 and a table of modest size)."""
     allowed = problem.cand & (problem.a <= K + 1e-12)
-    Ki = int(np.floor(K + 1e-9)); a = np.rint(problem.a).astype(np.int64)
+    Ki = int(np.floor(K + 1e-9))
+    a = np.rint(problem.a).astype(np.int64)
     ok = not (np.any(np.abs(problem.a[allowed] - a[allowed]) > 1e-12) or np.any(a[allowed] < 0) or problem.table.m * (Ki + 1) > 5e7)
     return allowed, Ki, a, problem.table.end.astype(np.int64), ok
 
@@ -1124,22 +1268,26 @@ def relax_and_enumerate(problem:ExtractionProblem, K:float, warm=(), time_limit:
         theta = best[0] - top.c + tol * abs(best[0])              # every better support has g'z below this (Prop. E3)
         sets = _list_below(top.f, top.g, allowed, a, end, Ki, theta, limit)
         if sets is None: return None
-        G = np.array([p.g for p in planes]); C = np.array([p.c for p in planes])
+        G = np.array([p.g for p in planes])
+        C = np.array([p.c for p in planes])
         lin = np.array([float(top.g[s].sum()) for s in sets])
         for j in np.argsort(lin, kind='stable'):                  # most promising first: the incumbent falls early
             if top.c + lin[j] >= best[0] * (1 - tol): break       # no later support can do better (sorted)
             if mon.expired(): return mon.stopped_by, top.c + lin[j]   # the unchecked ones are all at least this
             s = sets[j]
             if float(np.max(C + G[:, s].sum(axis=1))) >= best[0] * (1 - tol): continue   # another plane rules it out
-            n_eval[0] += 1; consider(s)
+            n_eval[0] += 1
+            consider(s)
         return 'optimal', best[0] * (1 - tol)                   # what the cut-offs above prove
 
-    z = np.zeros(T.m); z[best[1]] = 1.0
+    z = np.zeros(T.m)
+    z[best[1]] = 1.0
     max_fw = max(1, int(max_fw))
     R = _RidgeOn(T, y, np.flatnonzero(z), gam, cache)
     for it in range(1, max_fw + 1):                       # Frank-Wolfe on conv(F), with a line search on q
         q, g = R(z)
-        P = _Tangent(q, g, z, allowed, a, end, Ki); planes.append(P)
+        P = _Tangent(q, g, z, allowed, a, end, Ki)
+        planes.append(P)
         if top is None or P.bound > top.bound: top = P
         mon.update(lower=max(0.0, top.bound), nodes=it, force=False)
         s = vert[:_budget_argmin(P.f, g, allowed, a, end, Ki, vert)].copy()
@@ -1151,8 +1299,11 @@ def relax_and_enumerate(problem:ExtractionProblem, K:float, warm=(), time_limit:
             r = enumerate_below(max_supports if solved or it == max_fw else min(max_supports, 256 * it))
             if r is not None: return out(*r)
             if solved or it == max_fw: break
-        d = -z; d[s] += 1.0; R = _RidgeOn(T, y, np.flatnonzero((z > 0) | (d != 0)), gam, cache)   # the segment's support (z's and s's)
-        z = z + _line_search(R, z, d) * d; z[z < 1e-12] = 0.0   # negligible entries dropped (the plane is taken at this z)
+        d = -z
+        d[s] += 1.0
+        R = _RidgeOn(T, y, np.flatnonzero((z > 0) | (d != 0)), gam, cache)  # the segment's support (z's and s's)
+        z = z + _line_search(R, z, d) * d
+        z[z < 1e-12] = 0.0  # negligible entries dropped (the plane is taken at this z)
     return out('enumeration_limit', max(0.0, top.bound))
 
 # %% ../nbs/40_extract.ipynb #8e834538
@@ -1165,7 +1316,9 @@ def _conflicts(table:NodeTable, nodes) -> np.ndarray:
     for p in nodes:
         bad[p:table.end[p]] = True
         q = table.parent[p]
-        while q >= 0: bad[q] = True; q = table.parent[q]
+        while q >= 0:
+            bad[q] = True
+            q = table.parent[q]
     return bad
 
 class _Branch:
@@ -1214,7 +1367,8 @@ def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_
         "q of a support from the cached Gram matrix; computed again from the rows when it may beat the incumbent."
         nodes = np.sort(np.asarray(nodes, np.int64))
         if len(nodes) and best[0] < np.inf:
-            P = cache.positions(nodes); b = cache.b[P]
+            P = cache.positions(nodes)
+            b = cache.b[P]
             quick = 0.5 * (yy - b @ np.linalg.solve(cache.G[np.ix_(P, P)] + np.eye(len(P)) / gam, b))
             if quick > best[0] * (1 + 1e-6) + 1e-9 * yy: return       # slack for the cancellation in yy - b'w
         w, _, q = _ridge_on_support(T, y, nodes, gam)
@@ -1229,21 +1383,30 @@ def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_
     def vertex(node, f, g):
         "The support of the node that minimises g'z (E1), also tried as an incumbent."
         s = np.r_[np.asarray(node.fixed, np.int64), vert[:_budget_argmin(f, g, node.allowed, a, end, node.K, vert)]]
-        consider(s); return s
+        consider(s)
+        return s
 
     def relax(node):
         "Node bound: inherited planes, then Frank-Wolfe on the node's hull from the best one's vertex. (bound, c, g, f, z, new planes)"
         top = max(((*node.bound(c, g, a, end), c, g) for c, g in node.planes), key=lambda t: t[0])
-        b, f, c, g = top; new = []
-        z = np.zeros(T.m); z[vertex(node, f, g)] = 1.0; R = _RidgeOn(T, y, np.flatnonzero(z), gam, cache)
+        b, f, c, g = top
+        new = []
+        z = np.zeros(T.m)
+        z[vertex(node, f, g)] = 1.0
+        R = _RidgeOn(T, y, np.flatnonzero(z), gam, cache)
         for _ in range(fw_steps):
             if cut(b) or mon.expired(): break
-            q, g1 = R(z); c1 = q - float(g1 @ z)
-            b1, f1 = node.bound(c1, g1, a, end); new.append((c1, g1))
+            q, g1 = R(z)
+            c1 = q - float(g1 @ z)
+            b1, f1 = node.bound(c1, g1, a, end)
+            new.append((c1, g1))
             if b1 > b: b, f, c, g = b1, f1, c1, g1
             s = vertex(node, f1, g1)
-            d = -z; d[s] += 1.0; R = _RidgeOn(T, y, np.flatnonzero((z > 0) | (d != 0)), gam, cache)
-            z = z + _line_search(R, z, d, steps=4) * d; z[z < 1e-12] = 0.0
+            d = -z
+            d[s] += 1.0
+            R = _RidgeOn(T, y, np.flatnonzero((z > 0) | (d != 0)), gam, cache)
+            z = z + _line_search(R, z, d, steps=4) * d
+            z[z < 1e-12] = 0.0
         return b, c, g, f, z, new
 
     def listed(node, b, c, g, f):
@@ -1269,23 +1432,31 @@ def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_
     given = sorted(((float(q) - float(g[np.asarray(s, np.int64)].sum()), g) for q, g, s in cuts),
                    key=lambda p: -root.bound(p[0], p[1], a, end)[0])[:4]
     if not given:
-        q, g = q_fractional(T, y, np.zeros(T.m), gam); given = [(q, g)]
+        q, g = q_fractional(T, y, np.zeros(T.m), gam)
+        given = [(q, g)]
     root.planes = given
     heap, count, status = [(-np.inf, 0, root)], 1, 'optimal'
     while heap:
         lower = heap[0][0]
         if cut(lower): break
-        if mon.expired(expanded): status = mon.stopped_by; break
-        _, _, node = heapq.heappop(heap); expanded += 1
+        if mon.expired(expanded):
+            status = mon.stopped_by
+            break
+        _, _, node = heapq.heappop(heap)
+        expanded += 1
         b, c, g, f, z, new = relax(node)
         if expanded == 1: kept = [(node.bound(c1, g1, a, end)[0], c1, g1) for c1, g1 in node.planes + new]   # the root's planes, for the next stage
         if cut(b) or listed(node, b, c, g, f): continue
         j = split(node, z, g)
-        if j < 0: consider(node.fixed); continue          # nothing left to add: the node is its fixed support
+        if j < 0:  # nothing left to add: the node is its fixed support
+            consider(node.fixed)
+            continue
         planes = [(c, g)] + new[-1:]                      # the best and the last: two length-m vectors per split
-        out_j = node.out.copy(); out_j[j] = True
+        out_j = node.out.copy()
+        out_j[j] = True
         for child in (_Branch(node.fixed + [j], node.out, allowed, a, Ki, T, planes), _Branch(node.fixed, out_j, allowed, a, Ki, T, planes)):
-            heapq.heappush(heap, (b, count, child)); count += 1
+            heapq.heappush(heap, (b, count, child))
+            count += 1
         mon.update(lower=heap[0][0], nodes=expanded, queue=len(heap), force=False)
     lower = heap[0][0] if heap and status != 'optimal' else best[0] * (1 - tol)   # open nodes, or what every cut-off proved
     mon.update(lower=max(0.0, min(lower, best[0])), nodes=expanded)
@@ -1317,20 +1488,23 @@ def exact_solve(problem:ExtractionProblem, K:float, warm=(), time_limit:float|No
     warm, lower, iters, stages, cuts = list(warm), 0.0, 0, [], []
     def stage(name, res):
         nonlocal warm, lower, iters
-        stages.append(name); iters += res['iterations']
+        stages.append(name)
+        iters += res['iterations']
         lower = max(lower, min(res['lower'], res['upper']))
         warm = [res['nodes'], *warm]
         mon.update(upper=res['upper'], lower=lower, nodes=iters)
         done = res['upper'] - lower <= 1e-6 * abs(res['upper'])      # relative: q scales with y^2
         return dict(res, lower=min(lower, res['upper']), status='optimal' if done else res['status'],
                     method='+'.join(stages), monitor=mon) if done or mon.expired() else None
-    tl = left(); res = relax_and_enumerate(problem, K, warm, monitor=sub(None if tl is None else tl / 3))
+    tl = left()
+    res = relax_and_enumerate(problem, K, warm, monitor=sub(None if tl is None else tl / 3))
     if res['status'] != 'not_applicable':
         cuts = res['cuts'][:ENUM_OA_CUTS]
         if (r := stage('enum', res)) is not None: return r
     integer = res['status'] != 'not_applicable'
     if int(np.sum(problem.cand & (problem.a <= K + 1e-12))) <= max_candidates:
-        tl = left(); res = branch_and_bound(problem, K, warm, monitor=sub(None if tl is None else 0.5 * tl, None if tl else BNB_NODES))
+        tl = left()
+        res = branch_and_bound(problem, K, warm, monitor=sub(None if tl is None else 0.5 * tl, None if tl else BNB_NODES))
         if (r := stage('bnb', res)) is not None: return r
     if integer:      # the rest of the time: no outer approximation where branching applies (see the prose above)
         res, name = relax_and_branch(problem, K, warm, cuts, monitor=sub(left())), 'branch'
@@ -1428,7 +1602,9 @@ def _cv_gamma(ensemble, A, y, names, a, grid, K, penalty=None, include_root:bool
     if len(grid) == 1: return grid[-1], {}
     splits = _cv_splits(cv, A, y, sw)
     if not splits: return grid[-1], {}
-    sse = {g: 0.0 for g in grid}; done = {g: 0 for g in grid}; wdone = {g: 0.0 for g in grid}
+    sse = {g: 0.0 for g in grid}
+    done = {g: 0 for g in grid}
+    wdone = {g: 0.0 for g in grid}
     deadline = None
     if monitor is not None and monitor.time_limit is not None:   # wall clock: comparable across worker processes
         deadline = time.time() + monitor.time_limit - monitor.elapsed
@@ -1439,7 +1615,9 @@ def _cv_gamma(ensemble, A, y, names, a, grid, K, penalty=None, include_root:bool
                                                         leaves_only, n_lambdas, deadline) for tr, va, gs in tasks)
     for (_, va, gs), errs in zip(tasks, res):   # fold order, as the serial loop
         for g, e in zip(gs, errs):
-            sse[g] += e; done[g] += 1; wdone[g] += float(sw[va].sum())
+            sse[g] += e
+            done[g] += 1
+            wdone[g] += float(sw[va].sum())
     if monitor is not None: monitor.expired()   # records a time limit reached during the CV
     full = [g for g in grid if done[g] == max(done.values()) and done[g] > 0]
     if not full: return grid[-1], {}
@@ -1582,7 +1760,8 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
         "The candidate relative gammas: one number, GAMMA_GRID for 'cv', or the user's sequence."
         g = self.gamma
         if isinstance(g, str):
-            check_option(g, 'gamma', ('cv',)); return GAMMA_GRID
+            check_option(g, 'gamma', ('cv',))
+            return GAMMA_GRID
         if np.ndim(g) == 0: return (g,)
         if len(g) == 0: raise ParameterError("gamma: give at least one candidate.")
         return tuple(g)
@@ -1593,7 +1772,9 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
         X, y = _check_X_input(X), _check_y_input(y, type(self).__name__)
         ens = self.ensemble
         if _is_classifier(ens): raise InputError(f"{type(ens).__name__} is a classifier; rule extraction needs a regression ensemble.")
-        try: check_is_fitted(ens); fitted = True
+        try:
+            check_is_fitted(ens)
+            fitted = True
         except NotFittedError: fitted = False
         except TypeError: fitted = True   # not a scikit-learn estimator: node_table says whether it is supported
         if fitted: X = _align_columns(ens, X)   # a fitted ensemble's column names decide the order
@@ -1616,14 +1797,17 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
         self.table_, stats = tab, dict(n_nodes=tab.m, n_trees=tab.n_trees, gamma_rel=self.gamma_rel_, gamma_abs=self.gamma_)
         if self.penalty is not None:
             lam = self.penalty * prob.lambda_max()
-            s = cbcd(prob, lam); nodes = np.flatnonzero(s.z)
+            s = cbcd(prob, lam)
+            nodes = np.flatnonzero(s.z)
             stats.update(lam=lam, sweeps=s.sweeps)
             if K is not None and a[nodes].sum() > K + 1e-9:
                 raise ParameterError(f"penalty={self.penalty} selects a budget of {a[nodes].sum():g} > max_rules={K}.")
             self.path_ = None
         else:
             path = _run_path(prob, self.n_lambdas, 1e-3, max_budget=K, y_mean=self.y_mean_, monitor=mon)
-            self.path_ = path; step = path.select(K); nodes = step.nodes
+            self.path_ = path
+            step = path.select(K)
+            nodes = step.nodes
             stats.update(lam=step.lam, path_steps=len(path.steps), path_time=path.time)
         complete = False
         if self.solver == 'cbcd':
@@ -1632,7 +1816,8 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
         else:   # OA starts from the CBCD choice and every path step within K: it returns one of them or better
             warm = [nodes] + ([s.nodes for s in self.path_.steps if s.budget_used <= K + 1e-9] if self.path_ else [])
             res = exact_solve(prob, K, warm=warm, monitor=mon)
-            nodes = res['nodes']; complete = res['status'] == 'optimal'
+            nodes = res['nodes']
+            complete = res['status'] == 'optimal'
             stats.update(exact_method=res['method'], oa_iterations=res['iterations'], oa_status=res['status'],
                          n_binaries=res['n_binaries'], n_cuts=len(res['cuts']))
         nodes = np.sort(np.asarray(nodes, np.int64))
@@ -1715,7 +1900,9 @@ def plot_rule_path(path:RulePath, X=None, y=None, X_test=None, y_test=None, ax=N
         ax.plot(n, [_r2(y, path.model(s).predict(X)) for s in path.steps], 'o-', ms=3, label='train')
     if y_test is not None:
         ax.plot(n, [_r2(y_test, path.model(s).predict(X_test)) for s in path.steps], 's-', ms=3, label='test')
-    ax.set_xlabel('rules'); ax.set_ylabel('$R^2$'); ax.legend(fontsize=8)
+    ax.set_xlabel('rules')
+    ax.set_ylabel('$R^2$')
+    ax.legend(fontsize=8)
     return ax
 
 def plot_rule_depths(models:dict, ax=None):
@@ -1734,7 +1921,9 @@ def plot_rule_depths(models:dict, ax=None):
     lens = {k: [r.length for r in m.rules] for k, m in models.items()}
     top = max((max(v) for v in lens.values() if v), default=1)
     ax.hist(list(lens.values()), bins=np.arange(0.5, top + 1.5), label=list(lens), rwidth=0.85)
-    ax.set_xlabel('conditions per rule'); ax.set_ylabel('rules'); ax.legend(fontsize=8)
+    ax.set_xlabel('conditions per rule')
+    ax.set_ylabel('rules')
+    ax.legend(fontsize=8)
     return ax
 
 def k_slider(path:RulePath, max_K:int=25):
@@ -1753,7 +1942,8 @@ def k_slider(path:RulePath, max_K:int=25):
     def show(change=None):
         out.outputs = ()
         out.append_stdout(path.model(path.select(slider.value)).to_text() + '\n')
-    slider.observe(show, names='value'); show()
+    slider.observe(show, names='value')
+    show()
     box = W.VBox([slider, out])
     def bundle(**kw):                  # the saved/static view (docs site, nbviewer): the selected model as text
         d = type(box)._repr_mimebundle_(box, **kw)

@@ -164,12 +164,14 @@ def prox_kernel(bt, tt, ei, ej, s1, s2, u, wa, wb, beta, theta, tol=1e-15, max_p
     for e in range(E):
         h = abs(tt[e]) - s2
         if h > 0:
-            load[ei[e]] += h; load[ej[e]] += h
+            load[ei[e]] += h
+            load[ej[e]] += h
     inV = np.zeros(p, dtype=np.bool_)
     for i in range(p):
         inV[i] = abs(bt[i]) + load[i] > s1                  # rule (6) fails -> vertex survives
         if not inV[i]:
-            u[i] = bt[i] / s1; beta[i] = 0.0                  # the dual certificate of Thm 1
+            u[i] = bt[i] / s1
+            beta[i] = 0.0  # the dual certificate of Thm 1
     parent = np.arange(p)
     inE = np.zeros(E, dtype=np.bool_)
     deg = np.zeros(p + 1, dtype=np.int64)
@@ -177,23 +179,32 @@ def prox_kernel(bt, tt, ei, ej, s1, s2, u, wa, wb, beta, theta, tol=1e-15, max_p
         h = abs(tt[e]) - s2
         theta[e] = 0.0
         if h <= 0:                                            # rule (7)
-            wa[e] = 0.0; wb[e] = 0.0
+            wa[e] = 0.0
+            wb[e] = 0.0
         elif not inV[ei[e]]:
-            wa[e] = h / s1 if tt[e] > 0 else -h / s1; wb[e] = 0.0
+            wa[e] = h / s1 if tt[e] > 0 else -h / s1
+            wb[e] = 0.0
         elif not inV[ej[e]]:
-            wb[e] = h / s1 if tt[e] > 0 else -h / s1; wa[e] = 0.0
+            wb[e] = h / s1 if tt[e] > 0 else -h / s1
+            wa[e] = 0.0
         else:
             inE[e] = True
-            deg[ei[e] + 1] += 1; deg[ej[e] + 1] += 1
+            deg[ei[e] + 1] += 1
+            deg[ej[e] + 1] += 1
             ra, rb = _uf_find(parent, ei[e]), _uf_find(parent, ej[e])
             if ra != rb: parent[max(ra, rb)] = min(ra, rb)
     adj_off = np.cumsum(deg)
     fill = adj_off[:-1].copy()
-    adj_e = np.empty(adj_off[-1], dtype=np.int64); adj_s = np.empty(adj_off[-1], dtype=np.int64)
+    adj_e = np.empty(adj_off[-1], dtype=np.int64)
+    adj_s = np.empty(adj_off[-1], dtype=np.int64)
     for e in range(E):
         if inE[e]:
-            adj_e[fill[ei[e]]] = e; adj_s[fill[ei[e]]] = 0; fill[ei[e]] += 1
-            adj_e[fill[ej[e]]] = e; adj_s[fill[ej[e]]] = 1; fill[ej[e]] += 1
+            adj_e[fill[ei[e]]] = e
+            adj_s[fill[ei[e]]] = 0
+            fill[ei[e]] += 1
+            adj_e[fill[ej[e]]] = e
+            adj_s[fill[ej[e]]] = 1
+            fill[ej[e]] += 1
     # components of the surviving graph
     cid = -np.ones(p, dtype=np.int64)
     nc = 0
@@ -201,22 +212,30 @@ def prox_kernel(bt, tt, ei, ej, s1, s2, u, wa, wb, beta, theta, tol=1e-15, max_p
         if inV[i]:
             r = _uf_find(parent, i)
             if cid[r] < 0:
-                cid[r] = nc; nc += 1
+                cid[r] = nc
+                nc += 1
             cid[i] = cid[r]
-    coff = np.zeros(nc + 1, dtype=np.int64); eoff = np.zeros(nc + 1, dtype=np.int64)
+    coff = np.zeros(nc + 1, dtype=np.int64)
+    eoff = np.zeros(nc + 1, dtype=np.int64)
     for i in range(p):
         if inV[i]: coff[cid[i] + 1] += 1
     for e in range(E):
         if inE[e]: eoff[cid[ei[e]] + 1] += 1
-    coff = np.cumsum(coff); eoff = np.cumsum(eoff)
-    cverts = np.empty(coff[-1], dtype=np.int64); cedges = np.empty(eoff[-1], dtype=np.int64)
-    fv = coff[:-1].copy(); fe = eoff[:-1].copy()
+    coff = np.cumsum(coff)
+    eoff = np.cumsum(eoff)
+    cverts = np.empty(coff[-1], dtype=np.int64)
+    cedges = np.empty(eoff[-1], dtype=np.int64)
+    fv = coff[:-1].copy()
+    fe = eoff[:-1].copy()
     for i in range(p):
         if inV[i]:
-            cverts[fv[cid[i]]] = i; fv[cid[i]] += 1
+            cverts[fv[cid[i]]] = i
+            fv[cid[i]] += 1
     for e in range(E):
         if inE[e]:
-            c = cid[ei[e]]; cedges[fe[c]] = e; fe[c] += 1
+            c = cid[ei[e]]
+            cedges[fe[c]] = e
+            fe[c] += 1
     # isolated survivors: the group is {beta_i} alone -> soft-threshold; the rest -> BCA
     nbig, bigv, bige, totE = 0, 0, 0, 0
     for c in range(nc):
@@ -225,14 +244,16 @@ def prox_kernel(bt, tt, ei, ej, s1, s2, u, wa, wb, beta, theta, tol=1e-15, max_p
             x = bt[i] / s1
             u[i] = 1.0 if x > 1.0 else (-1.0 if x < -1.0 else x)
         else:
-            nbig += 1; totE += eoff[c + 1] - eoff[c]
+            nbig += 1
+            totE += eoff[c + 1] - eoff[c]
             if coff[c + 1] - coff[c] > bigv: bigv = coff[c + 1] - coff[c]
             if eoff[c + 1] - eoff[c] > bige: bige = eoff[c + 1] - eoff[c]
     comps = np.empty(nbig, dtype=np.int64)
     t = 0
     for c in range(nc):
         if eoff[c + 1] > eoff[c]:
-            comps[t] = c; t += 1
+            comps[t] = c
+            t += 1
     passes = np.zeros(nbig, dtype=np.int64)
     for t in range(nbig):
         passes[t] = _bca_component(comps[t], coff, cverts, eoff, cedges, adj_off, adj_e, adj_s, bt, tt, ei, ej,
@@ -260,7 +281,8 @@ def prox(beta_tilde, theta_tilde, pairs, L:float, lambda1:float, lambda2:float, 
     ([2.0, 1.25], [1.25], 1)
 
     ```"""
-    bt = np.ascontiguousarray(beta_tilde, dtype=np.float64); tt = np.ascontiguousarray(theta_tilde, dtype=np.float64)
+    bt = np.ascontiguousarray(beta_tilde, dtype=np.float64)
+    tt = np.ascontiguousarray(theta_tilde, dtype=np.float64)
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     p, E = len(bt), len(tt)
     u, wa, wb = (np.zeros(p), np.zeros(E), np.zeros(E)) if duals is None else duals
@@ -279,9 +301,11 @@ def penalty(beta, theta, pairs, lambda1:float, lambda2:float) -> float:
 
     ```"""
     g = np.abs(np.asarray(beta, float)).copy()
-    pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2); at = np.abs(np.asarray(theta, float))
+    pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    at = np.abs(np.asarray(theta, float))
     if len(at):
-        np.maximum.at(g, pairs[:, 0], at); np.maximum.at(g, pairs[:, 1], at)
+        np.maximum.at(g, pairs[:, 0], at)
+        np.maximum.at(g, pairs[:, 1], at)
     return float(lambda1 * g.sum() + lambda2 * at.sum())
 
 # %% ../nbs/20_hierscale.ipynb #f6f11888
@@ -290,27 +314,39 @@ def _highs_qp(H, c, A, lo, hi, curv_idx, curv=2e-9):
     active-set QP accepts the problem), then polished: the KKT system of the optimal face HiGHS found is solved exactly."""
     import highspy
     nv = len(c)
-    h = highspy.Highs(); h.setOptionValue('output_flag', False)
+    h = highspy.Highs()
+    h.setOptionValue('output_flag', False)
     inf = highspy.kHighsInf
-    h.addVars(nv, lo, hi); h.changeColsCost(nv, np.arange(nv, dtype=np.int32), c)
+    h.addVars(nv, lo, hi)
+    h.changeColsCost(nv, np.arange(nv, dtype=np.int32), c)
     for a in A:
-        nz = np.flatnonzero(a); h.addRow(0.0, inf, len(nz), nz.astype(np.int32), a[nz])
-    Hc = H.copy(); Hc[curv_idx, curv_idx] += curv
+        nz = np.flatnonzero(a)
+        h.addRow(0.0, inf, len(nz), nz.astype(np.int32), a[nz])
+    Hc = H.copy()
+    Hc[curv_idx, curv_idx] += curv
     tri = np.tril(Hc).T              # column k holds rows >= k (lower triangle, column-wise)
-    hs = highspy.HighsHessian(); hs.dim_ = nv; hs.format_ = highspy.HessianFormat.kTriangular
+    hs = highspy.HighsHessian()
+    hs.dim_ = nv
+    hs.format_ = highspy.HessianFormat.kTriangular
     start, idx, val = [0], [], []
     for k in range(nv):
         rows = np.flatnonzero(tri[k, k:]) + k
-        idx += rows.tolist(); val += tri[k, rows].tolist(); start.append(len(idx))
+        idx += rows.tolist()
+        val += tri[k, rows].tolist()
+        start.append(len(idx))
     hs.start_, hs.index_, hs.value_ = start, idx, val
-    h.passHessian(hs); h.run()
+    h.passHessian(hs)
+    h.run()
     z = np.array(h.getSolution().col_value)
     scale = 1.0 + np.abs(z).max()
-    act = [a for a in A if a @ z <= 1e-6 * scale]; rhs = [0.0] * len(act)
+    act = [a for a in A if a @ z <= 1e-6 * scale]
+    rhs = [0.0] * len(act)
     for k in range(nv):
         if np.isfinite(lo[k]) and z[k] - lo[k] <= 1e-6 * scale:
-            act.append(np.eye(nv)[k]); rhs.append(lo[k])
-    act = np.array(act).reshape(-1, nv); k = len(act)
+            act.append(np.eye(nv)[k])
+            rhs.append(lo[k])
+    act = np.array(act).reshape(-1, nv)
+    k = len(act)
     K = np.block([[H, -act.T], [act, np.zeros((k, k))]])
     rhs = np.concatenate([-c, np.array(rhs)])
     zp = np.linalg.lstsq(K, rhs, rcond=None)[0][:nv]
@@ -323,13 +359,19 @@ def _epigraph_rows(p, pairs, offset_b, offset_t, offset_tau, offset_s, nv):
     "Rows a.z >= 0 of t_i >= |beta_i|, t_i, t_j >= |theta_ij|, s_ij >= |theta_ij|."
     rows = []
     def r(k1, v1, k2):
-        a = np.zeros(nv); a[k1] = v1; a[k2] += 1.0; rows.append(a)
+        a = np.zeros(nv)
+        a[k1] = v1
+        a[k2] += 1.0
+        rows.append(a)
     for i in range(p):
-        r(offset_b + i, 1, offset_tau + i); r(offset_b + i, -1, offset_tau + i)
+        r(offset_b + i, 1, offset_tau + i)
+        r(offset_b + i, -1, offset_tau + i)
     for e, (i, j) in enumerate(pairs):
         for v in (i, j):
-            r(offset_t + e, 1, offset_tau + v); r(offset_t + e, -1, offset_tau + v)
-        r(offset_t + e, 1, offset_s + e); r(offset_t + e, -1, offset_s + e)
+            r(offset_t + e, 1, offset_tau + v)
+            r(offset_t + e, -1, offset_tau + v)
+        r(offset_t + e, 1, offset_s + e)
+        r(offset_t + e, -1, offset_s + e)
     return np.array(rows)
 
 def prox_qp(beta_tilde, theta_tilde, pairs, L:float, lambda1:float, lambda2:float):
@@ -341,13 +383,17 @@ def prox_qp(beta_tilde, theta_tilde, pairs, L:float, lambda1:float, lambda2:floa
     ([2.0, 1.25], [1.25])
 
     ```"""
-    bt = np.asarray(beta_tilde, float); tt = np.asarray(theta_tilde, float)
-    pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2); p, E = len(bt), len(tt); nv = 2 * p + 2 * E
+    bt = np.asarray(beta_tilde, float)
+    tt = np.asarray(theta_tilde, float)
+    pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    p, E = len(bt), len(tt)
+    nv = 2 * p + 2 * E
     A = _epigraph_rows(p, pairs, 0, p, p + E, 2 * p + E, nv)
     c = np.concatenate([-L * bt, -L * tt, lambda1 * np.ones(p), lambda2 * np.ones(E)])
     H = np.diag(np.concatenate([L * np.ones(p + E), np.zeros(p + E)]))
     box = 2 * max(np.abs(bt).max(initial=0), np.abs(tt).max(initial=0)) + 1
-    lo = np.concatenate([-box * np.ones(p + E), np.zeros(p + E)]); hi = np.full(nv, box)
+    lo = np.concatenate([-box * np.ones(p + E), np.zeros(p + E)])
+    hi = np.full(nv, box)
     z, status, polished = _highs_qp(H, c, A, lo, hi, np.arange(p + E, nv))
     return z[:p], z[p:p + E]
 
@@ -375,15 +421,21 @@ def direct_qp(X, y, lambda1:float, lambda2:float, box:float=None):
     True
 
     ```"""
-    X = np.asarray(X, float); y = np.asarray(y, float); n, p = X.shape
-    pairs = all_pairs(p); E = len(pairs)
+    X = np.asarray(X, float)
+    y = np.asarray(y, float)
+    n, p = X.shape
+    pairs = all_pairs(p)
+    E = len(pairs)
     D = np.hstack([np.ones((n, 1)), X, X[:, pairs[:, 0]] * X[:, pairs[:, 1]]])
-    m = 1 + p + E; nv = m + p + E
-    H = np.zeros((nv, nv)); H[:m, :m] = D.T @ D
+    m = 1 + p + E
+    nv = m + p + E
+    H = np.zeros((nv, nv))
+    H[:m, :m] = D.T @ D
     c = np.concatenate([-D.T @ y, lambda1 * np.ones(p), lambda2 * np.ones(E)])
     A = _epigraph_rows(p, pairs, 1, 1 + p, m, m + p, nv)
     if box is None: box = 10 * (np.abs(np.linalg.lstsq(D, y, rcond=None)[0]).max() + 1)
-    lo = np.concatenate([-box * np.ones(m), np.zeros(p + E)]); hi = np.full(nv, box)
+    lo = np.concatenate([-box * np.ones(m), np.zeros(p + E)])
+    hi = np.full(nv, box)
     z, status, polished = _highs_qp(H, c, A, lo, hi, np.arange(m, nv))
     b0, beta, theta = z[0], z[1:1 + p], z[1 + p:m]
     F = 0.5 * float(np.sum((y - D @ z[:m]) ** 2)) + penalty(beta, theta, pairs, lambda1, lambda2)
@@ -403,7 +455,10 @@ def kkt_lp(X, y, intercept, beta, interactions, lambda1:float, lambda2:float, ti
 
     ```"""
     import highspy
-    X = np.asarray(X, float); n, p = X.shape; pairs = all_pairs(p); E = len(pairs)
+    X = np.asarray(X, float)
+    n, p = X.shape
+    pairs = all_pairs(p)
+    E = len(pairs)
     theta = np.zeros(E)
     for i, j, v in interactions: theta[pair_index(int(i), int(j), p)] = v
     beta = np.asarray(beta, float)
@@ -413,18 +468,25 @@ def kkt_lp(X, y, intercept, beta, interactions, lambda1:float, lambda2:float, ti
     nv = 1 + p + 2 * E + E + p + 2 * E
     U, W, S, AU, AW = 1, 1 + p, 1 + p + 2 * E, 1 + p + 3 * E, 1 + 2 * p + 3 * E
     inf = highspy.kHighsInf
-    lo = np.full(nv, -inf); hi = np.full(nv, inf); lo[0] = 0; lo[AU:] = 0
+    lo = np.full(nv, -inf)
+    hi = np.full(nv, inf)
+    lo[0] = 0
+    lo[AU:] = 0
     for e in range(E):
         if theta[e] != 0: lo[S + e] = hi[S + e] = np.sign(theta[e])
         else: lo[S + e], hi[S + e] = -1, 1
-    h = highspy.Highs(); h.setOptionValue('output_flag', False)
-    h.addVars(nv, lo, hi); h.changeColsCost(1, np.array([0], np.int32), np.array([1.0]))
+    h = highspy.Highs()
+    h.setOptionValue('output_flag', False)
+    h.addVars(nv, lo, hi)
+    h.changeColsCost(1, np.array([0], np.int32), np.array([1.0]))
     def row(lb, ub, idx, val): h.addRow(lb, ub, len(idx), np.array(idx, np.int32), np.array(val, float))
     for i in range(p):               # |g_i - lambda1 u_i| <= eta
-        row(gm[i], inf, [0, U + i], [1, lambda1]); row(-inf, gm[i], [U + i, 0], [lambda1, -1])
+        row(gm[i], inf, [0, U + i], [1, lambda1])
+        row(-inf, gm[i], [U + i, 0], [lambda1, -1])
     for e in range(E):               # |g_e - lambda1 (w_e^i + w_e^j) - lambda2 s_e| <= eta
         idx = [0, W + 2 * e, W + 2 * e + 1, S + e]
-        row(gp[e], inf, idx, [1, lambda1, lambda1, lambda2]); row(-inf, gp[e], idx, [-1, lambda1, lambda1, lambda2])
+        row(gp[e], inf, idx, [1, lambda1, lambda1, lambda2])
+        row(-inf, gp[e], idx, [-1, lambda1, lambda1, lambda2])
     for i in range(p):               # the l1 ball of group i, or the face of its arg-max when the group is non-zero
         coords = [(U + i, AU + i, beta[i])]
         for e in np.flatnonzero((pairs[:, 0] == i) | (pairs[:, 1] == i)):
@@ -434,12 +496,16 @@ def kkt_lp(X, y, intercept, beta, interactions, lambda1:float, lambda2:float, ti
         if mx > 0:
             idx, val = [], []
             for k, a, v in coords:
-                if abs(v) >= mx * (1 - tie): idx.append(k); val.append(np.sign(v)); row(0, inf, [k], [np.sign(v)])
+                if abs(v) >= mx * (1 - tie):
+                    idx.append(k)
+                    val.append(np.sign(v))
+                    row(0, inf, [k], [np.sign(v)])
                 else: row(0, 0, [k], [1])
             row(1, 1, idx, val)
         else:
             for k, a, v in coords:
-                row(0, inf, [a, k], [1, -1]); row(0, inf, [a, k], [1, 1])
+                row(0, inf, [a, k], [1, -1])
+                row(0, inf, [a, k], [1, 1])
             row(-inf, 1, [a for _, a, _ in coords], [1] * len(coords))
     h.run()
     return float(h.getSolution().col_value[0]) / lambda1, abs(float(r.sum())) / lambda1
@@ -453,7 +519,8 @@ def _restricted_objective(G, c, yy, x, a, ei, ej, lam1, lam2, gx):
     mx = np.abs(x[:a])
     pen2 = 0.0
     for e in range(x.shape[0] - a):
-        t = abs(x[a + e]); pen2 += t
+        t = abs(x[a + e])
+        pen2 += t
         if t > mx[ei[e]]: mx[ei[e]] = t
         if t > mx[ej[e]]: mx[ej[e]] = t
     return q + lam1 * mx.sum() + lam2 * pen2
@@ -474,7 +541,10 @@ def restricted_solve(G, c, yy, a, ei, ej, x, u, wa, wb, L, lam1, lam2, tol, max_
     ```"""
     m = x.shape[0]
     s1, s2 = lam1 / L, lam2 / L
-    xk = x.copy(); yk = x.copy(); xn = np.empty(m); step = np.empty(m)
+    xk = x.copy()
+    yk = x.copy()
+    xn = np.empty(m)
+    step = np.empty(m)
     gx = G @ xk
     Fk = _restricted_objective(G, c, yy, xk, a, ei, ej, lam1, lam2, gx)
     t = 1.0
@@ -517,9 +587,11 @@ def pair_dots(XT, r, I, J):
     [-5.0, -9.0]
 
     ```"""
-    out = np.empty(I.shape[0]); n = XT.shape[1]
+    out = np.empty(I.shape[0])
+    n = XT.shape[1]
     for k in prange(I.shape[0]):
-        a = XT[I[k]]; b = XT[J[k]]
+        a = XT[I[k]]
+        b = XT[J[k]]
         s = 0.0
         for t in range(n): s += a[t] * b[t] * r[t]
         out[k] = s
@@ -535,28 +607,34 @@ def pair_columns(XT, I, J, mean_out):
     ([[-2.5], [2.5]], [5.5])
 
     ```"""
-    n = XT.shape[1]; m = I.shape[0]
+    n = XT.shape[1]
+    m = I.shape[0]
     Z = np.empty((n, m))
     for k in prange(m):
-        a = XT[I[k]]; b = XT[J[k]]
+        a = XT[I[k]]
+        b = XT[J[k]]
         s = 0.0
         for t in range(n): s += a[t] * b[t]
-        mu = s / n; mean_out[k] = mu
+        mu = s / n
+        mean_out[k] = mu
         for t in range(n): Z[t, k] = a[t] * b[t] - mu
     return Z
 
 @njit(cache=True, parallel=True)
 def _pair_columns_weighted(XT, I, J, w, sw, mean_out):
     "`pair_columns` under sample weights: the w-weighted mean of each product is removed, then row t is scaled by sw[t] = sqrt(w[t])."
-    n = XT.shape[1]; m = I.shape[0]
+    n = XT.shape[1]
+    m = I.shape[0]
     W = 0.0
     for t in range(n): W += w[t]
     Z = np.empty((n, m))
     for k in prange(m):
-        a = XT[I[k]]; b = XT[J[k]]
+        a = XT[I[k]]
+        b = XT[J[k]]
         s = 0.0
         for t in range(n): s += w[t] * a[t] * b[t]
-        mu = s / W; mean_out[k] = mu
+        mu = s / W
+        mean_out[k] = mu
         for t in range(n): Z[t, k] = sw[t] * (a[t] * b[t] - mu)
     return Z
 
@@ -566,13 +644,17 @@ def _scan_block(Gb, i0, thresh, rowmax, count_only, outI, outJ, outG, offs):
     B, W = Gb.shape
     cnt = np.zeros(B, dtype=np.int64)
     for b in range(B):
-        i = i0 + b; c = 0; mx = rowmax[i]
+        i = i0 + b
+        c = 0
+        mx = rowmax[i]
         for jj in range(b + 1, W):
             v = abs(Gb[b, jj])
             if v > thresh:
                 if not count_only:
                     k = offs[b] + c
-                    outI[k] = i; outJ[k] = i0 + jj; outG[k] = Gb[b, jj]
+                    outI[k] = i
+                    outJ[k] = i0 + jj
+                    outG[k] = Gb[b, jj]
                 c += 1
             elif v > mx: mx = v
         cnt[b] = c
@@ -605,7 +687,8 @@ def scan_pairs(X, r, thresh:float, rows=None, cap:int|None=None, norms:bool=Fals
     n, p = X.shape
     rows = np.arange(p - 1) if rows is None else np.asarray(rows, dtype=np.int64)
     if block is None: block = int(max(16, min(512, 2.5e7 // max(p, 1))))
-    rowmax = np.zeros(p); rownorm = np.zeros(p) if norms else None
+    rowmax = np.zeros(p)
+    rownorm = np.zeros(p) if norms else None
     X2 = X * X if norms else None
     Is, Js, Gs, total = [], [], [], 0
     # contiguous runs of rows, cut into blocks
@@ -614,20 +697,25 @@ def scan_pairs(X, r, thresh:float, rows=None, cap:int|None=None, norms:bool=Fals
         for s in range(0, len(run), block):
             i0, i1 = int(run[s]), int(run[min(s + block, len(run)) - 1]) + 1
             Gb = np.ascontiguousarray((X[:, i0:i1] * r[:, None]).T @ X[:, i0:])
-            e = np.empty(0, np.int64); f = np.empty(0)
+            e = np.empty(0, np.int64)
+            f = np.empty(0)
             cnt = _scan_block(Gb, i0, thresh, rowmax, True, e, e, f, e)
             offs = np.concatenate(([0], np.cumsum(cnt)[:-1])).astype(np.int64)
             m = int(cnt.sum())
             oI, oJ, oG = np.empty(m, np.int64), np.empty(m, np.int64), np.empty(m)
             if m: _scan_block(Gb, i0, thresh, np.zeros(p), False, oI, oJ, oG, offs)
-            Is.append(oI); Js.append(oJ); Gs.append(oG); total += m
+            Is.append(oI)
+            Js.append(oJ)
+            Gs.append(oG)
+            total += m
             if norms:
                 Nb = np.sqrt(np.ascontiguousarray(X2[:, i0:i1].T @ X2[:, i0:]))
                 _rownorm_block(Nb, i0, rownorm)
             if cap is not None and total > 2 * cap:
                 I, J, g = np.concatenate(Is), np.concatenate(Js), np.concatenate(Gs)
                 keep = np.argpartition(-np.abs(g), cap)[:cap]
-                drop = np.ones(len(g), bool); drop[keep] = False
+                drop = np.ones(len(g), bool)
+                drop[keep] = False
                 np.maximum.at(rowmax, I[drop], np.abs(g[drop]))
                 thresh = max(thresh, float(np.abs(g[drop]).max()))
                 Is, Js, Gs, total = [I[keep]], [J[keep]], [g[keep]], cap
@@ -648,7 +736,8 @@ def lambda_max_exact(b, I, J, c, alpha:float):
     (4.0, True)
 
     ```"""
-    b = np.asarray(b, float); c = np.asarray(c, float)
+    b = np.asarray(b, float)
+    c = np.asarray(c, float)
     lo = float(b.max())
     sel = c > alpha * lo
     if not sel.any(): return lo, False
@@ -656,7 +745,8 @@ def lambda_max_exact(b, I, J, c, alpha:float):
     I, J, c = np.asarray(I)[sel], np.asarray(J)[sel], c[sel]
     verts, inv = np.unique(np.concatenate([I, J]), return_inverse=True)
     E, V = len(c), len(verts)
-    h = highspy.Highs(); h.setOptionValue('output_flag', False)
+    h = highspy.Highs()
+    h.setOptionValue('output_flag', False)
     inf = highspy.kHighsInf
     # variables: lambda, then M_e^(i side), M_e^(j side)
     h.addVars(1 + 2 * E, np.concatenate([[lo], np.zeros(2 * E)]), np.full(1 + 2 * E, inf))
@@ -664,10 +754,12 @@ def lambda_max_exact(b, I, J, c, alpha:float):
     for e in range(E):      # M_e^i + M_e^j + alpha*lambda >= c_e
         h.addRow(c[e], inf, 3, np.array([0, 1 + e, 1 + E + e], np.int32), np.array([alpha, 1.0, 1.0]))
     for v in range(V):      # lambda - sum_e M_e^v >= b_v
-        ei = np.flatnonzero(inv[:E] == v); ej = np.flatnonzero(inv[E:] == v)
+        ei = np.flatnonzero(inv[:E] == v)
+        ej = np.flatnonzero(inv[E:] == v)
         idx = np.concatenate([[0], 1 + ei, 1 + E + ej]).astype(np.int32)
         h.addRow(b[verts[v]], inf, len(idx), idx, np.concatenate([[1.0], -np.ones(len(ei) + len(ej))]))
-    h.setOptionValue('primal_feasibility_tolerance', 1e-10); h.setOptionValue('dual_feasibility_tolerance', 1e-10)
+    h.setOptionValue('primal_feasibility_tolerance', 1e-10)
+    h.setOptionValue('dual_feasibility_tolerance', 1e-10)
     h.run()
     return float(h.getSolution().col_value[0]), True
 
@@ -697,9 +789,11 @@ class GradientScreen:
         I, J, g, rowmax, thr, rownorm = scan_pairs(self.X, r, self.kappa * lam2, cap=self.cap, norms=norms)
         o = np.argsort(-np.abs(g), kind='stable')
         self.I, self.J, self.g, self.absg = I[o], J[o], g[o], np.abs(g[o])
-        self.rowmax, self.r0 = rowmax, r.copy(); self.r0n2 = float(r @ r)
+        self.rowmax, self.r0 = rowmax, r.copy()
+        self.r0n2 = float(r @ r)
         if norms:
-            self.rownorm = rownorm; self.C = float(rownorm.max(initial=0.0))
+            self.rownorm = rownorm
+            self.C = float(rownorm.max(initial=0.0))
         self.n_full += 1
         return I, J, g
 
@@ -741,14 +835,26 @@ class _ActiveSet:
         self.sw = None if w is None else np.sqrt(w)
         self.yc = yc if w is None else self.sw * yc
         n = X.shape[0]
-        self.A = np.empty(0, np.int64); self.TI = np.empty(0, np.int64); self.TJ = np.empty(0, np.int64)
-        self.li = np.empty(0, np.int64); self.lj = np.empty(0, np.int64)
-        self.pos = {}; self.keys = {}
-        self.Zm = np.empty((n, 0)); self.Zt = np.empty((n, 0)); self.tmu = np.empty(0)
-        self.Gmm = np.empty((0, 0)); self.Gmt = np.empty((0, 0)); self.Gtt = np.empty((0, 0))
-        self.cm = np.empty(0); self.ct = np.empty(0)
-        self.beta = np.empty(0); self.theta = np.empty(0)
-        self.u = np.empty(0); self.wa = np.empty(0); self.wb = np.empty(0)
+        self.A = np.empty(0, np.int64)
+        self.TI = np.empty(0, np.int64)
+        self.TJ = np.empty(0, np.int64)
+        self.li = np.empty(0, np.int64)
+        self.lj = np.empty(0, np.int64)
+        self.pos = {}
+        self.keys = {}
+        self.Zm = np.empty((n, 0))
+        self.Zt = np.empty((n, 0))
+        self.tmu = np.empty(0)
+        self.Gmm = np.empty((0, 0))
+        self.Gmt = np.empty((0, 0))
+        self.Gtt = np.empty((0, 0))
+        self.cm = np.empty(0)
+        self.ct = np.empty(0)
+        self.beta = np.empty(0)
+        self.theta = np.empty(0)
+        self.u = np.empty(0)
+        self.wa = np.empty(0)
+        self.wb = np.empty(0)
         self.L = 1.0
 
     @property
@@ -762,27 +868,35 @@ class _ActiveSet:
             if self.sw is not None: Zn = Zn * self.sw[:, None]
             Gnn, Gmn, Gnt = Zn.T @ Zn, self.Zm.T @ Zn, Zn.T @ self.Zt
             self.Gmm = np.block([[self.Gmm, Gmn], [Gmn.T, Gnn]])
-            self.Gmt = np.vstack([self.Gmt, Gnt]); self.Zm = np.hstack([self.Zm, Zn])
+            self.Gmt = np.vstack([self.Gmt, Gnt])
+            self.Zm = np.hstack([self.Zm, Zn])
             self.cm = np.concatenate([self.cm, Zn.T @ self.yc])
             for i in mains: self.pos[i] = len(self.pos)
             self.A = np.concatenate([self.A, mains]).astype(np.int64)
-            self.beta = np.concatenate([self.beta, np.zeros(len(mains))]); self.u = np.concatenate([self.u, np.zeros(len(mains))])
+            self.beta = np.concatenate([self.beta, np.zeros(len(mains))])
+            self.u = np.concatenate([self.u, np.zeros(len(mains))])
         new = [(int(i), int(j)) for i, j in zip(I, J) if int(i) * p + int(j) not in self.keys]
         if new:
-            nI = np.array([q[0] for q in new], np.int64); nJ = np.array([q[1] for q in new], np.int64)
+            nI = np.array([q[0] for q in new], np.int64)
+            nJ = np.array([q[1] for q in new], np.int64)
             mu = np.empty(len(new))
             Zn = (pair_columns(self.XT, nI, nJ, mu) if self.w is None else
                   _pair_columns_weighted(self.XT, nI, nJ, self.w, self.sw, mu))
             Gnn, Gtn, Gmn = Zn.T @ Zn, self.Zt.T @ Zn, self.Zm.T @ Zn
-            self.Gtt = np.block([[self.Gtt, Gtn], [Gtn.T, Gnn]]); self.Gmt = np.hstack([self.Gmt, Gmn])
-            self.Zt = np.hstack([self.Zt, Zn]); self.tmu = np.concatenate([self.tmu, mu])
+            self.Gtt = np.block([[self.Gtt, Gtn], [Gtn.T, Gnn]])
+            self.Gmt = np.hstack([self.Gmt, Gmn])
+            self.Zt = np.hstack([self.Zt, Zn])
+            self.tmu = np.concatenate([self.tmu, mu])
             self.ct = np.concatenate([self.ct, Zn.T @ self.yc])
             for i, j in new: self.keys[i * p + j] = len(self.keys)
-            self.TI = np.concatenate([self.TI, nI]); self.TJ = np.concatenate([self.TJ, nJ])
+            self.TI = np.concatenate([self.TI, nI])
+            self.TJ = np.concatenate([self.TJ, nJ])
             self.li = np.array([self.pos[int(i)] for i in self.TI], np.int64)
             self.lj = np.array([self.pos[int(j)] for j in self.TJ], np.int64)
             z = np.zeros(len(new))
-            self.theta = np.concatenate([self.theta, z]); self.wa = np.concatenate([self.wa, z]); self.wb = np.concatenate([self.wb, z])
+            self.theta = np.concatenate([self.theta, z])
+            self.wa = np.concatenate([self.wa, z])
+            self.wb = np.concatenate([self.wb, z])
         if mains or new:
             self.G = np.ascontiguousarray(np.block([[self.Gmm, self.Gmt], [self.Gmt.T, self.Gtt]]))
             self.c = np.concatenate([self.cm, self.ct])
@@ -844,14 +958,16 @@ class HierScalePath:
         I, J, t = self.interactions[k]
         imp = np.abs(self.coef_main[k]) * self.main_scale
         half = 0.5 * np.abs(t) * self.inter_scale[k]
-        np.add.at(imp, I, half); np.add.at(imp, J, half)
+        np.add.at(imp, I, half)
+        np.add.at(imp, J, half)
         tot = imp.sum()
         return imp / tot if tot > 0 else imp
 
 def _wmoments(A, w=None):
     "Mean and standard deviation along axis 0, weighted by `w` (None: unweighted)."
     if w is None: return A.mean(0), A.std(0)
-    W = w.sum(); m = (w @ A) / W
+    W = w.sum()
+    m = (w @ A) / W
     return m, np.sqrt((w @ (A - m) ** 2) / W)
 
 def _validate(X, y, feature_names=None, sample_weight=None):
@@ -943,16 +1059,20 @@ def _master_step(act, screen, X, lam1, lam2, tol):
     if len(SI) and len(act.keys):                     # active pairs are already in (theta_T, its gradient)
         inT = np.isin(SI * p + SJ, np.fromiter(act.keys.keys(), np.int64, len(act.keys)))
         SI, SJ, Sg = SI[~inT], SJ[~inT], Sg[~inT]
-    bfull = np.zeros(p); bfull[act.A] = act.beta
+    bfull = np.zeros(p)
+    bfull[act.A] = act.beta
     gt = act.Zt.T @ r
-    EI = np.concatenate([act.TI, SI]); EJ = np.concatenate([act.TJ, SJ])
+    EI = np.concatenate([act.TI, SI])
+    EJ = np.concatenate([act.TJ, SJ])
     tfull = np.concatenate([act.theta, np.zeros(len(SI))])
-    bt = bfull + gmain / L; tt = tfull + np.concatenate([gt, Sg]) / L
+    bt = bfull + gmain / L
+    tt = tfull + np.concatenate([gt, Sg]) / L
     bp, tp = np.zeros(p), np.zeros(len(EI))
     info = prox_kernel(bt, tt, EI, EJ, lam1 / L, lam2 / L, np.zeros(p), np.zeros(len(EI)), np.zeros(len(EI)), bp, tp)
     kkt = L * max(np.abs(bp - bfull).max(initial=0), np.abs(tp - tfull).max(initial=0)) / lam1
     thr = 0.1 * tol * lam1 / L
-    inA = np.zeros(p, bool); inA[act.A] = True
+    inA = np.zeros(p, bool)
+    inA[act.A] = True
     new_m = np.flatnonzero(~inA & (np.abs(bp) > thr))
     newp = np.flatnonzero(np.abs(tp[len(act.TI):]) > thr)
     return r, kkt, new_m, SI[newp], SJ[newp], (info[1], info[2])
@@ -960,14 +1080,17 @@ def _master_step(act, screen, X, lam1, lam2, tol):
 def _solve_at(act, screen, X, yy, lam1, lam2, tol, max_iter, max_checks, accelerate):
     """Algorithm 2 at one lambda: restricted solve, master check, grow the active set; stop when a check adds nothing
     (or after `max_checks`). Returns (residual, KKT certificate, checks, PGD iterations, largest component)."""
-    checks = iters = 0; comp = (0, 0)
+    checks = iters = 0
+    comp = (0, 0)
     while True:
         a = len(act.A)
         x = np.concatenate([act.beta, act.theta])
         it, _, _ = restricted_solve(act.G, act.c, yy, a, act.li, act.lj, x, act.u, act.wa, act.wb, act.L,
                                     lam1, lam2, tol, max_iter, accelerate)
-        iters += it; act.beta, act.theta = x[:a].copy(), x[a:].copy()
-        r, kkt, new_m, NI, NJ, big = _master_step(act, screen, X, lam1, lam2, tol); checks += 1
+        iters += it
+        act.beta, act.theta = x[:a].copy(), x[a:].copy()
+        r, kkt, new_m, NI, NJ, big = _master_step(act, screen, X, lam1, lam2, tol)
+        checks += 1
         if big[1] > comp[1]: comp = big
         if (len(new_m) == 0 and len(NI) == 0) or checks >= max_checks: return r, kkt, checks, iters, comp
         act.grow(new_m, NI, NJ)
@@ -975,7 +1098,8 @@ def _solve_at(act, screen, X, yy, lam1, lam2, tol, max_iter, max_checks, acceler
 def _solution(act, r, ybar, mu, lam1, lam2):
     """The solution held by the active set: (intercept, all p mains, non-zero pairs (I, J, theta), objective F, the
     (weighted) standard deviations of those pairs' product columns)."""
-    beta = np.zeros(len(mu)); beta[act.A] = act.beta
+    beta = np.zeros(len(mu))
+    beta[act.A] = act.beta
     nz = np.flatnonzero(act.theta)
     inter = (act.TI[nz].copy(), act.TJ[nz].copy(), act.theta[nz].copy())
     b0 = ybar - float(mu[act.A] @ act.beta) - float(act.tmu[nz] @ act.theta[nz])
@@ -1031,7 +1155,8 @@ def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=
     if standardize:
         x_offset, x_scale = _wmoments(X, w)
         X = (X - x_offset) / x_scale
-    X = np.ascontiguousarray(X); XT = np.ascontiguousarray(X.T)
+    X = np.ascontiguousarray(X)
+    XT = np.ascontiguousarray(X.T)
     W = float(n) if w is None else float(w.sum())
     ybar = float(y.mean()) if w is None else float(w @ y) / W
     yc = y - ybar
@@ -1043,7 +1168,8 @@ def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=
     sols = dict(lambda1=[], lambda2=[], intercept=[], coef_main=[], interactions=[], objective=[], kkt=[], inter_scale=[])
     per, stopped = [], None
     for k, lam1 in enumerate(grid):
-        t0 = time.perf_counter(); lam2 = alpha * lam1
+        t0 = time.perf_counter()
+        lam2 = alpha * lam1
         n_full0, n_rows0, n_dots0 = screen.n_full, screen.n_partial_rows, screen.n_dots
         r, kkt, checks, iters, comp = _solve_at(act, screen, X, yy, lam1, lam2, tol, max_iter, max_checks, accelerate)
         b0, beta, inter, F, isd = _solution(act, r, ybar, mu, lam1, lam2)
@@ -1180,7 +1306,8 @@ class HierScaleRegressor(GlassworksRegressor):
     def _folds(self, X, y, w):
         """(train, validation) row indices: the random split (`cv=None`) or K folds (`cv=K`) of the rows of positive
         weight, or the splits of `cv` (a scikit-learn splitter or an iterable of index pairs) over all the rows."""
-        pos = np.flatnonzero(w > 0); n = len(pos)
+        pos = np.flatnonzero(w > 0)
+        n = len(pos)
         if self.cv is None or isinstance(self.cv, (numbers.Number, str)):
             check_scalar(self.cv, 'cv', numbers.Integral, low=2, high=max(2, n // 2), allow_none=True)
             rs = check_random_state(self.random_state)   # a legacy RandomState seeds a Generator
@@ -1218,13 +1345,15 @@ class HierScaleRegressor(GlassworksRegressor):
             sample_weight=wp)
         grid = full.lambda1
         folds = self._folds(X, y, w)
-        err = np.zeros(len(grid)); cnt = np.zeros(len(grid))
+        err = np.zeros(len(grid))
+        cnt = np.zeros(len(grid))
         from joblib import Parallel, delayed
         per_fold = Parallel(n_jobs=self.n_jobs)(delayed(_hierscale_fold_mse)(X, y, tr, val, grid, self._path_kw(), wp)
                                                 for tr, val in folds)
         for mse in per_fold:   # summed in fold order, whatever ran where
             for k in range(len(mse)):
-                err[k] += mse[k]; cnt[k] += 1
+                err[k] += mse[k]
+                cnt[k] += 1
         with np.errstate(invalid='ignore', divide='ignore'):
             self.cv_mse_ = np.where(cnt == len(folds), err / np.maximum(cnt, 1), np.inf)
         self.best_index_ = int(np.argmin(self.cv_mse_[:len(full)]))
@@ -1251,7 +1380,8 @@ class HierScaleRegressor(GlassworksRegressor):
         "Use solution `k` of the fitted path (e.g. from the slider)."
         check_is_fitted(self, 'path_')
         if not 0 <= k < len(self.path_): raise ParameterError(f"`k` must be in [0, {len(self.path_) - 1}], got {k}.")
-        self.best_index_ = int(k); return self._select(k)
+        self.best_index_ = int(k)
+        return self._select(k)
 
     def predict(self, X):
         A = self._validate_predict(X)
@@ -1318,7 +1448,8 @@ def plot_hierscale_path(model, axes=None):
     from matplotlib.ticker import FixedLocator, NullFormatter
     path = model.path_ if hasattr(model, 'path_') else model
     if axes is None: axes = plt.subplots(1, 3, figsize=(13, 3.8), layout='constrained')[1]
-    lam = path.lambda1; K = len(path)
+    lam = path.lambda1
+    K = len(path)
     mains = np.array(path.coef_main)
     names = getattr(model, 'feature_names_', None) or getattr(path, 'feature_names', None)
     nm = lambda i: str(names[i]) if names is not None and i < len(names) else f'x{i}'
@@ -1330,16 +1461,20 @@ def plot_hierscale_path(model, axes=None):
             m = (I == i) & (J == j)
             if m.any(): v[k] = T[m][0]
         axes[1].plot(lam, v, lw=1, label=f'{nm(i)} x {nm(j)}')
-    axes[0].set_title('main effects'); axes[1].set_title('interactions')
+    axes[0].set_title('main effects')
+    axes[1].set_title('interactions')
     for a in axes[:2]:
         a.set_ylabel('coefficient')
         ls = a.get_lines()
         if ls:  # the largest paths only, so the legend never hides the plot
             top = sorted(ls, key=lambda l: -np.nanmax(np.abs(l.get_ydata())))[:8]
             a.legend(top, [l.get_label() for l in top], fontsize=7, ncol=2 if len(top) > 4 else 1, loc='upper left')
-    ax = axes[2]; hs = ax.plot(lam, path.support_size(), 'k-', label='support size'); ax.set_ylabel('non-zeros')
+    ax = axes[2]
+    hs = ax.plot(lam, path.support_size(), 'k-', label='support size')
+    ax.set_ylabel('non-zeros')
     if hasattr(model, 'cv_mse_'):
-        ax2 = ax.twinx(); e = model.cv_mse_[:K]
+        ax2 = ax.twinx()
+        e = model.cv_mse_[:K]
         hs += ax2.plot(lam, np.where(np.isfinite(e), e, np.nan), 'C3-', label='validation MSE')
         ax2.set_ylabel('validation MSE', color='C3')
         hs.append(ax.axvline(lam[model.best_index_], color='C3', ls=':', label='chosen'))
@@ -1352,8 +1487,11 @@ def plot_hierscale_path(model, axes=None):
         if len(ticks) <= 6: break
     ticks = ticks[::max(1, -(-len(ticks) // 6))]
     for a in axes:
-        a.set_xscale('log'); a.set_xlabel('lambda1 (penalty, decreasing)'); a.invert_xaxis()
-        a.xaxis.set_major_locator(FixedLocator(ticks)); a.xaxis.set_major_formatter(lambda v, _: f'{v:g}')
+        a.set_xscale('log')
+        a.set_xlabel('lambda1 (penalty, decreasing)')
+        a.invert_xaxis()
+        a.xaxis.set_major_locator(FixedLocator(ticks))
+        a.xaxis.set_major_formatter(lambda v, _: f'{v:g}')
         a.xaxis.set_minor_formatter(NullFormatter())
     return axes
 
@@ -1377,13 +1515,16 @@ def path_slider(model):
         from IPython import get_ipython
         if get_ipython() is None or not hasattr(get_ipython(), 'kernel'): raise ImportError
     except Exception:
-        print(model.to_string()); return None
+        print(model.to_string())
+        return None
     out = widgets.Output()
     s = widgets.IntSlider(value=model.best_index_, min=0, max=len(model.path_) - 1, description='solution')
     def show(change=None):
-        model.select(s.value); out.clear_output(wait=True)
+        model.select(s.value)
+        out.clear_output(wait=True)
         with out: print(model.to_string())
-    s.observe(show, names='value'); show()
+    s.observe(show, names='value')
+    show()
     box = widgets.VBox([s, out])              # Jupyter shows a returned widget (display() here would show it twice)
     def bundle(**kw):                         # the saved/static view (docs site, nbviewer): the chosen model as text
         d = type(box)._repr_mimebundle_(box, **kw)

@@ -29,7 +29,9 @@ def prefix_sums(x, w):
     ```"""
     n = x.shape[0]
     c = x[n // 2] if n > 0 else 0.0
-    W = np.zeros(n + 1); S = np.zeros(n + 1); Q = np.zeros(n + 1)
+    W = np.zeros(n + 1)
+    S = np.zeros(n + 1)
+    Q = np.zeros(n + 1)
     for t in range(n):
         d = x[t] - c
         W[t + 1] = W[t] + w[t]
@@ -69,14 +71,18 @@ def fill_row_quadratic(prev, cur, arg, q, W, S, Q):
     ```"""
     n = cur.shape[0]
     for i in range(min(q, n)):
-        cur[i] = np.inf; arg[i] = -1
+        cur[i] = np.inf
+        arg[i] = -1
     for i in range(q, n):
-        best = np.inf; bj = i
+        best = np.inf
+        bj = i
         for j in range(i, q - 1, -1):
             v = prev[j - 1] + cluster_cost(W, S, Q, j, i)
             if v < best:
-                best = v; bj = j
-        cur[i] = best; arg[i] = bj
+                best = v
+                bj = j
+        cur[i] = best
+        arg[i] = bj
 
 # %% ../nbs/12_kmeans1d.ipynb #0e9d05c3
 @njit(cache=True)
@@ -93,28 +99,47 @@ def fill_row_dc(prev, cur, arg, q, W, S, Q):
     ```"""
     n = cur.shape[0]
     for i in range(min(q, n)):
-        cur[i] = np.inf; arg[i] = -1
+        cur[i] = np.inf
+        arg[i] = -1
     if q >= n: return
     stack = np.empty((130, 4), np.int64)
-    stack[0, 0] = q; stack[0, 1] = n - 1; stack[0, 2] = q; stack[0, 3] = n - 1
+    stack[0, 0] = q
+    stack[0, 1] = n - 1
+    stack[0, 2] = q
+    stack[0, 3] = n - 1
     top = 1
     while top > 0:
         top -= 1
-        ilo = stack[top, 0]; ihi = stack[top, 1]; jlo = stack[top, 2]; jhi = stack[top, 3]
+        ilo = stack[top, 0]
+        ihi = stack[top, 1]
+        jlo = stack[top, 2]
+        jhi = stack[top, 3]
         if ilo > ihi: continue
         mid = (ilo + ihi) // 2
-        hi = min(mid, jhi); lo = max(jlo, q)
+        hi = min(mid, jhi)
+        lo = max(jlo, q)
         floor = prev[lo - 1]                       # smallest D[q-1][j-1] over the scanned range
-        best = np.inf; bj = hi
+        best = np.inf
+        bj = hi
         for j in range(hi, lo - 1, -1):
             dc = cluster_cost(W, S, Q, j, mid)
             if dc + floor >= best: break           # d grows as j falls: nothing further left can win
             v = prev[j - 1] + dc
             if v < best:
-                best = v; bj = j
-        cur[mid] = best; arg[mid] = bj
-        stack[top, 0] = mid + 1; stack[top, 1] = ihi; stack[top, 2] = bj; stack[top, 3] = jhi; top += 1
-        stack[top, 0] = ilo; stack[top, 1] = mid - 1; stack[top, 2] = jlo; stack[top, 3] = bj; top += 1
+                best = v
+                bj = j
+        cur[mid] = best
+        arg[mid] = bj
+        stack[top, 0] = mid + 1
+        stack[top, 1] = ihi
+        stack[top, 2] = bj
+        stack[top, 3] = jhi
+        top += 1
+        stack[top, 0] = ilo
+        stack[top, 1] = mid - 1
+        stack[top, 2] = jlo
+        stack[top, 3] = bj
+        top += 1
 
 # %% ../nbs/12_kmeans1d.ipynb #d70d644c
 @njit(cache=True)
@@ -128,7 +153,8 @@ def kmeans1d_nb(x, w, k):
     ```"""
     n = x.shape[0]
     W, S, Q = prefix_sums(x, w)
-    prev = np.empty(n); cur = np.empty(n)
+    prev = np.empty(n)
+    cur = np.empty(n)
     J = np.zeros((k, n), np.int64)
     for i in range(n): prev[i] = cluster_cost(W, S, Q, 0, i)
     for q in range(1, k):
@@ -185,11 +211,14 @@ def kmeans1d(x, # 1-D data, any order
     (4.0, array([1, 0, 1, 0, 1, 0]), array([ 2., 11.]))
 
     ```"""
-    x = _check_values(x, 'x'); n = len(x)
-    w = _check_weights(w, n); k = _check_k(k, n)
+    x = _check_values(x, 'x')
+    n = len(x)
+    w = _check_weights(w, n)
+    k = _check_k(k, n)
     order = np.argsort(x, kind='stable')
     _, lab_sorted = kmeans1d_nb(x[order], w[order], k)
-    labels = np.empty(n, np.int64); labels[order] = lab_sorted
+    labels = np.empty(n, np.int64)
+    labels[order] = lab_sorted
     tw = np.bincount(labels, weights=w, minlength=k)
     centers = np.bincount(labels, weights=w * x, minlength=k) / tw
     cost = float(np.sum(w * (x - centers[labels]) ** 2))
@@ -207,7 +236,9 @@ def kmeans1d_costs_nb(x, w, k_max, quadratic=False):
     ```"""
     n = x.shape[0]
     W, S, Q = prefix_sums(x, w)
-    prev = np.empty(n); cur = np.empty(n); arg = np.empty(n, np.int64)
+    prev = np.empty(n)
+    cur = np.empty(n)
+    arg = np.empty(n, np.int64)
     out = np.empty(k_max)
     for i in range(n): prev[i] = cluster_cost(W, S, Q, 0, i)
     out[0] = prev[n - 1]
@@ -230,7 +261,8 @@ def kmeans1d_costs(x_sorted, # 1-D data sorted ascending
     array([125.5,   4. ,   2.5,   1. ,   0.5,   0. ])
 
     ```"""
-    x = _check_values(x_sorted, 'x_sorted', must_be_sorted=True); n = len(x)
+    x = _check_values(x_sorted, 'x_sorted', must_be_sorted=True)
+    n = len(x)
     w = _check_weights(w, n)
     k_max = n if k_max is None else _check_k(k_max, n, 'k_max')
     return kmeans1d_costs_nb(x, w, k_max)
@@ -248,7 +280,9 @@ def kmeans_penalized_nb(x, w, lam, c_max=0):
     n = x.shape[0]
     cap = n if (c_max <= 0 or c_max > n) else c_max
     W, S, Q = prefix_sums(x, w)
-    prev = np.empty(n); cur = np.empty(n); arg = np.empty(n, np.int64)
+    prev = np.empty(n)
+    cur = np.empty(n)
+    arg = np.empty(n, np.int64)
     for i in range(n): prev[i] = cluster_cost(W, S, Q, 0, i)
     last = prev[n - 1]                                  # WkM(q) when row q is about to be filled
     for q in range(1, cap):
@@ -313,7 +347,8 @@ def kmeans_eq_bound_nb(w, mean, ss, lam, c_max=0, centred=True):
 
 # %% ../nbs/12_kmeans1d.ipynb #7c134f9b
 def _check_classes(w, mean, ss):
-    mean = _check_values(mean, 'mean', must_be_sorted=True); n = len(mean)
+    mean = _check_values(mean, 'mean', must_be_sorted=True)
+    n = len(mean)
     w = _check_weights(w, n)
     ss = _check_values(ss, 'ss')
     if len(ss) != n: raise InputError(f"ss has {len(ss)} entries for {n} classes.")

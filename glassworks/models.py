@@ -155,7 +155,8 @@ class Condition:
         check_option(self.op, 'op', _OPS)
         t = float(self.threshold)
         if not math.isfinite(t): raise InputError(f"Condition.threshold must be finite, got {self.threshold!r}.")
-        object.__setattr__(self, 'feature', int(self.feature)); object.__setattr__(self, 'threshold', t)
+        object.__setattr__(self, 'feature', int(self.feature))
+        object.__setattr__(self, 'threshold', t)
 
     def holds(self, X) -> np.ndarray:
         "Boolean array: does the condition hold on each row of the 2-D array `X`?"
@@ -186,7 +187,9 @@ def _check_feature_info(feature_info, n_features:int):
     if len(info) != n_features: raise InputError(f"feature_info has {len(info)} entries for {n_features} features.")
     out = []
     for j, f in enumerate(info):
-        if f is None: out.append(None); continue
+        if f is None:
+            out.append(None)
+            continue
         if not isinstance(f, dict) or not set(_INFO_KEYS) <= set(f):
             raise InputError(f"feature_info[{j}] must be None or a dict with keys {_INFO_KEYS}, got {f!r}.")
         v = f['value']
@@ -450,7 +453,8 @@ class Split:
         for side in ('left', 'right'):
             if not isinstance(getattr(self, side), (Leaf, Split)):
                 raise InputError(f"Split.{side} must be a Leaf or a Split, got {getattr(self, side)!r}.")
-        object.__setattr__(self, 'feature', int(self.feature)); object.__setattr__(self, 'threshold', t)
+        object.__setattr__(self, 'feature', int(self.feature))
+        object.__setattr__(self, 'threshold', t)
         object.__setattr__(self, 'n_samples', _plain(self.n_samples))
 
 # %% ../nbs/04_models.ipynb #7defaf31
@@ -466,7 +470,8 @@ def _walk(root, paths:bool=True):
                 stack.append((node.right, depth + 1, path + (Condition(node.feature, '>', node.threshold),)))
                 stack.append((node.left, depth + 1, path + (Condition(node.feature, '<=', node.threshold),)))
             else:
-                stack.append((node.right, depth + 1, None)); stack.append((node.left, depth + 1, None))
+                stack.append((node.right, depth + 1, None))
+                stack.append((node.left, depth + 1, None))
 
 # %% ../nbs/04_models.ipynb #24c3edf6
 def _from_nested(spec, names):
@@ -579,10 +584,12 @@ class Tree:
         while stack:
             node, rows = stack.pop()
             if isinstance(node, Leaf):
-                out[rows] = k; k += 1
+                out[rows] = k
+                k += 1
                 continue
             go_left = A[rows, node.feature] <= node.threshold
-            stack.append((node.right, rows[~go_left])); stack.append((node.left, rows[go_left]))
+            stack.append((node.right, rows[~go_left]))
+            stack.append((node.left, rows[go_left]))
         return out
 
     def apply(self, X) -> np.ndarray:
@@ -661,7 +668,8 @@ _PALETTE = ('#8dd3c7', '#fdb462', '#bebada', '#fb8072', '#80b1d3', '#b3de69', '#
 
 def _blend(c0:str, c1:str, s:float) -> str:
     "Colour a fraction `s` of the way from hex colour `c0` to `c1`."
-    a = [int(c0[i:i + 2], 16) for i in (1, 3, 5)]; b = [int(c1[i:i + 2], 16) for i in (1, 3, 5)]
+    a = [int(c0[i:i + 2], 16) for i in (1, 3, 5)]
+    b = [int(c1[i:i + 2], 16) for i in (1, 3, 5)]
     return '#' + ''.join(f"{round(x + (y - x) * min(max(s, 0.), 1.)):02x}" for x, y in zip(a, b))
 
 def _dot_label(*lines) -> str:
@@ -688,7 +696,8 @@ def to_graphviz(self:Tree, precision:int=3, class_names=None, yes:str='yes', no:
     g, cmap = _new_digraph('tree'), _class_name_map(class_names, self.classes)
     leaves = self.leaves()
     if self.task == 'regression':
-        vals = [lf.value for lf in leaves]; lo, hi = min(vals), max(vals)
+        vals = [lf.value for lf in leaves]
+        lo, hi = min(vals), max(vals)
     count = itertools.count()
     def draw(node):
         nid = f"n{next(count)}"
@@ -703,7 +712,8 @@ def to_graphviz(self:Tree, precision:int=3, class_names=None, yes:str='yes', no:
             return nid
         q, t, f = _split_text(node, self.feature_names, precision, self.binary_features, self.feature_info)
         g.node(nid, _dot_label(q), shape='box')
-        g.edge(nid, draw(t), label=yes); g.edge(nid, draw(f), label=no)
+        g.edge(nid, draw(t), label=yes)
+        g.edge(nid, draw(f), label=no)
         return nid
     draw(self.root)
     return g
@@ -765,8 +775,12 @@ def export_text(self:Tree, decimals:int=2, show_weights:bool=False, spacing:int=
     stack = [(self.root, 0)]
     while stack:
         item, depth = stack.pop()
-        if isinstance(item, str): lines.append(item); continue
-        if isinstance(item, Leaf): lines.append(leaf(item, depth)); continue
+        if isinstance(item, str):
+            lines.append(item)
+            continue
+        if isinstance(item, Leaf):
+            lines.append(leaf(item, depth))
+            continue
         name, t = self.feature_names[item.feature], f"{item.threshold:.{decimals}f}"
         ind = bar * depth + '|' + '-' * spacing + ' '
         stack += [(item.right, depth + 1), (f"{ind}{name} >  {t}", depth), (item.left, depth + 1), (f"{ind}{name} <= {t}", depth)]
@@ -810,7 +824,9 @@ def export_graphviz(self:Tree, precision:int=3, class_names=None) -> str:
         if parent is not None:
             out.append(f"{parent} -> {i}" + ('' if parent else (' [labeldistance=2.5, labelangle=45, headlabel="True"]'
                         if i == 1 else ' [labeldistance=2.5, labelangle=-45, headlabel="False"]')) + ' ;')
-        if isinstance(node, Split): box(node.left, i); box(node.right, i)
+        if isinstance(node, Split):
+            box(node.left, i)
+            box(node.right, i)
     box(self.root, None)
     return '\n'.join(out + ['}'])
 
@@ -909,7 +925,8 @@ class RuleList:
         open_ = np.ones(A.shape[0], dtype=bool)
         for k, r in enumerate(self.rules):
             hit = open_ & r._covers(A)
-            idx[hit] = k; open_ &= ~hit
+            idx[hit] = k
+            open_ &= ~hit
         if open_.any() and self.default is None:
             raise InputError(f"{int(open_.sum())} row(s) are covered by no rule and the rule list has no default.")
         return idx
@@ -945,7 +962,8 @@ class RuleList:
     @classmethod
     def from_dict(cls, d:dict) -> RuleList:
         "Inverse of `to_dict`."
-        _check_header(d, 'RuleList'); _required(d, 'RuleList', 'rules', 'default', 'feature_names', 'task')
+        _check_header(d, 'RuleList')
+        _required(d, 'RuleList', 'rules', 'default', 'feature_names', 'task')
         if not isinstance(d['rules'], list): raise InputError("a RuleList's rules must be a list.")
         return cls(tuple(Rule._from_dict(r) for r in d['rules']), _scalar(d['default'], 'the default'), d['feature_names'], d['task'],
                    d.get('classes'), d.get('binary_features'), d.get('feature_info'))
@@ -984,7 +1002,8 @@ class RuleEnsemble:
     feature_info: list|None = None  # what each 0/1 feature tests on an original column (Binarizer.feature_info_)
 
     def __post_init__(self):
-        check_option(self.task, 'task', _TASKS); check_option(self.link, 'link', _LINKS)
+        check_option(self.task, 'task', _TASKS)
+        check_option(self.link, 'link', _LINKS)
         self.rules = tuple(r if isinstance(r, Rule) else Rule(*r) for r in self.rules)
         self.weights = tuple(float(w) for w in np.asarray(self.weights, dtype=np.float64).ravel())
         self.intercept = float(self.intercept)
@@ -1124,7 +1143,8 @@ def _node_from_dict(d:dict):
         if kind == 'leaf':
             if 'value' not in x: raise InputError("a leaf node dict lacks its 'value'.")
             built.append(Leaf(_scalar(x['value'], 'a leaf value'), _scalar(x.get('n_samples'), 'n_samples', True),
-                              x.get('counts'), _scalar(x.get('loss'), 'a leaf loss', True))); continue
+                              x.get('counts'), _scalar(x.get('loss'), 'a leaf loss', True)))
+            continue
         if kind != 'split': raise InputError(f"a tree node dict needs node='leaf' or 'split', got {kind!r}.")
         if not ready:
             stack += [(x, depth, True), (x.get('right'), depth + 1, False), (x.get('left'), depth + 1, False)]
@@ -1159,7 +1179,8 @@ def from_dict(cls:Tree, d:dict) -> Tree:
     True
 
     ```"""
-    _check_header(d, 'Tree'); _required(d, 'Tree', 'root', 'feature_names', 'task')
+    _check_header(d, 'Tree')
+    _required(d, 'Tree', 'root', 'feature_names', 'task')
     if not isinstance(d['feature_names'], list): raise InputError("a Tree's feature_names must be a list.")
     return cls(_node_from_dict(d['root']), d['feature_names'], d['task'], d.get('classes'), d.get('binary_features'),
                d.get('feature_info'))
@@ -1269,14 +1290,16 @@ def _best_leaf_loss(y:np.ndarray, w:np.ndarray, task:str, metric:str='l2') -> fl
     W = w.sum()
     if W <= 0: return 0.0
     if metric == 'l1':
-        o = np.argsort(y, kind='stable'); med = y[o][np.searchsorted(np.cumsum(w[o]), 0.5 * W)]
+        o = np.argsort(y, kind='stable')
+        med = y[o][np.searchsorted(np.cumsum(w[o]), 0.5 * W)]
         return float(w @ np.abs(y - med))
     m = float(w @ y) / W
     return float(w @ (y - m) ** 2)
 
 def _normalised(v:np.ndarray) -> np.ndarray:
     "v / v.sum(), or zeros when nothing is positive."
-    v = np.maximum(np.asarray(v, dtype=np.float64), 0.0); s = v.sum()
+    v = np.maximum(np.asarray(v, dtype=np.float64), 0.0)
+    s = v.sum()
     return v / s if s > 0 else v
 
 def _importance_data(model, X, y, sample_weight, task):
@@ -1316,7 +1339,8 @@ def feature_importances(self:Tree, X, y, sample_weight=None,
         go_left = A[rows, node.feature] <= node.threshold
         left, right = rows[go_left], rows[~go_left]
         out[node.feature] += loss(rows) - loss(left) - loss(right)
-        stack.append((node.left, left)); stack.append((node.right, right))
+        stack.append((node.left, left))
+        stack.append((node.right, right))
     return _normalised(out)
 
 @patch
@@ -1332,7 +1356,8 @@ def feature_importances(self:RuleEnsemble, X, sample_weight=None) -> np.ndarray:
     ```"""
     if not self.rules: return np.zeros(len(self.feature_names))
     A, _, w = _importance_data(self, X, None, sample_weight, self.task)
-    out = np.zeros(len(self.feature_names)); W = w.sum()
+    out = np.zeros(len(self.feature_names))
+    W = w.sum()
     for r, wk in zip(self.rules, self.weights):
         feats = sorted({c.feature for c in r.conditions})
         if not feats or W <= 0: continue

@@ -67,8 +67,12 @@ class LogisticLoss(Loss):
     """
     name = 'logistic'
     def value(self, f, y): return np.logaddexp(0.0, -np.asarray(y) * f)
-    def gradient(self, f, y): y = np.asarray(y); return -y * _sigmoid(-y * f)
-    def hessian(self, f, y): s = _sigmoid(f); return s * (1.0 - s)
+    def gradient(self, f, y):
+        y = np.asarray(y)
+        return -y * _sigmoid(-y * f)
+    def hessian(self, f, y):
+        s = _sigmoid(f)
+        return s * (1.0 - s)
 
 _MAX_LOG = 700.0   # exp(700) is still finite in float64
 
@@ -80,7 +84,8 @@ class PoissonLoss(Loss):
     """
     name = 'poisson'
     def value(self, f, y):
-        y = np.asarray(y, dtype=np.float64); e = np.exp(np.minimum(f, _MAX_LOG))
+        y = np.asarray(y, dtype=np.float64)
+        e = np.exp(np.minimum(f, _MAX_LOG))
         ylogy = np.where(y > 0, y * np.log(np.where(y > 0, y, 1.0)), 0.0)
         return e - y * f + ylogy - y
     def gradient(self, f, y): return np.exp(np.minimum(f, _MAX_LOG)) - np.asarray(y)
@@ -144,7 +149,8 @@ class OrthonormalBasis:
     def add(self, q) -> bool:
         "Append the normalised residual of q; return False (and leave O unchanged) if q is linearly dependent."
         q = np.asarray(q, dtype=np.float64)
-        r = self.residual(q); nr = self.norm(r)
+        r = self.residual(q)
+        nr = self.norm(r)
         if nr <= self.rtol * max(self.norm(q), 1.0): return False
         self.O = np.column_stack([self.O, r / nr])
         return True
@@ -198,7 +204,8 @@ def _prefix_objectives_weighted(order, wg, wO, w, eps):
     gsum, count = 0.0, 0.0
     for i in range(order.shape[0]):
         r = order[i]
-        gsum += wg[r]; count += w[r]
+        gsum += wg[r]
+        count += w[r]
         _add_row(proj, wO, r)
         out[i] = _ogb_value(gsum, count, _squared_norm(proj), eps)
     return out
@@ -235,7 +242,8 @@ def objective_values(objective:str, # 'ogb', 'gb', 'gs' or 'xgb'
     >>> objective_values('ogb', np.array([4.0]), np.array([4]), parallel_sq=np.array([4.0]))   # q in the span
     array([-inf])
     """
-    gsum = np.asarray(gsum, dtype=np.float64); count = np.asarray(count, dtype=np.float64)
+    gsum = np.asarray(gsum, dtype=np.float64)
+    count = np.asarray(count, dtype=np.float64)
     ok = count > 0
     safe = np.where(ok, count, 1.0)
     if objective == 'gs': v = np.abs(gsum)
@@ -338,7 +346,8 @@ def bound_ogb_admissible(g, O, eps:float=0.0, sample_weight=None) -> float:
     if O.shape[1] == 0: return bound_gb(g, eps, w)
     g0 = g
     if w is not None:                 # the weighted geometry is the plain one of (sqrt(w) g, sqrt(w) O)
-        s = np.sqrt(w); g, O = s * g, s[:, None] * O
+        s = np.sqrt(w)
+        g, O = s * g, s[:, None] * O
     C = O.T @ O                       # t x t, eigenvalues in [0, 1]
     lam, V = np.linalg.eigh(C)
     c = V.T @ (O.T @ g)
@@ -371,7 +380,8 @@ def bound_ogb_presort(g, O, eps:float=0.0, sample_weight=None) -> float:
         fwd = _prefix_objectives_weighted(order, wg, wO, w, eps)
         bwd = _prefix_objectives_weighted(order[::-1].copy(), wg, wO, w, eps)
         return float(max(fwd.max(), bwd.max()))
-    fwd = prefix_objectives(order, g, Oc, eps); bwd = prefix_objectives(order[::-1].copy(), g, Oc, eps)
+    fwd = prefix_objectives(order, g, Oc, eps)
+    bwd = prefix_objectives(order[::-1].copy(), g, Oc, eps)
     return float(max(fwd.max(), bwd.max()))
 
 # %% ../nbs/30_ogb.ipynb #b9d07821
@@ -392,11 +402,13 @@ def propositions(B, negations:bool=True) -> tuple:
     cand = [(j, True) for j in range(m)] + ([(j, False) for j in range(m)] if negations else [])
     seen, keep = set(), []
     for k in range(cols.shape[1]):
-        c = cols[:, k]; s = int(c.sum())
+        c = cols[:, k]
+        s = int(c.sum())
         if s == 0 or s == n: continue
         key = np.packbits(c).tobytes()
         if key in seen: continue
-        seen.add(key); keep.append(k)
+        seen.add(key)
+        keep.append(k)
     return np.ascontiguousarray(cols[:, keep]), [cand[k] for k in keep]
 
 # %% ../nbs/30_ogb.ipynb #c8d387c9
@@ -463,7 +475,8 @@ class ThresholdEncoder:
             kind = plan['kind']
             if kind == 'binary': props = [('<=', 0.0), ('>=', 1.0)]
             elif kind == 'threshold':
-                x = nums[j]; ok = ~np.isnan(x)
+                x = nums[j]
+                ok = ~np.isnan(x)
                 props = threshold_propositions(x[ok], self.language, self.n_cutpoints, None if w is None else w[ok])
             else: props = None
             if props is None:                           # categories (and missing indicators): the Binarizer's columns
@@ -492,7 +505,9 @@ class ThresholdEncoder:
         cols = []
         for f in self.feature_info_:
             if f['source'] is not None:
-                b = B[:, f['source']].astype(bool); cols.append(~b if f.get('negated') else b); continue
+                b = B[:, f['source']].astype(bool)
+                cols.append(~b if f.get('negated') else b)
+                continue
             x = nums[f['index']]
             cols.append(x <= f['value'] if f['op'] == '<=' else x >= f['value'])
         return (np.column_stack(cols) if cols else np.zeros((B.shape[0], 0), bool)).astype(np.uint8)
@@ -622,17 +637,22 @@ def search_greedy(S:RuleSearch):
     walks, seen, spare = [((), root, visited[0][1])], set(), _TIE_WIDTH - 1
     for conj, mask, val in walks:                              # walks started on the way are appended
         while len(conj) < S.max_rule_length and S.p > 0 and not S.expired():
-            vals, count = S.children(mask); S.nodes += 1
+            vals, count = S.children(mask)
+            S.nodes += 1
             vals = np.where((count > 0) & (count < mask.sum()), vals, -np.inf)   # a step must shrink the extent
             top = float(vals.max())
             if not (top > val or (top == val and val > 0)): break   # across a tie, but never along -inf or 0
             bits, nxt = from_bool(mask), []
             for j in np.flatnonzero(vals == top):
                 key = S.child_key(bits, j)
-                if key not in seen: seen.add(key); nxt.append(conj + (int(j),))
+                if key not in seen:
+                    seen.add(key)
+                    nxt.append(conj + (int(j),))
             if not nxt: break                                  # another walk already goes on from here
             visited.append((nxt[0], top))
-            for c in nxt[1:spare + 1]: walks.append((c, S.extent(c), top)); visited.append((c, top))
+            for c in nxt[1:spare + 1]:
+                walks.append((c, S.extent(c), top))
+                visited.append((c, top))
             spare -= min(spare, len(nxt) - 1)
             conj, mask, val = nxt[0], mask & S.P[:, nxt[0][-1]], top
     best = max(v for _, v in visited)
@@ -655,7 +675,8 @@ def search_beam(S:RuleSearch, beam_width:int=5):
         cand = {}
         for conj, mask in beam:
             if S.p == 0: break
-            vals, count = S.children(mask); S.nodes += 1
+            vals, count = S.children(mask)
+            S.nodes += 1
             bits, size = from_bool(mask), mask.sum()
             for j in np.flatnonzero((count > 0) & (count < size) & np.isfinite(vals)):
                 key = S.child_key(bits, j)
@@ -687,9 +708,12 @@ def search_bnb(S:RuleSearch):
     while heap:
         key, _, _, conj = heapq.heappop(heap)
         if -key <= best_val: break                       # every open node is bounded by best_val
-        if S.expired(): complete = False; break
+        if S.expired():
+            complete = False
+            break
         mask = S.extent(conj)
-        b = S.bound(mask); S.nodes += 1
+        b = S.bound(mask)
+        S.nodes += 1
         if b <= best_val: continue
         start = conj[-1] + 1 if conj else 0
         vals, count = S.children(mask, start)
@@ -706,7 +730,8 @@ def search_bnb(S:RuleSearch):
             kept = seen.setdefault(k, [])
             if any(l <= j and ln <= L for l, ln in kept): continue
             kept.append((int(j), L))
-            heapq.heappush(heap, (-b, -float(vals[j]), tick, conj + (int(j),))); tick += 1
+            heapq.heappush(heap, (-b, -float(vals[j]), tick, conj + (int(j),)))
+            tick += 1
     S.complete = complete
     return best_conj, best_val
 
@@ -757,7 +782,8 @@ def corrective_weights(Q, # (n, t) 0/1 outputs of the selected queries
     array([2.5])
     """
     loss = get_loss(loss)
-    Q = np.asarray(Q, dtype=np.float64); t = Q.shape[1]
+    Q = np.asarray(Q, dtype=np.float64)
+    t = Q.shape[1]
     if t == 0: return np.zeros(0), 0
     w = _weights(sample_weight)
     W = lambda v: v if w is None else w * v                       # row weights applied to a per-row vector
@@ -800,9 +826,12 @@ def line_weight(q, f, y, loss, reg:float=0.0, max_iter:int=50, sample_weight=Non
     >>> line_weight(np.array([1., 1., 0.]), np.zeros(3), np.array([2., 4., 9.]), 'squared', sample_weight=[2., 1., 1.])
     2.6666666666666665
     """
-    loss = get_loss(loss); q = np.asarray(q, dtype=np.float64); on = q > 0
+    loss = get_loss(loss)
+    q = np.asarray(q, dtype=np.float64)
+    on = q > 0
     fo, yo = f[on], y[on]
-    w = _weights(sample_weight); wo = None if w is None else w[on]
+    w = _weights(sample_weight)
+    wo = None if w is None else w[on]
     phi = lambda b: float(_wsum(loss.value(fo + b, yo), wo) + 0.5 * reg * b * b)
     b, val = 0.0, phi(0.0)
     for _ in range(max_iter):
@@ -824,7 +853,8 @@ def keep_weight(q, g, h, reg:float=0.0, sample_weight=None) -> float:
     3.0
     """
     on = np.asarray(q) > 0
-    w = _weights(sample_weight); wo = None if w is None else w[on]
+    w = _weights(sample_weight)
+    wo = None if w is None else w[on]
     return float(-_wsum(g[on], wo) / max(reg + _wsum(h[on], wo), 1e-300))
 
 # %% ../nbs/30_ogb.ipynb #3f3270ac
@@ -924,7 +954,8 @@ class _RuleBoosting(GlassworksEstimator):
         self.linear_terms_ = []
         if not self.include_linear_terms: return
         for j, x in self._numeric_inputs(X).items():
-            mu = float(np.average(x, weights=w)); sd = float(np.sqrt(np.average((x - mu) ** 2, weights=w)))
+            mu = float(np.average(x, weights=w))
+            sd = float(np.sqrt(np.average((x - mu) ** 2, weights=w)))
             if sd > _DEPENDENCE_RTOL * max(float(np.max(np.abs(x))), 1.0): self.linear_terms_.append((j, mu, sd))
 
     def _linear_matrix(self, X) -> np.ndarray:
@@ -983,34 +1014,52 @@ class _RuleBoosting(GlassworksEstimator):
                 g_raw, h = loss.gradient(f, y), loss.hessian(f, y)
                 g = basis.project_out(g_raw) if self.objective == 'ogb' else g_raw
                 if basis.norm(g) <= _ZERO_GRADIENT * max(g_scale, basis.norm(g_raw)):
-                    reason = 'no_query'; break             # zero up to rounding: any rule would be chosen by noise
+                    reason = 'no_query'
+                    break  # zero up to rounding: any rule would be chosen by noise
                 S = RuleSearch(P, g, h, basis.O, self.objective, self.epsilon, self.reg, self.bound,
                                self.max_rule_length, monitor, sample_weight=w)
                 conj, val = search_rules(S, self.search, self.beam_width)
-                nodes_total += S.nodes; complete = complete and getattr(S, 'complete', True)
+                nodes_total += S.nodes
+                complete = complete and getattr(S, 'complete', True)
                 if not np.isfinite(val) or val <= 0:
-                    reason = monitor.stopped_by if monitor.expired() else 'no_query'; break
+                    reason = monitor.stopped_by if monitor.expired() else 'no_query'
+                    break
                 conj = self._break_tie(S, conj, cols, beta, f, y, loss, w, off)
                 q = S.extent(conj).astype(np.float64)
                 added = basis.add(q)
                 if not added and self.weights == 'corrective':
-                    reason = 'linearly_dependent_query_extent'; break
+                    reason = 'linearly_dependent_query_extent'
+                    break
                 beta = self._new_weights(cols, beta, q, f, y, loss, w, off)
-                conjs.append(conj); cols.append(q)
+                conjs.append(conj)
+                cols.append(q)
                 Q = np.column_stack(cols)
-                if not np.all(np.isfinite(beta)): reason = 'diverged'; conjs.pop(); cols.pop(); break
+                if not np.all(np.isfinite(beta)):
+                    reason = 'diverged'
+                    conjs.pop()
+                    cols.pop()
+                    break
                 if self.reg == 0 and loss.name != 'squared' and _separated(off + Q @ beta, loss.name):
-                    reason = 'separated'; conjs.pop(); cols.pop(); beta = beta[:-1]; break   # its weight would grow without bound
+                    reason = 'separated'
+                    conjs.pop()
+                    cols.pop()
+                    beta = beta[:-1]
+                    break  # its weight would grow without bound
                 f = off + Q @ beta
                 cx = p + sum(1 + len(c) for c in conjs)
                 self.history_.append(dict(n_rules=len(conjs), complexity=cx, risk=loss.risk(f, y, w), objective=val,
                                           nodes=S.nodes, time=monitor.elapsed))
-                self.weights_path_.append(beta[p:].copy()); self.linear_path_.append(beta[:p].copy())
+                self.weights_path_.append(beta[p:].copy())
+                self.linear_path_.append(beta[:p].copy())
                 if self.verbose:
                     print(f"[ogb] rule {len(conjs):3d}  complexity {cx:4d}  risk {self.history_[-1]['risk']:.6g}  "
                           f"objective {val:.4g}  {self._conj_text(conj)}", file=sys.stderr, flush=True)
-                if self.max_complexity is not None and cx >= self.max_complexity: reason = 'max_complexity'; break
-                if monitor.expired(): reason = monitor.stopped_by; break    # time, memory or Ctrl-C
+                if self.max_complexity is not None and cx >= self.max_complexity:
+                    reason = 'max_complexity'
+                    break
+                if monitor.expired():  # time, memory or Ctrl-C
+                    reason = monitor.stopped_by
+                    break
         self.conjunctions_, self.coef_ = conjs, beta[p:p + len(conjs)]
         self.linear_coef_ = beta[:p].copy()
         self.stopping_reason_ = reason
@@ -1035,8 +1084,11 @@ class _RuleBoosting(GlassworksEstimator):
         ties = getattr(S, 'ties', None) or []
         cands, seen = [], set()
         for c in ties:
-            c = S.simplify(c); key = from_bool(S.extent(c)).tobytes()
-            if key not in seen: seen.add(key); cands.append(c)
+            c = S.simplify(c)
+            key = from_bool(S.extent(c)).tobytes()
+            if key not in seen:
+                seen.add(key)
+                cands.append(c)
         if len(cands) < 2: return conj
         def penalised(c):
             q = S.extent(c).astype(np.float64)
@@ -1058,8 +1110,11 @@ class _RuleBoosting(GlassworksEstimator):
         beta = self.weights_path_[k]
         rules, ws, icpt = [], [], getattr(self, 'offset_', 0.0)   # the fixed offset is part of the intercept
         for conj, w in zip(self.conjunctions_[:k], beta):
-            if not conj: icpt += float(w); continue
-            rules.append(Rule(self._conditions(conj), n_samples=None)); ws.append(float(w))
+            if not conj:
+                icpt += float(w)
+                continue
+            rules.append(Rule(self._conditions(conj), n_samples=None))
+            ws.append(float(w))
         return RuleEnsemble(tuple(rules), tuple(ws), icpt, list(self.binarizer_.get_feature_names_out()),
                             task=task, link=link, classes=classes, binary_features=True)
 
@@ -1114,11 +1169,13 @@ class _RuleBoosting(GlassworksEstimator):
         self._check_fitted()
         loss = get_loss(self.loss)
         if X is None:
-            risks = [h['risk'] for h in self.history_]; base = self.stats_['empty_risk']
+            risks = [h['risk'] for h in self.history_]
+            base = self.stats_['empty_risk']
         else:
             yy = self._encode_y(y)
             F = self._scores_path(X)
-            risks = [loss.risk(F[:, k], yy) for k in range(F.shape[1])]; base = loss.risk(np.zeros(len(yy)), yy)
+            risks = [loss.risk(F[:, k], yy) for k in range(F.shape[1])]
+            base = loss.risk(np.zeros(len(yy)), yy)
         cx = np.array([h['complexity'] for h in self.history_])
         rows = []
         for c in range(max_complexity + 1):
@@ -1133,7 +1190,8 @@ class _RuleBoosting(GlassworksEstimator):
         d = self.risk_complexity_curve(X, y, max_complexity)
         if ax is None: ax = plt.subplots(figsize=(5, 3))[1]
         ax.step(d['complexity'], d['normalized_risk'], where='post', label=label or f"{self.objective}/{self.search}")
-        ax.set_xlabel('complexity (rules + propositions)'); ax.set_ylabel('risk / risk of empty model')
+        ax.set_xlabel('complexity (rules + propositions)')
+        ax.set_ylabel('risk / risk of empty model')
         ax.legend(fontsize=8)
         return ax
 

@@ -26,7 +26,8 @@ def exhaustive_tree(X, # (n, m) array of 0/1 features
     (0.8, 0.8)
 
     ```"""
-    X = np.asarray(X); n, m = X.shape
+    X = np.asarray(X)
+    n, m = X.shape
     ones = [frozenset(np.flatnonzero(X[:, j] == 1).tolist()) for j in range(m)]
     size = np.ones(n) if sizes is None else np.asarray(sizes, float)
 
@@ -35,9 +36,11 @@ def exhaustive_tree(X, # (n, m) array of 0/1 features
         top = (leaf_cost(S) if sum(size[i] for i in S) >= min_leaf else np.inf, ('leaf', S))
         if d == 0 or len(S) < 2: return top
         for j in range(m):
-            right = S & ones[j]; left = S - right
+            right = S & ones[j]
+            left = S - right
             if not left or not right: continue
-            cl, tl = best(left, d - 1); cr, tr = best(right, d - 1)
+            cl, tl = best(left, d - 1)
+            cr, tr = best(right, d - 1)
             if cl + cr < top[0] - 1e-12: top = (cl + cr, ('split', j, tl, tr))
         return top
 
@@ -66,9 +69,11 @@ def oracle_predict(tree, X, y, sample_weight=None, task:str='classification', me
     X, y = np.asarray(X), np.asarray(y)
     w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, float)
     def value(rows):
-        idx = sorted(rows); yy, ww = y[idx], w[idx]
+        idx = sorted(rows)
+        yy, ww = y[idx], w[idx]
         if task == 'classification':
-            labels = np.unique(yy); return labels[np.argmax([ww[yy == c].sum() for c in labels])]
+            labels = np.unique(yy)
+            return labels[np.argmax([ww[yy == c].sum() for c in labels])]
         if metric == 'l2': return float(np.sum(ww * yy) / ww.sum())
         return min(yy, key=lambda c: float(np.sum(ww * np.abs(yy - c))))
     def one(x):

@@ -170,13 +170,17 @@ def _mix(i):
 def _grow(a, need):
     "`a` itself if it holds `need` entries, else a zero-padded copy at least twice as long (any dtype, 1-D)."
     if need <= a.shape[0]: return a
-    out = np.zeros(max(need, 2 * a.shape[0]), a.dtype); out[:a.shape[0]] = a; return out
+    out = np.zeros(max(need, 2 * a.shape[0]), a.dtype)
+    out[:a.shape[0]] = a
+    return out
 
 @njit(cache=True)
 def _grow2(a, need):
     "The same for a 2-D array: more rows, same columns."
     if need <= a.shape[0]: return a
-    out = np.zeros((max(need, 2 * a.shape[0]), a.shape[1]), a.dtype); out[:a.shape[0]] = a; return out
+    out = np.zeros((max(need, 2 * a.shape[0]), a.shape[1]), a.dtype)
+    out[:a.shape[0]] = a
+    return out
 
 # ---- binary heap over (key, tie) -> entry id ----------------------------------------------------------------------
 
@@ -187,8 +191,13 @@ def _heap_push(hk, ht, he, n, key, tie, e):
     while i > 0:
         p = (i - 1) >> 1
         if hk[p] < key or (hk[p] == key and ht[p] <= tie): break
-        hk[i] = hk[p]; ht[i] = ht[p]; he[i] = he[p]; i = p
-    hk[i] = key; ht[i] = tie; he[i] = e
+        hk[i] = hk[p]
+        ht[i] = ht[p]
+        he[i] = he[p]
+        i = p
+    hk[i] = key
+    ht[i] = tie
+    he[i] = e
     return n + 1
 
 @njit(cache=True)
@@ -203,8 +212,13 @@ def _heap_pop(hk, ht, he, n):
         if c >= n: break
         if c + 1 < n and (hk[c + 1] < hk[c] or (hk[c + 1] == hk[c] and ht[c + 1] < ht[c])): c += 1
         if key < hk[c] or (key == hk[c] and tie <= ht[c]): break
-        hk[i] = hk[c]; ht[i] = ht[c]; he[i] = he[c]; i = c
-    hk[i] = key; ht[i] = tie; he[i] = e
+        hk[i] = hk[c]
+        ht[i] = ht[c]
+        he[i] = he[c]
+        i = c
+    hk[i] = key
+    ht[i] = tie
+    he[i] = e
     return n
 
 # %% ../nbs/11_osdt.ipynb #cd7427a1
@@ -225,10 +239,18 @@ def _leaves_full(L, need):
 @njit(cache=True)
 def _leaves_grow(L, need):
     "Give `L` room for `need` leaves (each array at least doubles)."
-    L.keys = _grow2(L.keys, need); L.bits = _grow2(L.bits, need); L.dead_f = _grow2(L.dead_f, need)
-    L.n = _grow(L.n, need); L.err = _grow(L.err, need); L.b0 = _grow(L.b0, need); L.ent = _grow(L.ent, need)
-    L.gini = _grow(L.gini, need); L.cnt = _grow2(L.cnt, need); L.pred = _grow(L.pred, need)
-    L.depth = _grow(L.depth, need); L.dead = _grow(L.dead, need)
+    L.keys = _grow2(L.keys, need)
+    L.bits = _grow2(L.bits, need)
+    L.dead_f = _grow2(L.dead_f, need)
+    L.n = _grow(L.n, need)
+    L.err = _grow(L.err, need)
+    L.b0 = _grow(L.b0, need)
+    L.ent = _grow(L.ent, need)
+    L.gini = _grow(L.gini, need)
+    L.cnt = _grow2(L.cnt, need)
+    L.pred = _grow(L.pred, need)
+    L.depth = _grow(L.depth, need)
+    L.dead = _grow(L.dead, need)
 
 @njit(cache=True)
 def _leaf_fill(P, L, i, bits):
@@ -243,26 +265,39 @@ def _leaf_fill(P, L, i, bits):
             u, x = pop_member(k, x)
             for c in range(K): L.cnt[i, c] += P.ucnt[u, c]
             b0 += P.umin[u]
-    n = 0.0; mx = -1.0; arg = 0
+    n = 0.0
+    mx = -1.0
+    arg = 0
     for c in range(K):
         n += L.cnt[i, c]
-        if L.cnt[i, c] >= mx: mx = L.cnt[i, c]; arg = c          # ties -> the larger class code (binary: 1)
-    if n <= 0: arg = 0; mx = 0.0
-    L.n[i] = n; L.err[i] = n - mx; L.b0[i] = b0; L.pred[i] = arg
-    e = 0.0; g = 0.0
+        if L.cnt[i, c] >= mx:  # ties -> the larger class code (binary: 1)
+            mx = L.cnt[i, c]
+            arg = c
+    if n <= 0:
+        arg = 0
+        mx = 0.0
+    L.n[i] = n
+    L.err[i] = n - mx
+    L.b0[i] = b0
+    L.pred[i] = arg
+    e = 0.0
+    g = 0.0
     if n > 0:
         g = 1.0
         for c in range(K):
-            p = L.cnt[i, c] / n; g -= p * p
+            p = L.cnt[i, c] / n
+            g -= p * p
             if p > 0: e -= p * np.log2(p)
-    L.ent[i] = n * e; L.gini[i] = n * g
+    L.ent[i] = n * e
+    L.gini[i] = n * g
     L.dead[i] = (P.support == 1 and L.err[i] <= P.lam + P.eps) or (P.support == 2 and L.n[i] < 2 * P.lam - P.eps)
 
 @njit(cache=True)
 def _child_leaf(P, L, p, f, v, key, tmp, cnt):
     """Id of the leaf `p` AND x_f = v, from the leaf table or new (then filled; it inherits p's dead features).
     `L` must have room for one more leaf (`_leaves_grow`)."""
-    wq = f >> 6; bq = np.uint64(1) << np.uint64(f & 63)
+    wq = f >> 6
+    bq = np.uint64(1) << np.uint64(f & 63)
     for q in range(2 * P.WM): key[q] = L.keys[p, q]
     if v == 1: key[wq] |= bq
     else: key[P.WM + wq] |= bq
@@ -297,12 +332,17 @@ def _same_tree(pool, off, H, Ul, nU, nid, nn):
     "Is the stored tree (pool[off:off+H]) the same leaf set as Ul[:nU] + nid[:nn]? (leaf sets have no repeats)"
     if H != nU + nn: return False
     for i in range(H):
-        a = pool[off + i]; found = False
+        a = pool[off + i]
+        found = False
         for j in range(nU):
-            if Ul[j] == a: found = True; break
+            if Ul[j] == a:
+                found = True
+                break
         if not found:
             for j in range(nn):
-                if nid[j] == a: found = True; break
+                if nid[j] == a:
+                    found = True
+                    break
         if not found: return False
     return True
 
@@ -326,11 +366,15 @@ def _mask_delta(P, L, c):
 @njit(cache=True)
 def _mask_floor(P, L, R, sp, cons, nid, s):
     "Smallest push-time bound R + sum_{i in mask} delta_i over the admissible non-empty masks."
-    lo = R; chosen = np.uint64(0); dmin = np.inf
+    lo = R
+    chosen = np.uint64(0)
+    dmin = np.inf
     for i in range(2 * s):
         if (sp >> np.uint64(i)) & np.uint64(1):
             d = _mask_delta(P, L, nid[i])
-            if d < 0: lo += d; chosen |= np.uint64(1) << np.uint64(i)
+            if d < 0:
+                lo += d
+                chosen |= np.uint64(1) << np.uint64(i)
             if d < dmin: dmin = d
     if dmin == np.inf: return np.inf
     for k in range(s):
@@ -342,14 +386,16 @@ def _mask_floor(P, L, R, sp, cons, nid, s):
                     d = _mask_delta(P, L, nid[i])
                     if d < best: best = d
             if best == np.inf: return np.inf
-            lo += best; chosen |= pair
+            lo += best
+            chosen |= pair
     if chosen == np.uint64(0): lo += dmin
     return lo
 
 @njit(cache=True)
 def _pair_floor(P, L, a, b, constrained):
     "Smallest change sum_{i in mask, i in {a,b}} delta_i a mask can make on one new sibling pair."
-    neg = 0.0; dmin = np.inf
+    neg = 0.0
+    dmin = np.inf
     for c in (a, b):
         if _splittable(P, L, c):
             d = _mask_delta(P, L, c)
@@ -377,26 +423,42 @@ def _queue_full(Q):
 def _queue_grow(Q):
     "Give the queue room for one more entry (each full part doubles)."
     ne, nh, nb = Q.size[_NE] + 1, Q.size[_NH] + 1, Q.size[_NB] + 1
-    Q.tree = _grow(Q.tree, ne); Q.mask = _grow(Q.mask, ne); Q.lb = _grow(Q.lb, ne); Q.b0 = _grow(Q.b0, ne)
-    Q.s = _grow(Q.s, ne); Q.alive = _grow(Q.alive, ne)
-    Q.hk = _grow(Q.hk, nh); Q.ht = _grow(Q.ht, nh); Q.he = _grow(Q.he, nh)
-    Q.bk = _grow(Q.bk, nb); Q.bt = _grow(Q.bt, nb); Q.be = _grow(Q.be, nb)
+    Q.tree = _grow(Q.tree, ne)
+    Q.mask = _grow(Q.mask, ne)
+    Q.lb = _grow(Q.lb, ne)
+    Q.b0 = _grow(Q.b0, ne)
+    Q.s = _grow(Q.s, ne)
+    Q.alive = _grow(Q.alive, ne)
+    Q.hk = _grow(Q.hk, nh)
+    Q.ht = _grow(Q.ht, nh)
+    Q.he = _grow(Q.he, nh)
+    Q.bk = _grow(Q.bk, nb)
+    Q.bt = _grow(Q.bt, nb)
+    Q.be = _grow(Q.be, nb)
 
 @njit(cache=True)
 def _push(P, Q, t, mask, lb, b0, s, key, cnt):
     "Queue the state (tree `t`, `mask`) with bound b = `lb`, b0 and s, at `key` in policy order (room: `_queue_grow`)."
     ne, nh, nb, tie = Q.size[_NE], Q.size[_NH], Q.size[_NB], Q.size[_TIE]
-    Q.tree[ne] = t; Q.mask[ne] = mask; Q.lb[ne] = lb; Q.b0[ne] = b0; Q.s[ne] = s; Q.alive[ne] = True
+    Q.tree[ne] = t
+    Q.mask[ne] = mask
+    Q.lb[ne] = lb
+    Q.b0[ne] = b0
+    Q.s[ne] = s
+    Q.alive[ne] = True
     Q.size[_NH] = _heap_push(Q.hk, Q.ht, Q.he, nh, key, -tie if P.policy == 6 else tie, ne)   # dfs: LIFO
     Q.size[_NB] = _heap_push(Q.bk, Q.bt, Q.be, nb, lb + b0 + P.lam * s, tie, ne)
-    Q.size[_TIE] = tie + 1; Q.size[_NE] = ne + 1
+    Q.size[_TIE] = tie + 1
+    Q.size[_NE] = ne + 1
     cnt[PUSHED] += 1
     if Q.size[_NH] > cnt[PEAK_Q]: cnt[PEAK_Q] = Q.size[_NH]
 
 @njit(cache=True)
 def _pop(Q):
     "Take the head entry in policy order; drop dead heads of the bound heap. Returns the entry."
-    e = Q.he[0]; Q.size[_NH] = _heap_pop(Q.hk, Q.ht, Q.he, Q.size[_NH]); Q.alive[e] = False
+    e = Q.he[0]
+    Q.size[_NH] = _heap_pop(Q.hk, Q.ht, Q.he, Q.size[_NH])
+    Q.alive[e] = False
     while Q.size[_NB] > 0 and not Q.alive[Q.be[0]]: Q.size[_NB] = _heap_pop(Q.bk, Q.bt, Q.be, Q.size[_NB])
     return e
 
@@ -428,20 +490,35 @@ def _new_trees(cap):
     "The tree pool holding the root tree (one leaf, id 0) as tree 0."
     T = _Trees(Dict.empty(key_type=types.int64, value_type=types.int64), np.zeros(cap, np.int64),
                np.zeros(cap, np.int64), np.zeros(cap, np.int64), np.zeros(8 * cap, np.int64), np.zeros(2, np.int64))
-    T.length[0] = 1; T.n_new[0] = 1; T.size[0] = 1; T.size[1] = 1
+    T.length[0] = 1
+    T.n_new[0] = 1
+    T.size[0] = 1
+    T.size[1] = 1
     return T
 
 @njit(cache=True)
 def _partition(T, L, t, mask, split, Ul):
     "Leaves of tree `t` in the mask into `split`, the others into `Ul`; returns nU and the sums over `Ul`."
     H, off, nn = T.length[t], T.off[t], T.n_new[t]
-    nU = 0; ns = 0; err = 0.0; ent = 0.0; gini = 0.0; h = np.uint64(0)
+    nU = 0
+    ns = 0
+    err = 0.0
+    ent = 0.0
+    gini = 0.0
+    h = np.uint64(0)
     for i in range(H):
-        leaf = T.pool[off + i]; pos = i - (H - nn)
+        leaf = T.pool[off + i]
+        pos = i - (H - nn)
         if pos >= 0 and (mask >> np.uint64(pos)) & np.uint64(1):
-            split[ns] = leaf; ns += 1
+            split[ns] = leaf
+            ns += 1
         else:
-            Ul[nU] = leaf; nU += 1; err += L.err[leaf]; ent += L.ent[leaf]; gini += L.gini[leaf]; h += _mix(leaf)
+            Ul[nU] = leaf
+            nU += 1
+            err += L.err[leaf]
+            ent += L.ent[leaf]
+            gini += L.gini[leaf]
+            h += _mix(leaf)
     return nU, err, ent, gini, h
 
 @njit(cache=True)
@@ -463,17 +540,22 @@ def _trees_full(T, H):
 def _trees_grow(T, H):
     "Give `T` room for one more tree of `H` leaves."
     nt, npool = T.size[0], T.size[1]
-    T.off = _grow(T.off, nt + 1); T.length = _grow(T.length, nt + 1); T.n_new = _grow(T.n_new, nt + 1)
+    T.off = _grow(T.off, nt + 1)
+    T.length = _grow(T.length, nt + 1)
+    T.n_new = _grow(T.n_new, nt + 1)
     T.pool = _grow(T.pool, npool + H)
 
 @njit(cache=True)
 def _store_tree(T, Ul, nU, nid, nn):
     "Append the tree Ul[:nU] + nid[:nn] (its new leaves last; room: `_trees_grow`); returns its id."
     nt, npool, H = T.size[0], T.size[1], nU + nn
-    T.off[nt] = npool; T.length[nt] = H; T.n_new[nt] = nn
+    T.off[nt] = npool
+    T.length[nt] = H
+    T.n_new[nt] = nn
     for i in range(nU): T.pool[npool + i] = Ul[i]
     for i in range(nn): T.pool[npool + nU + i] = nid[i]
-    T.size[0] = nt + 1; T.size[1] = npool + H
+    T.size[0] = nt + 1
+    T.size[1] = npool + H
     return nt
 
 # %% ../nbs/11_osdt.ipynb #822c5c10
@@ -492,15 +574,22 @@ def _expand(P, L, X, s, cnt):
     child classifies <= lambda correctly). Returns True if some split leaf has no usable feature."""
     empty = False
     for k in range(s):
-        p = X.split[k]; X.n_feat[k] = 0
+        p = X.split[k]
+        X.n_feat[k] = 0
         for f in range(P.M):
-            wq = f >> 6; bq = np.uint64(1) << np.uint64(f & 63)
+            wq = f >> 6
+            bq = np.uint64(1) << np.uint64(f & 63)
             if (L.keys[p, wq] & bq) or (L.keys[p, P.WM + wq] & bq) or (L.dead_f[p, wq] & bq): continue
             a = _child_leaf(P, L, p, f, 0, X.key, X.tmp, cnt)
             b = _child_leaf(P, L, p, f, 1, X.key, X.tmp, cnt)
             if P.accuracy and (L.n[a] - L.err[a] <= P.lam + P.eps or L.n[b] - L.err[b] <= P.lam + P.eps):
-                L.dead_f[p, wq] |= bq; cnt[KILLED] += 1; continue
-            j = X.n_feat[k]; X.child0[k, j] = a; X.child1[k, j] = b; X.n_feat[k] += 1
+                L.dead_f[p, wq] |= bq
+                cnt[KILLED] += 1
+                continue
+            j = X.n_feat[k]
+            X.child0[k, j] = a
+            X.child1[k, j] = b
+            X.n_feat[k] += 1
             X.err[k, j] = L.err[a] + L.err[b]
             X.floor[k, j] = X.err[k, j] + _pair_floor(
                 P, L, a, b, P.incremental and L.err[p] - L.err[a] - L.err[b] <= P.lam + P.eps)
@@ -513,27 +602,36 @@ def _suffix_floors(P, X, s, Hn):
     if P.max_leaves >= 0 and Hn + 1 > P.max_leaves:                   # no child may be split again: push nothing
         for k in range(s):
             for j in range(X.n_feat[k]): X.floor[k, j] = np.inf
-    X.suf_err[s] = 0.0; X.suf_floor[s] = 0.0
+    X.suf_err[s] = 0.0
+    X.suf_floor[s] = 0.0
     for k in range(s - 1, -1, -1):
-        mr = np.inf; ml = np.inf
+        mr = np.inf
+        ml = np.inf
         for j in range(X.n_feat[k]):
-            mr = min(mr, X.err[k, j]); ml = min(ml, X.floor[k, j])
-        X.suf_err[k] = X.suf_err[k + 1] + mr; X.suf_floor[k] = X.suf_floor[k + 1] + ml
+            mr = min(mr, X.err[k, j])
+            ml = min(ml, X.floor[k, j])
+        X.suf_err[k] = X.suf_err[k + 1] + mr
+        X.suf_floor[k] = X.suf_floor[k + 1] + ml
 
 @njit(cache=True)
 def _combination(L, X, s, h_un, Hn):
     "The new leaves of the combination `X.odo` into `X.nid`; returns (hash of the child tree's leaf set, their error)."
-    h = h_un; err = 0.0
+    h = h_un
+    err = 0.0
     for k in range(s):
         a, b = X.child0[k, X.odo[k]], X.child1[k, X.odo[k]]
-        X.nid[2 * k] = a; X.nid[2 * k + 1] = b; h += _mix(a) + _mix(b); err += L.err[a] + L.err[b]
+        X.nid[2 * k] = a
+        X.nid[2 * k + 1] = b
+        h += _mix(a) + _mix(b)
+        err += L.err[a] + L.err[b]
     return _mix(h ^ np.uint64(Hn)), err
 
 # %% ../nbs/11_osdt.ipynb #b53b23b8
 @njit(cache=True)
 def _child_masks(P, L, X, s, Hn):
     "(leaves that may be split, pairs of which one must be split by Thm 3.4) over the new leaves, as bit masks."
-    sp = np.uint64(0); cons = np.uint64(0)
+    sp = np.uint64(0)
+    cons = np.uint64(0)
     for i in range(2 * s):
         if _splittable(P, L, X.nid[i]) and (P.max_leaves < 0 or Hn + 1 <= P.max_leaves):
             sp |= np.uint64(1) << np.uint64(i)
@@ -553,19 +651,33 @@ def _meets_pairs(m, cons, s):
 @njit(cache=True)
 def _mask_sums(L, nid, m):
     "Over the new leaves in mask `m`: their number and the sums of error, b0, weight, n*entropy, n*Gini."
-    s2 = 0; err = 0.0; b0 = 0.0; n = 0.0; ent = 0.0; gini = 0.0
+    s2 = 0
+    err = 0.0
+    b0 = 0.0
+    n = 0.0
+    ent = 0.0
+    gini = 0.0
     x = m
     while x:
         i, x = pop_member(0, x)
-        c = nid[i]; s2 += 1; err += L.err[c]; b0 += L.b0[c]; n += L.n[c]; ent += L.ent[c]; gini += L.gini[c]
+        c = nid[i]
+        s2 += 1
+        err += L.err[c]
+        b0 += L.b0[c]
+        n += L.n[c]
+        ent += L.ent[c]
+        gini += L.gini[c]
     return s2, err, b0, n, ent, gini
 
 @njit(cache=True)
 def _new_impurity(P, L, X, s):
     "Sums of n*entropy and n*Gini over the 2s new leaves (only the impurity policies need them)."
-    ent = 0.0; gini = 0.0
+    ent = 0.0
+    gini = 0.0
     if P.policy == 3 or P.policy == 4:
-        for i in range(2 * s): ent += L.ent[X.nid[i]]; gini += L.gini[X.nid[i]]
+        for i in range(2 * s):
+            ent += L.ent[X.nid[i]]
+            gini += L.gini[X.nid[i]]
     return ent, gini
 
 @njit(cache=True)
@@ -590,28 +702,38 @@ def _search(P):
     Returns R^c, the certified bound, completeness, the incumbent's tree id and leaf ids, the leaf keys, class
     weights and labels, and the counters."""
     cnt = np.zeros(14, np.int64)
-    L = _new_leaves(P, 1024); T = _new_trees(1024); Q = _new_queue(1024); X = _new_expansion(P)
+    L = _new_leaves(P, 1024)
+    T = _new_trees(1024)
+    Q = _new_queue(1024)
+    X = _new_expansion(P)
     L.table = memo_insert(L.table, L.keys, np.zeros(2 * P.WM, np.uint64))[0]   # the root, id 0: no literal
     _leaf_fill(P, L, 0, full(P.ucnt.shape[0]))
-    Rc = L.err[0] + P.lam; best = 0                                   # incumbent: the root leaf, or the warm start
-    if P.R0 < Rc - P.eps: Rc = P.R0; best = -1
+    Rc = L.err[0] + P.lam
+    best = 0  # incumbent: the root leaf, or the warm start
+    if P.R0 < Rc - P.eps:
+        Rc = P.R0
+        best = -1
     if _splittable(P, L, 0) and (P.max_leaves < 0 or P.max_leaves >= 2):
         cnt[GENERATED] += 1
         _push(P, Q, 0, np.uint64(1), P.lam, L.b0[0], 1, 0.0, cnt)
     cur = np.inf                                                      # bound of the state being expanded
-    stop = False; work = 0
+    stop = False
+    work = 0
     Ul = np.zeros(16, np.int64)                                       # the frozen leaves of the popped tree
     while Q.size[_NH] > 0 and not stop:
         if cnt[POPPED] % P.report_every == 0 and cnt[POPPED] > 0:
             stop = _report(Rc, _global_lb(Rc, cur, Q), cnt[PUSHED], cnt[POPPED], Q.size[_NH])
             if stop: break
         if P.node_limit >= 0 and cnt[POPPED] >= P.node_limit:
-            stop = True; break
-        e = _pop(Q); cnt[POPPED] += 1
+            stop = True
+            break
+        e = _pop(Q)
+        cnt[POPPED] += 1
         t, mask, lb, s, b0 = Q.tree[e], Q.mask[e], Q.lb[e], Q.s[e], Q.b0[e]
         H = T.length[t]
         if _pop_pruned(P, H, s, lb, b0, Rc):
-            cnt[PRUNED] += 1; continue
+            cnt[PRUNED] += 1
+            continue
         if s > 32: raise ValueError("OSDT bnb: more than 32 leaves split at once is not supported")
         cur = lb + b0 + P.lam * s
         if Ul.shape[0] < H: Ul = np.zeros(2 * H, np.int64)
@@ -623,18 +745,28 @@ def _search(P):
         _suffix_floors(P, X, s, Hn)
         # depth-first walk over the feature combinations (one feature per split leaf); with push_prune a partial
         # combination is skipped when no completion can beat the incumbent or yield a pushable mask
-        lev = 0; X.odo[0] = -1; X.pre_err[0] = 0.0; X.pre_floor[0] = 0.0
+        lev = 0
+        X.odo[0] = -1
+        X.pre_err[0] = 0.0
+        X.pre_floor[0] = 0.0
         while lev >= 0:
             X.odo[lev] += 1
             if X.odo[lev] >= X.n_feat[lev]:
-                lev -= 1; continue
-            pr = X.pre_err[lev] + X.err[lev, X.odo[lev]]; pl = X.pre_floor[lev] + X.floor[lev, X.odo[lev]]
+                lev -= 1
+                continue
+            pr = X.pre_err[lev] + X.err[lev, X.odo[lev]]
+            pl = X.pre_floor[lev] + X.floor[lev, X.odo[lev]]
             if P.push_prune:
                 cut = Rc - P.eps - err_un - P.lam * Hn
                 if pr + X.suf_err[lev + 1] >= cut and pl + X.suf_floor[lev + 1] >= cut:
-                    cnt[SKIPPED] += 1; continue
+                    cnt[SKIPPED] += 1
+                    continue
             if lev < s - 1:
-                X.pre_err[lev + 1] = pr; X.pre_floor[lev + 1] = pl; lev += 1; X.odo[lev] = -1; continue
+                X.pre_err[lev + 1] = pr
+                X.pre_floor[lev + 1] = pl
+                lev += 1
+                X.odo[lev] = -1
+                continue
             work += 1
             if (work & 4095) == 0:
                 stop = _report(Rc, _global_lb(Rc, cur, Q), cnt[PUSHED], cnt[POPPED], Q.size[_NH])
@@ -643,13 +775,18 @@ def _search(P):
             if P.symmetry:
                 seen, slot = _tree_seen(T, h, Ul, nU, X.nid, 2 * s)
                 if seen:
-                    cnt[TREE_HITS] += 1; continue
+                    cnt[TREE_HITS] += 1
+                    continue
                 T.cache[slot] = T.size[0]
             if _trees_full(T, Hn): _trees_grow(T, Hn)
-            tc = _store_tree(T, Ul, nU, X.nid, 2 * s); cnt[TREES] += 1
+            tc = _store_tree(T, Ul, nU, X.nid, 2 * s)
+            cnt[TREES] += 1
             R = err_un + err_new + P.lam * Hn
             if R < Rc - P.eps:                                        # a new incumbent
-                Rc = R; best = tc; cnt[PUSHED_AT_BEST] = cnt[PUSHED]; cnt[POPPED_AT_BEST] = cnt[POPPED]
+                Rc = R
+                best = tc
+                cnt[PUSHED_AT_BEST] = cnt[PUSHED]
+                cnt[POPPED_AT_BEST] = cnt[POPPED]
                 stop = _report(Rc, _global_lb(Rc, cur, Q), cnt[PUSHED], cnt[POPPED], Q.size[_NH])
             if not stop:                                              # its split masks
                 sp, cons = _child_masks(P, L, X, s, Hn)
@@ -774,7 +911,8 @@ def greedy_classification_tree(A, yy, w, lam:float, classes, feature_names, max_
             if go.all() or not go.any(): continue
             g = 0.0
             for part in (rows[go], rows[~go]):
-                c = np.bincount(yy[part], weights=w[part], minlength=K); n = c.sum()
+                c = np.bincount(yy[part], weights=w[part], minlength=K)
+                n = c.sum()
                 g += n - (c ** 2).sum() / n if n > 0 else 0.0
             if g < best - 1e-12: best, bf = g, f
         if bf < 0: return leaf, lcost
@@ -803,7 +941,9 @@ def resolve_bounds(bounds:dict|None=None) -> dict:
     if not isinstance(bounds, dict): raise ParameterError(f"`bounds` must be a dict of switches, got {bounds!r}.")
     for k, v in bounds.items():
         if k not in out: raise ParameterError(f"unknown bound switch {k!r}; known: {sorted(out)}.")
-        if k == 'support': v = {True: 'loss', False: False}.get(v, v); check_option(v, 'bounds["support"]', ('loss', 'paper', False))
+        if k == 'support':
+            v = {True: 'loss', False: False}.get(v, v)
+            check_option(v, 'bounds["support"]', ('loss', 'paper', False))
         elif k == 'leaf_count':
             v = {True: 'corrected', False: False}.get(v, v)
             check_option(v, 'bounds["leaf_count"]', ('corrected', 'reference', False))
@@ -984,7 +1124,8 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
         return t, tree_regularized_risk(t, lam), np.inf
 
     def _fit_bnb(self, A, yy, w, data, classes, lam, bnds, mon):
-        W = float(w.sum()); eps = 1e-9 * max(W, 1.0)
+        W = float(w.sum())
+        eps = 1e-9 * max(W, 1.0)
         warm, warm_obj, hint = self._warm(A, yy, w, classes, lam)
         R0 = min(warm_obj * W, hint * W + 2 * eps)
         md = -1 if self.max_depth is None else min(int(self.max_depth), A.shape[1])   # deeper is never possible
@@ -995,7 +1136,8 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
             mon.update(upper=upper / W, lower=lower / W, nodes=int(popped), queue=int(queue))
             return mon.expired(nodes=int(popped))
         me = threading.current_thread()
-        outer = getattr(me, _SLOT, None); setattr(me, _SLOT, cb)              # restored after: fits may nest
+        outer = getattr(me, _SLOT, None)
+        setattr(me, _SLOT, cb)  # restored after: fits may nest
         try:
             with mon.interruptible():          # Ctrl-C: `cb` reports it as expiry, the search keeps its best tree
                 Rc, lb, complete, best, leaves, keys, _, _, cnt = _search(
@@ -1062,7 +1204,8 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
             raise ParameterError("rashomon_set uses the DP engine: leave max_leaves=None and search 'auto' or 'dp'.")
         self.fit(X, y, sample_weight)
         A, yy, w = self._validate_fit(X, y, 'classification', sample_weight)
-        w = self._class_weighted(yy, w); keep = w > 0
+        w = self._class_weighted(yy, w)
+        keep = w > 0
         classes = [c.item() if hasattr(c, 'item') else c for c in self.classes_]
         data = TreeData(A[keep], yy[keep], w[keep], feature_names=self.feature_names_, classes=classes)
         return RashomonSet(data, float(self.regularization), self.max_depth, self._min_leaf_rows(w), epsilon=epsilon,

@@ -39,15 +39,18 @@ def greedy_regression_tree(X, # binary features (n, M), validated
         ww, yy = w[idx], y[idx]
         val = float(np.sum(ww * yy) / ww.sum()) if metric == 'l2' else float(weighted_median(yy, ww))
         if (d is not None and d == 0) or len(idx) < 2: return Leaf(val, n_samples=len(idx))
-        A = X[idx]; yc = yy - yy.mean()
-        W1, S1 = ww @ A, (ww * yc) @ A; W0, S0 = ww.sum() - W1, (ww * yc).sum() - S1
+        A = X[idx]
+        yc = yy - yy.mean()
+        W1, S1 = ww @ A, (ww * yc) @ A
+        W0, S0 = ww.sum() - W1, (ww * yc).sum() - S1
         ok = (W1 > 0) & (W0 > 0)
         if not ok.any(): return Leaf(val, n_samples=len(idx))
         gain = np.where(ok, S1 ** 2 / np.where(ok, W1, 1) + S0 ** 2 / np.where(ok, W0, 1)
                         - (ww * yc).sum() ** 2 / ww.sum(), -np.inf)
         j = int(np.argmax(gain))
         if gain[j] <= lam_raw: return Leaf(val, n_samples=len(idx))
-        on = A[:, j] == 1; dc = None if d is None else d - 1
+        on = A[:, j] == 1
+        dc = None if d is None else d - 1
         return Split(j, 0.5, grow(idx[~on], dc), grow(idx[on], dc), n_samples=len(idx))
     names = list(feature_names) if feature_names is not None else [f"x{j}" for j in range(X.shape[1])]
     return Tree(grow(np.arange(len(y)), max_depth), names, task='regression')
@@ -180,7 +183,8 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
         self.tree_, self.n_leaves_, self.depth_ = tree, tree.n_leaves, tree.depth
         self.loss_ = self.objective_ - lam * self.n_leaves_
         self.feature_importances_ = self._input_importances(tree.feature_importances(A, yy, w, metric=self.metric))
-        r = yy - self.tree_.predict(A); ybar = np.sum(w * yy) / w.sum()
+        r = yy - self.tree_.predict(A)
+        ybar = np.sum(w * yy) / w.sum()
         self.mse_ = float(np.sum(w * r ** 2) / w.sum())
         self.r2_ = float(1 - np.sum(w * r ** 2) / np.sum(w * (yy - ybar) ** 2))
         if self.verbose: print(f"[osrt] done: {self.summary()}; {self.n_leaves_} leaves, depth {self.depth_}", flush=True)
@@ -217,7 +221,8 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
     @classmethod
     def from_osrt_config(cls, config:dict): # a configuration of the reference `osrt` package
         "The equivalent estimator for a reference `osrt` configuration (depth_budget d+1 -> max_depth d, ...)."
-        c = dict(config); kw = {}
+        c = dict(config)
+        kw = {}
         if 'regularization' in c: kw['regularization'] = float(c.pop('regularization'))
         b = int(c.pop('depth_budget', 0))
         kw['max_depth'] = None if b == 0 else b - 1

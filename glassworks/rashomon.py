@@ -117,8 +117,11 @@ def _add(a, b, R):
 @njit(cache=True)
 def _push(tv, tc, n, v, c):
     "Append (v, c) to the growable pair of buffers holding n entries: (tv, tc, n + 1)."
-    if n == tv.shape[0]: tv = _grow1(tv, n + 1); tc = _grow1(tc, n + 1)
-    tv[n] = v; tc[n] = c
+    if n == tv.shape[0]:
+        tv = _grow1(tv, n + 1)
+        tc = _grow1(tc, n + 1)
+    tv[n] = v
+    tc[n] = c
     return tv, tc, n + 1
 
 # %% ../nbs/14_rashomon.ipynb #f9c821db
@@ -126,7 +129,8 @@ def _push(tv, tc, n, v, c):
 def _slot(R, key):
     "(slot of `key`, is it new); a new slot's row of integers is made (the table grows as needed)."
     table, keys, s, new = memo_insert(R.table, R.keys, key)
-    R.table = table; R.keys = keys
+    R.table = table
+    R.keys = keys
     if s >= R.info.shape[0]: R.info = _grow2(R.info, s + 1)
     return s, new
 
@@ -144,8 +148,14 @@ def _open_slot(P, R, bits, d):
         split_lb = _NO_SPLIT
         if d != 0 and nu > 1: split_lb = np.int64(math.floor(eq / R.q)) - R.slack + 2 * R.q_lam
         inf = R.info
-        inf[s, _VSTART] = 0; inf[s, _VLEN] = 0; inf[s, _DONE] = _NOT_DONE; inf[s, _SSTART] = 0; inf[s, _SLEN] = 0
-        inf[s, _LBQ] = min(base, split_lb); inf[s, _BASEQ] = base; inf[s, _SPLB] = split_lb
+        inf[s, _VSTART] = 0
+        inf[s, _VLEN] = 0
+        inf[s, _DONE] = _NOT_DONE
+        inf[s, _SSTART] = 0
+        inf[s, _SLEN] = 0
+        inf[s, _LBQ] = min(base, split_lb)
+        inf[s, _BASEQ] = base
+        inf[s, _SPLB] = split_lb
         inf[s, _EXPLICIT] = 1 if (R.two and (d == 1 or d == 2)) else 0
     return s
 
@@ -165,17 +175,23 @@ def _settle(R, s, tv, tc, n, budget):
     "Store the n collected (objective, count) pairs, sorted and merged, as slot s's set under `budget`."
     order = argsort_stable(tv, n)
     if R.top[0] + n > R.vals.shape[0]:
-        R.vals = _grow1(R.vals, R.top[0] + n); R.cnts = _grow1(R.cnts, R.top[0] + n)
-    start = R.top[0]; m = 0
+        R.vals = _grow1(R.vals, R.top[0] + n)
+        R.cnts = _grow1(R.cnts, R.top[0] + n)
+    start = R.top[0]
+    m = 0
     vals, cnts = R.vals, R.cnts
     for t in range(n):
         v, c = tv[order[t]], tc[order[t]]
         if m > 0 and vals[start + m - 1] == v: cnts[start + m - 1] = _add(cnts[start + m - 1], c, R)
         else:
-            vals[start + m] = v; cnts[start + m] = c; m += 1
+            vals[start + m] = v
+            cnts[start + m] = c
+            m += 1
     R.top[0] = start + m
     inf = R.info
-    inf[s, _VSTART] = start; inf[s, _VLEN] = m; inf[s, _DONE] = budget
+    inf[s, _VSTART] = start
+    inf[s, _VLEN] = m
+    inf[s, _DONE] = budget
     if m > 0: inf[s, _LBQ] = vals[start]                          # the subproblem's exact optimum (Proposition 3)
     elif inf[s, _LBQ] <= budget: inf[s, _LBQ] = budget + 1        # nothing within the budget: a better bound
 
@@ -184,7 +200,8 @@ def _settle(R, s, tv, tc, n, budget):
 def _convolve(R, sL, sR, mult, budget, tv, tc, n):
     "Append (a + b, mult * count_a * count_b) for each objective a of slot sL and b of sR with a + b <= budget."
     inf, vals, cnts = R.info, R.vals, R.cnts
-    a0, na = inf[sL, _VSTART], inf[sL, _VLEN]; b0, nb = inf[sR, _VSTART], inf[sR, _VLEN]
+    a0, na = inf[sL, _VSTART], inf[sL, _VLEN]
+    b0, nb = inf[sR, _VSTART], inf[sR, _VLEN]
     if na == 0 or nb == 0: return tv, tc, n
     for i in range(na):                                   # both lists ascend: stop each scan at the budget
         a = vals[a0 + i]
@@ -199,9 +216,12 @@ def _convolve(R, sL, sR, mult, budget, tv, tc, n):
 @njit(cache=True)
 def _sides(P, bits, j, left, right):
     "Write the two sides of split j of `bits` into left/right; False if one is empty or under the minimum leaf size."
-    le = True; re = True; fb = P.fbits
+    le = True
+    re = True
+    fb = P.fbits
     for k in range(bits.shape[0]):
-        left[k] = bits[k] & ~fb[j, k]; right[k] = bits[k] & fb[j, k]
+        left[k] = bits[k] & ~fb[j, k]
+        right[k] = bits[k] & fb[j, k]
         if left[k]: le = False
         if right[k]: re = False
     if le or re: return False
@@ -219,7 +239,8 @@ def _keep_splits(R, s, found, nsplit):
     for t in range(nsplit):
         for k in range(4): R.splits[st + t, k] = found[t, k]
     R.top[1] = st + nsplit
-    R.info[s, _SSTART] = st; R.info[s, _SLEN] = nsplit
+    R.info[s, _SSTART] = st
+    R.info[s, _SLEN] = nsplit
 
 @njit(cache=True)
 def _enumerate(P, R, E, me, cnt, d2, km, bits, d, budget):
@@ -230,18 +251,25 @@ def _enumerate(P, R, E, me, cnt, d2, km, bits, d, budget):
     if R.info[s, _EXPLICIT] == 1:
         _enumerate_two(P, R, E, s, bits, d, budget)
         return s
-    tv = np.empty(16, np.int64); tc = np.empty(16, np.int64); n = np.int64(0)     # typed: see "Compile cost"
+    tv = np.empty(16, np.int64)
+    tc = np.empty(16, np.int64)
+    n = np.int64(0)  # typed: see "Compile cost"
     if R.info[s, _BASEQ] <= budget:                                                 # the leaf
-        tv[0] = R.info[s, _BASEQ]; tc[0] = 1; n = np.int64(1)
+        tv[0] = R.info[s, _BASEQ]
+        tc[0] = 1
+        n = np.int64(1)
     M, W = P.fbits.shape[0], bits.shape[0]
-    found = np.empty((M, 4), np.int64); nsplit = np.int64(0)
+    found = np.empty((M, 4), np.int64)
+    nsplit = np.int64(0)
     if R.info[s, _SPLB] <= budget:
         dc = d - 1 if d > 0 else -1
         if R.two and d == 3 and E.incremental: _parent_statistics(E, bits, E.scratch[0])   # children: parent - sibling
-        left = np.empty(W, np.uint64); right = np.empty(W, np.uint64)
+        left = np.empty(W, np.uint64)
+        right = np.empty(W, np.uint64)
         for j in range(M):
             if not _sides(P, bits, j, left, right): continue
-            sL = _open_slot(P, R, left, dc); sR = _open_slot(P, R, right, dc)
+            sL = _open_slot(P, R, left, dc)
+            sR = _open_slot(P, R, right, dc)
             if not _fits(R, sL, sR, budget): continue                            # Proposition 3, at each step
             _tighten(R, E, me, cnt, d2, km, sL, left, dc, budget - R.info[sR, _LBQ])
             if not _fits(R, sL, sR, budget): continue
@@ -255,7 +283,10 @@ def _enumerate(P, R, E, me, cnt, d2, km, bits, d, budget):
             n0 = n
             tv, tc, n = _convolve(R, sL, sR, mult, budget, tv, tc, n)
             if n > n0:
-                found[nsplit, 0] = j; found[nsplit, 1] = sL; found[nsplit, 2] = sR; found[nsplit, 3] = mult
+                found[nsplit, 0] = j
+                found[nsplit, 1] = sL
+                found[nsplit, 2] = sR
+                found[nsplit, 3] = mult
                 nsplit += 1
     _keep_splits(R, s, found, nsplit)
     _settle(R, s, tv, tc, n, budget)
@@ -281,7 +312,8 @@ def _classes(data:TreeData, keep):
     for j in range(data.M):
         t = rep_of.get(canon[j].tobytes())
         if t is not None and canon[j].any(): members[t].append((j, int(first[j, 0] != first[keep[t], 0])))
-    mstart = np.zeros(len(keep) + 1, np.int64); mstart[1:] = np.cumsum([len(m) for m in members])
+    mstart = np.zeros(len(keep) + 1, np.int64)
+    mstart[1:] = np.cumsum([len(m) for m in members])
     mcol = np.array([j for m in members for j, _ in m], np.int64)
     mflip = np.array([f for m in members for _, f in m], np.int64)
     return mstart, mcol, mflip
@@ -299,7 +331,9 @@ def _cell(tot, single, pair, i, a, j, b, flip, out):
     bj = b ^ flip[j]
     lo, hi = (i, j) if i < j else (j, i)
     for k in range(C):
-        p = pair[lo, hi, k]; si = single[i, k]; sj = single[j, k]
+        p = pair[lo, hi, k]
+        si = single[i, k]
+        sj = single[j, k]
         if ai and bj: out[k] = p
         elif ai: out[k] = si - p
         elif bj: out[k] = sj - p
@@ -318,7 +352,9 @@ def _side_options(R, kind, tot, single, pair, flip, i, a, d, h, budget, ov, of, 
     itself has h rows or fewer."""
     lq, rows = _cell_value(kind, _cell(tot, single, pair, i, a, -1, 0, flip, cell), R.q)
     if rows < h: return -1
-    ov[0] = lq + R.q_lam; of[0] = -1; n = 1
+    ov[0] = lq + R.q_lam
+    of[0] = -1
+    n = 1
     if d == 2:
         for j in range(single.shape[0]):
             if j == i: continue
@@ -328,14 +364,20 @@ def _side_options(R, kind, tot, single, pair, flip, i, a, d, h, budget, ov, of, 
             if r1 < h: continue
             v = v0 + v1 + 2 * R.q_lam
             if v <= budget:
-                ov[n] = v; of[n] = j; n += 1
+                ov[n] = v
+                of[n] = j
+                n += 1
     return n
 
 @njit(cache=True)
 def _push_row(rows, nr, v, f, gl, gr, c):
     "Append a tree (objective, root class, left split class, right split class, count) to the growable `rows`."
     if nr == rows.shape[0]: rows = _grow2(rows, nr + 1)
-    rows[nr, _RV] = v; rows[nr, _RF] = f; rows[nr, _RL] = gl; rows[nr, _RR] = gr; rows[nr, _RC] = c
+    rows[nr, _RV] = v
+    rows[nr, _RF] = f
+    rows[nr, _RL] = gl
+    rows[nr, _RR] = gr
+    rows[nr, _RC] = c
     return rows, nr + 1
 
 @njit(cache=True)
@@ -344,7 +386,8 @@ def _class_size(R, g): return 1 if g < 0 else R.mstart[g + 1] - R.mstart[g]
 @njit(cache=True)
 def _root_rows(R, i, ov0, of0, n0, ov1, of1, n1, budget, rows, nr):
     "The trees rooted at class i: each pair of side options within the budget, with its count (Proposition 4)."
-    o0 = argsort_stable(ov0, n0); o1 = argsort_stable(ov1, n1)
+    o0 = argsort_stable(ov0, n0)
+    o1 = argsort_stable(ov1, n1)
     ki = _class_size(R, i)
     for x in range(n0):
         a = ov0[o0[x]]
@@ -360,16 +403,19 @@ def _root_rows(R, i, ov0, of0, n0, ov1, of1, n1, budget, rows, nr):
 @njit(cache=True)
 def _keep_rows(R, s, rows, nr, budget):
     "Store an explicit slot's trees sorted by objective in the row pool, and its objectives and counts."
-    tv = np.empty(max(nr, 1), np.int64); tc = np.empty(max(nr, 1), np.int64)
+    tv = np.empty(max(nr, 1), np.int64)
+    tc = np.empty(max(nr, 1), np.int64)
     for t in range(nr): tv[t] = rows[t, _RV]
     order = argsort_stable(tv, nr)                               # stable: trees of one objective keep their order
     if R.top[2] + nr > R.rows.shape[0]: R.rows = _grow2(R.rows, R.top[2] + nr)
     st = R.top[2]
     for t in range(nr):
         for k in range(5): R.rows[st + t, k] = rows[order[t], k]
-        tv[t] = rows[order[t], _RV]; tc[t] = rows[order[t], _RC]
+        tv[t] = rows[order[t], _RV]
+        tc[t] = rows[order[t], _RC]
     R.top[2] = st + nr
-    R.info[s, _SSTART] = st; R.info[s, _SLEN] = nr
+    R.info[s, _SSTART] = st
+    R.info[s, _SLEN] = nr
     _settle(R, s, tv, tc, nr, budget)
 
 @njit(cache=True)
@@ -377,12 +423,20 @@ def _enumerate_two(P, R, E, s, bits, d, budget):
     "Every tree of (bits, d), d = 1 or 2, within the budget, one row each (Proposition 5), in slot s."
     q = _pair_statistics(E, bits, popcount(bits), E.scratch[0])
     tot, single, pair, flip, kind = E.tot[q], E.single[q], E.pair[q], E.units.flip, E.kind
-    M = single.shape[0]; h = P.min_leaf - 0.5                   # a leaf holds more than h rows
+    M = single.shape[0]
+    h = P.min_leaf - 0.5  # a leaf holds more than h rows
     cell = np.empty(tot.shape[0])
-    ov = np.empty((2, M + 1), np.int64); of = np.empty((2, M + 1), np.int64); no = np.empty(2, np.int64)
-    rows = np.empty((16, 5), np.int64); nr = np.int64(0)               # typed: see "Compile cost"
+    ov = np.empty((2, M + 1), np.int64)
+    of = np.empty((2, M + 1), np.int64)
+    no = np.empty(2, np.int64)
+    rows = np.empty((16, 5), np.int64)
+    nr = np.int64(0)  # typed: see "Compile cost"
     if R.info[s, _BASEQ] <= budget:                                      # the leaf
-        rows[0, _RV] = R.info[s, _BASEQ]; rows[0, _RF] = -1; rows[0, _RL] = -1; rows[0, _RR] = -1; rows[0, _RC] = 1
+        rows[0, _RV] = R.info[s, _BASEQ]
+        rows[0, _RF] = -1
+        rows[0, _RL] = -1
+        rows[0, _RR] = -1
+        rows[0, _RC] = 1
         nr = np.int64(1)
     if R.info[s, _SPLB] <= budget:
         for i in range(M):
@@ -396,7 +450,8 @@ def _enumerate_two(P, R, E, s, bits, d, budget):
 @njit(cache=True)
 def _find(vals, start, n, v):
     "Position of v in the ascending vals[start:start + n], or -1."
-    lo = start; hi = start + n
+    lo = start
+    hi = start + n
     while lo < hi:
         mid = (lo + hi) >> 1
         if vals[mid] < v: lo = mid + 1
@@ -413,28 +468,38 @@ def _member(R, f, m):
 def _unrank_rows(R, s, v, r, out, pos):
     "Write the r-th tree of objective v of the explicit slot s in preorder into out[pos:]; return the next position."
     inf, rows = R.info, R.rows
-    lo = inf[s, _SSTART]; hi = lo + inf[s, _SLEN]
+    lo = inf[s, _SSTART]
+    hi = lo + inf[s, _SLEN]
     while lo < hi:                                          # the first row of objective v
         mid = (lo + hi) >> 1
         if rows[mid, _RV] < v: lo = mid + 1
         else: hi = mid
     t = lo
     while r >= rows[t, _RC]:
-        r -= rows[t, _RC]; t += 1
+        r -= rows[t, _RC]
+        t += 1
     f, gl, gr = rows[t, _RF], rows[t, _RL], rows[t, _RR]
     if f < 0:
         out[pos] = -1
         return pos + 1
     kl, kr = _class_size(R, gl), _class_size(R, gr)
-    mr = r % kr; r //= kr; ml = r % kl; mf = r // kl
+    mr = r % kr
+    r //= kr
+    ml = r % kl
+    mf = r // kl
     col, flipped = _member(R, f, mf)
-    out[pos] = col; pos += 1
+    out[pos] = col
+    pos += 1
     for side in range(2):                                   # a complement's x = 0 side is the class's x = 1 side
         g, m = (gl, ml) if (side ^ flipped) == 0 else (gr, mr)
         if g < 0:
-            out[pos] = -1; pos += 1
+            out[pos] = -1
+            pos += 1
         else:
-            out[pos] = _member(R, g, m)[0]; out[pos + 1] = -1; out[pos + 2] = -1; pos += 3
+            out[pos] = _member(R, g, m)[0]
+            out[pos + 1] = -1
+            out[pos + 2] = -1
+            pos += 3
     return pos
 
 @njit(cache=True)
@@ -447,15 +512,21 @@ def _unrank_split(R, s, v, r):
         r -= 1
     for t in range(inf[s, _SSTART], inf[s, _SSTART] + inf[s, _SLEN]):
         f, sL, sR, k = splits[t, 0], splits[t, 1], splits[t, 2], splits[t, 3]
-        a0, na = inf[sL, _VSTART], inf[sL, _VLEN]; b0, nb = inf[sR, _VSTART], inf[sR, _VLEN]
+        a0, na = inf[sL, _VSTART], inf[sL, _VLEN]
+        b0, nb = inf[sR, _VSTART], inf[sR, _VLEN]
         for i in range(na):
             a = vals[a0 + i]
             if a + vals[b0] > v: break
             j = _find(vals, b0, nb, v - a)
             if j < 0: continue
-            cL = cnts[a0 + i]; cR = cnts[b0 + j]; c = k * cL * cR          # one block (Proposition 6)
+            cL = cnts[a0 + i]
+            cR = cnts[b0 + j]
+            c = k * cL * cR  # one block (Proposition 6)
             if r < c:
-                rR = r % cR; r //= cR; rL = r % cL; m = r // cL
+                rR = r % cR
+                r //= cR
+                rL = r % cL
+                m = r // cL
                 col, flipped = _member(R, f, m)
                 return col, flipped, sL, a, rL, sR, v - a, rR
             r -= c
@@ -465,7 +536,11 @@ def _unrank_split(R, s, v, r):
 def _unrank(R, s, v, r, out):
     "Write the r-th tree of objective v of slot s in preorder (data columns, -1 a leaf) into `out`; return its length."
     stack = np.empty((out.shape[0] + 1, 3), np.int64)      # subtrees still to write: (slot, objective, number)
-    stack[0, 0] = s; stack[0, 1] = v; stack[0, 2] = r; top = 1; pos = np.int64(0)   # typed: see "Compile cost"
+    stack[0, 0] = s
+    stack[0, 1] = v
+    stack[0, 2] = r
+    top = 1
+    pos = np.int64(0)  # typed: see "Compile cost"
     while top > 0:
         top -= 1
         s, v, r = stack[top, 0], stack[top, 1], stack[top, 2]
@@ -473,11 +548,16 @@ def _unrank(R, s, v, r, out):
             pos = _unrank_rows(R, s, v, r, out, pos)
             continue
         col, flipped, sL, a, rL, sR, b, rR = _unrank_split(R, s, v, r)
-        out[pos] = col; pos += 1
+        out[pos] = col
+        pos += 1
         if col < 0: continue
         if flipped: sL, a, rL, sR, b, rR = sR, b, rR, sL, a, rL
-        stack[top, 0] = sR; stack[top, 1] = b; stack[top, 2] = rR              # the left subtree is written first
-        stack[top + 1, 0] = sL; stack[top + 1, 1] = a; stack[top + 1, 2] = rL
+        stack[top, 0] = sR
+        stack[top, 1] = b
+        stack[top, 2] = rR  # the left subtree is written first
+        stack[top + 1, 0] = sL
+        stack[top + 1, 1] = a
+        stack[top + 1, 2] = rL
         top += 2
     return pos
 
@@ -487,13 +567,16 @@ def _preorders(R, root, first, k, width):
     inf, vals, cnts = R.info, R.vals, R.cnts
     out = np.full((k, width), -2, np.int64)
     v0, nv = inf[root, _VSTART], inf[root, _VLEN]
-    g = 0; before = 0
+    g = 0
+    before = 0
     while g < nv and before + cnts[v0 + g] <= first:      # the objective of tree `first`
-        before += cnts[v0 + g]; g += 1
+        before += cnts[v0 + g]
+        g += 1
     r = first - before
     for t in range(k):
         while r >= cnts[v0 + g]:
-            r -= cnts[v0 + g]; g += 1
+            r -= cnts[v0 + g]
+            g += 1
         _unrank(R, root, vals[v0 + g], r, out[t])
         r += 1
     return out
@@ -503,8 +586,14 @@ def _preorders(R, root, first, k, width):
 def _postorder(R, root):
     "The slots reachable from `root`, children before parents (explicit slots have none below them)."
     n = R.info.shape[0]
-    seen = np.zeros(n, np.bool_); order = np.empty(n, np.int64); k = 0
-    stack = np.empty((n + 1, 2), np.int64); stack[0, 0] = root; stack[0, 1] = 0; top = 1; seen[root] = True
+    seen = np.zeros(n, np.bool_)
+    order = np.empty(n, np.int64)
+    k = 0
+    stack = np.empty((n + 1, 2), np.int64)
+    stack[0, 0] = root
+    stack[0, 1] = 0
+    top = 1
+    seen[root] = True
     while top > 0:
         s, t = stack[top - 1, 0], stack[top - 1, 1]
         nsp = 0 if R.info[s, _EXPLICIT] == 1 else R.info[s, _SLEN]
@@ -512,9 +601,14 @@ def _postorder(R, root):
             stack[top - 1, 1] = t + 1
             c = R.splits[R.info[s, _SSTART] + t // 2, 1 + t % 2]
             if not seen[c]:
-                seen[c] = True; stack[top, 0] = c; stack[top, 1] = 0; top += 1
+                seen[c] = True
+                stack[top, 0] = c
+                stack[top, 1] = 0
+                top += 1
         else:
-            order[k] = s; k += 1; top -= 1
+            order[k] = s
+            k += 1
+            top -= 1
     return order[:k]
 
 @njit(cache=True)
@@ -538,7 +632,8 @@ def _count_without(R, order, cls):
         for t in range(st, st + ns):
             f, sL, sR, k = R.splits[t, 0], R.splits[t, 1], R.splits[t, 2], R.splits[t, 3]
             k -= f == cls
-            a0, na = inf[sL, _VSTART], inf[sL, _VLEN]; b0, nb = inf[sR, _VSTART], inf[sR, _VLEN]
+            a0, na = inf[sL, _VSTART], inf[sL, _VLEN]
+            b0, nb = inf[sR, _VSTART], inf[sR, _VLEN]
             for x in range(na):
                 for y in range(nb):
                     w = vals[a0 + x] + vals[b0 + y]
@@ -551,17 +646,26 @@ def _count_without(R, order, cls):
 @njit(cache=True)
 def _ends(pre, n):
     "For each position p of the preorder pre[:n]: the position just after the subtree rooted there; and leaf ordinals."
-    end = np.empty(n, np.int64); leaf = np.full(n, -1, np.int64)
-    need = np.empty(n + 1, np.int64); at = np.empty(n + 1, np.int64); top = 0; k = 0
+    end = np.empty(n, np.int64)
+    leaf = np.full(n, -1, np.int64)
+    need = np.empty(n + 1, np.int64)
+    at = np.empty(n + 1, np.int64)
+    top = 0
+    k = 0
     for p in range(n):                                     # a node waits for two subtrees, a leaf for none
         if pre[p] < 0:
-            leaf[p] = k; k += 1; end[p] = p + 1
+            leaf[p] = k
+            k += 1
+            end[p] = p + 1
             while top > 0:                                 # close the nodes this leaf completes
                 need[top - 1] -= 1
                 if need[top - 1] > 0: break
-                top -= 1; end[at[top]] = p + 1
+                top -= 1
+                end[at[top]] = p + 1
         else:
-            need[top] = 2; at[top] = p; top += 1
+            need[top] = 2
+            at[top] = p
+            top += 1
     return end, leaf
 
 @njit(cache=True)
@@ -571,7 +675,8 @@ def _route(pre, end, leaf, A, j, b):
     for r in range(A.shape[0]):
         p = 0
         while pre[p] >= 0:
-            f = pre[p]; x = b if f == j else A[r, f]
+            f = pre[p]
+            x = b if f == j else A[r, f]
             p = p + 1 if x == 0 else end[p + 1]
         out[r] = leaf[p]
     return out
@@ -584,7 +689,9 @@ def _engine_for(data:TreeData, lam:float, max_depth, min_leaf:int):
     view = _engine_view(data, keep) if len(keep) else _engine_view(data, np.arange(min(1, data.M)))
     E = _problem(view, lam * data.norm, REL_TOL * data.norm, data.kind == L2, max_depth is not None, True, False,
                  max_depth, min_leaf)
-    me = _memo(data.U); cnt = np.zeros(8, np.int64); cnt[BUDGET] = 2 ** 62
+    me = _memo(data.U)
+    cnt = np.zeros(8, np.int64)
+    cnt[BUDGET] = 2 ** 62
     return view, keep, E, me, cnt, (E if _uses_depth_two(E) else None), (E if data.kind == L2 else None)
 
 def _optimum(data, E, me, cnt, d2, km, d) -> float:
@@ -662,7 +769,8 @@ class RashomonSet:
         d = -1 if max_depth is None else min(int(max_depth), data.M)
         view, keep, E, me, cnt, d2, km = _engine_for(data, self.lam, None if d < 0 else d, self.min_leaf)
         self.optimum = _optimum(data, E, me, cnt, d2, km, d)
-        q = _quantum(data.norm); q_lam = int(round(self.lam * data.norm / q))
+        q = _quantum(data.norm)
+        q_lam = int(round(self.lam * data.norm / q))
         P = _problem(view, self.lam * data.norm, REL_TOL * data.norm, False, False, min_leaf=self.min_leaf)
         mstart, mcol, mflip = _classes(data, keep)
         self._q, self._keep = q, keep
@@ -750,7 +858,8 @@ def counts(self:RashomonSet) -> list:
     out, left = [], self._limit
     for x in c:
         if left <= 0: break
-        out.append(min(x, left)); left -= x
+        out.append(min(x, left))
+        left -= x
     return out
 
 @patch
@@ -863,10 +972,13 @@ def _unit_losses(self:RashomonSet, pre, leaf_of_unit) -> np.ndarray:
     "Per unit, its loss under the leaf it is routed to (leaves predict what they were fitted to on the data)."
     d = self.data
     if d.kind == L1: raise InputError("reliance is computed for classification and l2 regression (not l1).")
-    p = pre[pre > -2]; end, leaf = _ends(p, len(p)); fit = _route(p, end, leaf, d.rows, -1, 0)
+    p = pre[pre > -2]
+    end, leaf = _ends(p, len(p))
+    fit = _route(p, end, leaf, d.rows, -1, 0)
     n_leaves = int(leaf.max()) + 1
     if d.kind == CLS:
-        w = np.zeros((n_leaves, d.stats.shape[1])); np.add.at(w, fit, d.stats)
+        w = np.zeros((n_leaves, d.stats.shape[1]))
+        np.add.at(w, fit, d.stats)
         label = w.argmax(1)[leaf_of_unit]
         return d.stats.sum(1) - d.stats[np.arange(d.U), label]
     W = np.bincount(fit, weights=d.stats[:, 0], minlength=n_leaves)
@@ -882,16 +994,20 @@ def model_class_reliance(self:RashomonSet, max_trees:int=20000, random_state=0) 
     pres, exact = self._trees_for(max_trees, random_state)
     wt = d.stats.sum(1) if d.kind == CLS else d.stats[:, 0]
     share1 = (wt @ d.rows) / wt.sum()                           # weighted frequency of x_j = 1
-    low = np.full(d.M, np.inf); high = np.full(d.M, -np.inf); best = np.zeros(d.M)
+    low = np.full(d.M, np.inf)
+    high = np.full(d.M, -np.inf)
+    best = np.zeros(d.M)
     for t, pre in enumerate(pres):
-        p = pre[pre > -2]; end, leaf = _ends(p, len(p))
+        p = pre[pre > -2]
+        end, leaf = _ends(p, len(p))
         base = self._unit_losses(pre, _route(p, end, leaf, d.rows, -1, 0)).sum()
         rel = np.zeros(d.M)
         for j in set(p[p >= 0].tolist()):
             l0 = self._unit_losses(pre, _route(p, end, leaf, d.rows, j, 0)).sum()
             l1 = self._unit_losses(pre, _route(p, end, leaf, d.rows, j, 1)).sum()
             rel[j] = ((1 - share1[j]) * l0 + share1[j] * l1 - base) / d.norm
-        low = np.minimum(low, rel); high = np.maximum(high, rel)
+        low = np.minimum(low, rel)
+        high = np.maximum(high, rel)
         if t == 0: best = rel
     return dict(low=low, high=high, best=best, exact=exact)
 
@@ -905,10 +1021,13 @@ def predictions(self:RashomonSet, X, max_trees:int=20000, random_state=0) -> tup
     out = np.empty((len(pres), len(A)), dtype=object if d.kind == CLS and not np.issubdtype(
         np.asarray(d.classes).dtype, np.number) else np.float64)
     for t, pre in enumerate(pres):
-        p = pre[pre > -2]; end, leaf = _ends(p, len(p))
-        fit = _route(p, end, leaf, d.rows, -1, 0); n_leaves = int(leaf.max()) + 1
+        p = pre[pre > -2]
+        end, leaf = _ends(p, len(p))
+        fit = _route(p, end, leaf, d.rows, -1, 0)
+        n_leaves = int(leaf.max()) + 1
         if d.kind == CLS:
-            w = np.zeros((n_leaves, d.stats.shape[1])); np.add.at(w, fit, d.stats)
+            w = np.zeros((n_leaves, d.stats.shape[1]))
+            np.add.at(w, fit, d.stats)
             vals = np.asarray(d.classes, dtype=object)[w.argmax(1)]
         elif d.kind == L2:
             W = np.bincount(fit, weights=d.stats[:, 0], minlength=n_leaves)
@@ -924,7 +1043,8 @@ def best_by(self:RashomonSet, score, max_trees:int=20000, random_state=0):
     pres, exact = self._trees_for(max_trees, random_state)
     best = None
     for pre in pres:
-        t = self._tree(pre); s = score(t)
+        t = self._tree(pre)
+        s = score(t)
         if best is None or s > best[1]: best = (t, s)
     return best[0], best[1], exact
 
@@ -943,8 +1063,10 @@ def plot(self:RashomonSet, ax=None, max_trees:int=20000):
     c = Counter(zip(leaves.tolist(), np.round(objs, 12).tolist()))
     xs, ys, ns = zip(*[(a, b, n) for (a, b), n in c.items()])
     ax.scatter(xs, ys, s=12 + 40 * np.log1p(ns), alpha=0.6)
-    ax.axhline(self.optimum, ls=':', c='k', lw=0.8); ax.axhline(self.threshold, ls='--', c='k', lw=0.8)
-    ax.set_xlabel('leaves'); ax.set_ylabel('objective')
+    ax.axhline(self.optimum, ls=':', c='k', lw=0.8)
+    ax.axhline(self.threshold, ls='--', c='k', lw=0.8)
+    ax.set_xlabel('leaves')
+    ax.set_ylabel('objective')
     ax.set_title(f"{self.count:,} trees" + ("" if exact else f" ({len(pres)} sampled)"), fontsize=9)
     return ax
 
@@ -971,7 +1093,8 @@ def from_data(cls:RashomonSet, X, # 0/1 features (array or DataFrame)
     from glassworks.validation import check_X_y, check_sample_weight
     out = check_X_y(X, y, task=task, binary=True)
     A, yy, names = out[0], out[1], out[2]
-    w = check_sample_weight(sample_weight, len(yy)); keep = w > 0
+    w = check_sample_weight(sample_weight, len(yy))
+    keep = w > 0
     if task == 'classification':
         classes = [c.item() if hasattr(c, 'item') else c for c in out[3]]
         data = TreeData(A[keep], yy[keep], w[keep], feature_names=names, classes=classes)

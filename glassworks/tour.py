@@ -17,7 +17,8 @@ STOPS = []
 def tour_stop(name:str, title:str):
     "Register a tour stop: a function `f(out:Path, draw:bool, say)` that prints models and writes figures into `out`."
     def register(f):
-        STOPS.append((name, title, f)); return f
+        STOPS.append((name, title, f))
+        return f
     return register
 
 # %% ../nbs/90_tour.ipynb #fa4d3c1f
@@ -25,10 +26,12 @@ def save_graph(graph, path:Path, say) -> Path:
     "Render a `graphviz.Digraph` to SVG (or write its DOT source when the `dot` binary is missing)."
     path = Path(path)
     if shutil.which('dot') is None:
-        src = path.with_suffix('.gv'); src.write_text(graph.source)
+        src = path.with_suffix('.gv')
+        src.write_text(graph.source)
         say(f"  (the graphviz `dot` binary is not installed: wrote the DOT source {src.name} instead of an SVG)")
         return src
-    svg = path.with_suffix('.svg'); svg.write_bytes(graph.pipe(format='svg'))
+    svg = path.with_suffix('.svg')
+    svg.write_bytes(graph.pipe(format='svg'))
     return svg
 
 # %% ../nbs/90_tour.ipynb #23a69fb6
@@ -61,8 +64,10 @@ def _stop_osdt(out:Path, draw:bool, say):
     say(f"{m.n_leaves_} leaves, training accuracy {m.score(Xb, y):.4f} (CART with as many leaves: "
         f"{cart.score(Xb, y):.4f})")
     say(m.tree_.to_text())
-    say("as rules:"); say(m.tree_.to_rules().to_text())
-    js = out / 'osdt_breast_cancer.json'; js.write_text(m.tree_.to_json(indent=1))
+    say("as rules:")
+    say(m.tree_.to_rules().to_text())
+    js = out / 'osdt_breast_cancer.json'
+    js.write_text(m.tree_.to_json(indent=1))
     assert model_from_json(js.read_text()) == m.tree_
     say(f"  saved {js.name} (JSON round trip checked)")
     if draw: say(f"  drew {save_graph(m.tree_.to_graphviz(), out / 'osdt_breast_cancer', say).name}")
@@ -76,7 +81,8 @@ def _stop_osrt(out:Path, draw:bool, say):
     d = load_diabetes(as_frame=True)
     Xb = Binarizer(strategy='equal_width', n_bins=4).fit_transform(d.data)
     m = OSRTRegressor(regularization=0.01, max_depth=3).fit(Xb, d.target)
-    say(m.summary()); say(f"{m.n_leaves_} leaves, training R^2 {m.r2_:.3f}")
+    say(m.summary())
+    say(f"{m.n_leaves_} leaves, training R^2 {m.r2_:.3f}")
     say(m.tree_.to_text(precision=4))
     say("the same tree as an additive rule ensemble (one rule per leaf):")
     say(m.tree_.to_rule_ensemble().to_text(precision=4))
@@ -95,10 +101,14 @@ def _stop_hierscale(out:Path, draw:bool, say):
     say(f"path of {len(m.path_)} solutions; max KKT violation {m.path_.stats_['max_kkt']:.2g}")
     say(str(m))
     if draw:
-        import matplotlib; matplotlib.use('Agg', force=False)
+        import matplotlib
+        matplotlib.use('Agg', force=False)
         import matplotlib.pyplot as plt
-        axes = plot_hierscale_path(m); fig = axes[0].figure; fig.tight_layout()
-        fig.savefig(out / 'hierscale_path.png', dpi=110); plt.close(fig)
+        axes = plot_hierscale_path(m)
+        fig = axes[0].figure
+        fig.tight_layout()
+        fig.savefig(out / 'hierscale_path.png', dpi=110)
+        plt.close(fig)
         say("  drew hierscale_path.png")
 
 # %% ../nbs/90_tour.ipynb #6f7767b8
@@ -114,11 +124,14 @@ def _stop_ogb(out:Path, draw:bool, say):
     say(m.model_.to_text(precision=3))
     (out / 'ogb_diabetes.json').write_text(m.model_.to_json(indent=1))
     if draw:
-        import matplotlib; matplotlib.use('Agg', force=False)
+        import matplotlib
+        matplotlib.use('Agg', force=False)
         import matplotlib.pyplot as plt
         ax = None
         for obj, f in fits.items(): ax = f.plot_risk_complexity(max_complexity=12, ax=ax, label=obj.upper())
-        ax.figure.tight_layout(); ax.figure.savefig(out / 'ogb_risk_complexity.png', dpi=110); plt.close(ax.figure)
+        ax.figure.tight_layout()
+        ax.figure.savefig(out / 'ogb_risk_complexity.png', dpi=110)
+        plt.close(ax.figure)
         say("  drew ogb_risk_complexity.png")
 
 # %% ../nbs/90_tour.ipynb #d375bc00
@@ -151,12 +164,14 @@ def run_tour(out='glassworks-tour', # folder for figures and saved models (creat
     if only:
         unknown = sorted(set(only) - set(known))
         if unknown: raise ValueError(f"unknown tour stop(s) {unknown}; choose from {known}.")
-    out = Path(out); out.mkdir(parents=True, exist_ok=True)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     for name, title, f in STOPS:
         if only and name not in only: continue
         say(f"\n=== {title} ===")
-        t = time.perf_counter(); f(out, draw, say)
+        t = time.perf_counter()
+        f(out, draw, say)
         say(f"  [{name}: {time.perf_counter() - t:.1f}s]")
     files = sorted(p.name for p in out.iterdir())
     say(f"\nDone in {time.perf_counter() - t0:.1f}s. Figures and models are in {out.resolve()}:")

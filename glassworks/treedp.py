@@ -38,7 +38,8 @@ def weighted_median(y, w):
     10.0
 
     ```"""
-    o = np.argsort(y, kind='mergesort'); c = np.cumsum(w[o])
+    o = np.argsort(y, kind='mergesort')
+    c = np.cumsum(w[o])
     return y[o][np.searchsorted(c, 0.5 * c[-1])]
 
 def unique_rows(X):
@@ -54,16 +55,20 @@ def unique_rows(X):
     ([[0, 1], [1, 0]], [1, 0, 1])
 
     ```"""
-    X = np.asarray(X); n, M = X.shape
+    X = np.asarray(X)
+    n, M = X.shape
     packed = np.packbits(X.astype(bool), axis=1)                  # big-endian bits: byte order = column order
     W = -(-packed.shape[1] // 8)                                  # 64-bit words per row
-    key = np.zeros((n, 8 * W), np.uint8); key[:, :packed.shape[1]] = packed
+    key = np.zeros((n, 8 * W), np.uint8)
+    key[:, :packed.shape[1]] = packed
     words = key.view('>u8')                                       # (n, W), word 0 the most significant
     if W == 0: order = np.arange(n)                               # no features: one group
     else: order = np.argsort(words[:, 0], kind='stable') if W == 1 else np.lexsort(words.T[::-1])
     sw = words[order]
-    first = np.ones(n, dtype=bool); first[1:] = (sw[1:] != sw[:-1]).any(axis=1)   # the first row of each group
-    inv = np.empty(n, dtype=np.int64); inv[order] = np.cumsum(first) - 1
+    first = np.ones(n, dtype=bool)
+    first[1:] = (sw[1:] != sw[:-1]).any(axis=1)  # the first row of each group
+    inv = np.empty(n, dtype=np.int64)
+    inv[order] = np.cumsum(first) - 1
     rows = np.unpackbits(packed[order[first]], axis=1, count=M)
     return np.ascontiguousarray(rows, dtype=np.uint8), inv
 
@@ -86,25 +91,34 @@ class TreeData:
                  task:str='classification', # or 'regression'
                  metric:str='l2', # regression loss: 'l2' or 'l1'
                  feature_names=None, classes=None):
-        check_option(task, 'task', ('classification', 'regression')); check_option(metric, 'metric', ('l2', 'l1'))
-        X = np.asarray(X); n, M = X.shape
+        check_option(task, 'task', ('classification', 'regression'))
+        check_option(metric, 'metric', ('l2', 'l1'))
+        X = np.asarray(X)
+        n, M = X.shape
         w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-        rows, inv = unique_rows(X); U = len(rows)
+        rows, inv = unique_rows(X)
+        U = len(rows)
         self.task, self.metric, self.n, self.M, self.w = task, metric, n, M, w
         self.feature_names = list(feature_names) if feature_names is not None else [f"x{j}" for j in range(M)]
         empty = np.zeros(0)
-        self.ys = self.ws = empty; self.us = np.zeros(0, np.int64)
+        self.ys = self.ws = empty
+        self.us = np.zeros(0, np.int64)
         if task == 'classification':
-            y = np.asarray(y, dtype=np.int64); K = int(y.max()) + 1 if classes is None else len(classes)
+            y = np.asarray(y, dtype=np.int64)
+            K = int(y.max()) + 1 if classes is None else len(classes)
             self.classes = list(range(K)) if classes is None else list(classes)
             stats = np.bincount(inv * K + y, weights=w, minlength=U * K).reshape(U, K)
-            ueq = stats.sum(1) - stats.max(1); self.kind, self.norm = CLS, float(w.sum())
+            ueq = stats.sum(1) - stats.max(1)
+            self.kind, self.norm = CLS, float(w.sum())
         else:
-            y = np.asarray(y, dtype=np.float64); self.classes = None
+            y = np.asarray(y, dtype=np.float64)
+            self.classes = None
             if np.ptp(y[w > 0]) == 0: raise InputError("y is constant: the loss normaliser (its spread) is 0.")
             Wu = np.bincount(inv, weights=w, minlength=U)
             mu = np.bincount(inv, weights=w * y, minlength=U) / Wu
-            order = np.argsort(mu, kind='mergesort'); rank = np.empty(U, np.int64); rank[order] = np.arange(U)
+            order = np.argsort(mu, kind='mergesort')
+            rank = np.empty(U, np.int64)
+            rank[order] = np.arange(U)
             rows, inv, Wu, mu = rows[order], rank[inv], Wu[order], mu[order]
             if metric == 'l2':
                 ss = np.bincount(inv, weights=w * (y - mu[inv]) ** 2, minlength=U)
@@ -115,7 +129,8 @@ class TreeData:
                                 for u in range(U)])
                 stats, self.kind = np.c_[Wu, mu, ueq], L1
                 self.norm = float(np.sum(w * np.abs(y - weighted_median(y, w))))
-                o = np.argsort(y, kind='mergesort'); self.ys, self.ws, self.us = y[o], w[o], inv[o]
+                o = np.argsort(y, kind='mergesort')
+                self.ys, self.ws, self.us = y[o], w[o], inv[o]
             if not np.isfinite(self.norm):
                 raise InputError("y (with its weights) is too large: the loss normaliser overflows; rescale y or the weights.")
             if not self.norm > 0: raise InputError("y is constant: the loss normaliser (its spread) is 0.")
@@ -247,14 +262,17 @@ def _class_loss(stats, ueq, bits, tmp):
     "Misclassified weight of one leaf (its weight minus its heaviest class's), its EQ and its number of units."
     K = stats.shape[1]
     for k in range(K): tmp[k] = 0.0
-    eq = 0.0; nu = 0
+    eq = 0.0
+    nu = 0
     for w in range(bits.shape[0]):
         x = bits[w]
         while x:
             u, x = pop_member(w, x)
             for k in range(K): tmp[k] += stats[u, k]
-            eq += ueq[u]; nu += 1
-    tot = 0.0; mx = 0.0
+            eq += ueq[u]
+            nu += 1
+    tot = 0.0
+    mx = 0.0
     for k in range(K):
         tot += tmp[k]
         if tmp[k] > mx: mx = tmp[k]
@@ -263,35 +281,50 @@ def _class_loss(stats, ueq, bits, tmp):
 @njit(cache=True)
 def _l2_loss(stats, ueq, bits):
     "SSE of one leaf around its weighted mean: within-unit SSE (= EQ) plus sum_u W_u (mean_u - mean)^2; EQ; units."
-    Wt = 0.0; S1 = 0.0; eq = 0.0; nu = 0
+    Wt = 0.0
+    S1 = 0.0
+    eq = 0.0
+    nu = 0
     for w in range(bits.shape[0]):
         x = bits[w]
         while x:
             u, x = pop_member(w, x)
-            Wt += stats[u, 0]; S1 += stats[u, 0] * stats[u, 1]; eq += ueq[u]; nu += 1
-    m = S1 / Wt; sse = eq                              # second pass: centred, so large offsets cost no accuracy
+            Wt += stats[u, 0]
+            S1 += stats[u, 0] * stats[u, 1]
+            eq += ueq[u]
+            nu += 1
+    m = S1 / Wt
+    sse = eq  # second pass: centred, so large offsets cost no accuracy
     for w in range(bits.shape[0]):
         x = bits[w]
         while x:
             u, x = pop_member(w, x)
-            d = stats[u, 1] - m; sse += stats[u, 0] * d * d
+            d = stats[u, 1] - m
+            sse += stats[u, 0] * d * d
     return sse, eq, nu
 
 @njit(cache=True)
 def _l1_loss(stats, ueq, bits, ys, ws, us):
     "SAE of one leaf around its weighted (lower) median, found by walking the samples in target order; EQ; units."
-    half = 0.0; eq = 0.0; nu = 0
+    half = 0.0
+    eq = 0.0
+    nu = 0
     for w in range(bits.shape[0]):
         x = bits[w]
         while x:
             u, x = pop_member(w, x)
-            half += stats[u, 0]; eq += ueq[u]; nu += 1
-    half *= 0.5; c = 0.0; med = 0.0
+            half += stats[u, 0]
+            eq += ueq[u]
+            nu += 1
+    half *= 0.5
+    c = 0.0
+    med = 0.0
     for i in range(ys.shape[0]):
         if _has(bits, us[i]):
             c += ws[i]
             if c >= half:
-                med = ys[i]; break
+                med = ys[i]
+                break
     sae = 0.0
     for i in range(ys.shape[0]):
         if _has(bits, us[i]): sae += ws[i] * abs(ys[i] - med)
@@ -314,7 +347,9 @@ def _kmeans_bound(P, bits, nu, c_max):
         x = bits[w]
         while x:
             u, x = pop_member(w, x)
-            xbuf[i] = stats[u, 1]; wbuf[i] = stats[u, 0]; i += 1
+            xbuf[i] = stats[u, 1]
+            wbuf[i] = stats[u, 0]
+            i += 1
     return kmeans_penalized_nb(xbuf[:nu], wbuf[:nu], P.lam, c_max)
 
 # %% ../nbs/10_treedp.ipynb #c4c70479
@@ -375,7 +410,8 @@ def _memo_nbytes(memo): return memo.keys.nbytes + memo.vals.nbytes + memo.table.
 def _insert(memo, key):
     "Slot of `key`, inserting it if new (the key store may be regrown; the value table grows alongside)."
     table, store, s, new = memo_insert(memo.table, memo.keys, key)
-    memo.table = table; memo.keys = store
+    memo.table = table
+    memo.keys = store
     vals = memo.vals
     if s >= vals.shape[0]:
         gv = np.zeros((store.shape[0], N_VALS))
@@ -419,7 +455,9 @@ def _archive(P, bits, d, lb):
     "Remember (bits, lb) as one of the last `SIM_ARCHIVE` bounded support sets at depth d."
     r = d + 1 if d >= 0 else 0
     e = P.sim_next[r]
-    copy_into(P.sim_bits[r, e], bits); P.sim_val[r, e] = lb; P.sim_next[r] = (e + 1) % P.sim_val.shape[1]
+    copy_into(P.sim_bits[r, e], bits)
+    P.sim_val[r, e] = lb
+    P.sim_next[r] = (e + 1) % P.sim_val.shape[1]
 
 
 # %% ../nbs/10_treedp.ipynb #d402ad68
@@ -455,7 +493,12 @@ def _node(P, memo, cnt, bits, d, km):
     lb = _lower_bound(P, cnt, bits, base, eq, nu, d, km)
     if P.use_similarity and lb < base - P.tol: lb = min(base, max(lb, _similarity_bound(P, bits, d)))
     v = memo.vals
-    v[s, LB] = lb; v[s, UB] = base; v[s, BASE] = base; v[s, FEAT] = -1; v[s, LEFT] = -2; v[s, RIGHT] = -2
+    v[s, LB] = lb
+    v[s, UB] = base
+    v[s, BASE] = base
+    v[s, FEAT] = -1
+    v[s, LEFT] = -2
+    v[s, RIGHT] = -2
     return s
 
 @njit(cache=True)
@@ -478,10 +521,13 @@ def _children(P, memo, cnt, bits, dc, kids, ks, fj, greedy, km):
     fbits, W = P.fbits, bits.shape[0]
     nc = 0
     for j in range(fbits.shape[0]):
-        left_empty = True; right_empty = True
+        left_empty = True
+        right_empty = True
         for k in range(W):
-            a = bits[k] & ~fbits[j, k]; b = bits[k] & fbits[j, k]
-            kids[2 * nc, k] = a; kids[2 * nc + 1, k] = b
+            a = bits[k] & ~fbits[j, k]
+            b = bits[k] & fbits[j, k]
+            kids[2 * nc, k] = a
+            kids[2 * nc + 1, k] = b
             if a: left_empty = False
             if b: right_empty = False
         if left_empty or right_empty: continue
@@ -490,7 +536,8 @@ def _children(P, memo, cnt, bits, dc, kids, ks, fj, greedy, km):
         ks[2 * nc] = _node(P, memo, cnt, kids[2 * nc], dc, km)
         ks[2 * nc + 1] = _node(P, memo, cnt, kids[2 * nc + 1], dc, km)
         v = memo.vals
-        fj[nc] = j; greedy[nc] = v[ks[2 * nc], UB] + v[ks[2 * nc + 1], UB]
+        fj[nc] = j
+        greedy[nc] = v[ks[2 * nc], UB] + v[ks[2 * nc + 1], UB]
         nc += 1
     return nc
 
@@ -500,7 +547,9 @@ def _close(memo, s, ks, nc, best, bestf):
     v = memo.vals
     lb = v[s, BASE]
     for i in range(nc): lb = min(lb, v[ks[2 * i], LB] + v[ks[2 * i + 1], LB])
-    v[s, LB] = max(v[s, LB], min(lb, best)); v[s, UB] = best; v[s, FEAT] = bestf
+    v[s, LB] = max(v[s, LB], min(lb, best))
+    v[s, UB] = best
+    v[s, FEAT] = bestf
 
 @njit(cache=True)   # shared by _solve and _descend
 def _open(P, memo, cnt, bits, d, budget, d2, km):
@@ -528,7 +577,9 @@ def _expand(P, memo, cnt, bits, d, s, km):
     (number of splits, kids, ks, fj, greedy). No split: the node is closed as a leaf."""
     M, W = P.fbits.shape[0], bits.shape[0]
     kids = np.empty((2 * M, W), dtype=np.uint64)
-    ks = np.empty(2 * M, dtype=np.int64); fj = np.empty(M, dtype=np.int64); greedy = np.empty(M)
+    ks = np.empty(2 * M, dtype=np.int64)
+    fj = np.empty(M, dtype=np.int64)
+    greedy = np.empty(M)
     nc = _children(P, memo, cnt, bits, d - 1 if d > 0 else -1, kids, ks, fj, greedy, km)
     if nc == 0: _close(memo, s, ks, nc, memo.vals[s, BASE], -1.0)    # no feature splits S: it is a leaf (the
                                                                      # arguments typed as in _finish: one compilation)
@@ -547,7 +598,8 @@ def _solve(P, memo, cnt, bits, d, budget, d2, km):
     if not go: return s
     nc, kids, ks, fj, greedy = _expand(P, memo, cnt, bits, d, s, km)
     if nc == 0: return s
-    tol = P.tol; dc = d - 1 if d > 0 else -1
+    tol = P.tol
+    dc = d - 1 if d > 0 else -1
     if d2 is not None and d == 3 and P.incremental:            # children's statistics: parent minus sibling
         _parent_statistics(d2, bits, d2.scratch[0])
     v = memo.vals                                                  # the value table may have been regrown
@@ -555,8 +607,10 @@ def _solve(P, memo, cnt, bits, d, budget, d2, km):
     best, bestf = v[s, UB], v[s, FEAT]
     for t in range(nc):
         if cnt[ABORT]: break
-        i = order[t]; sL, sR = ks[2 * i], ks[2 * i + 1]
-        cap = min(best, budget); v = memo.vals
+        i = order[t]
+        sL, sR = ks[2 * i], ks[2 * i + 1]
+        cap = min(best, budget)
+        v = memo.vals
         if v[sL, LB] + v[sR, LB] >= cap - tol: continue        # Proposition 6
         a = 2 * i if d < 0 or v[sL, BASE] >= v[sR, BASE] else 2 * i + 1   # under a depth limit: costlier leaf first
         sa, sb = ks[a], ks[a ^ 1]
@@ -566,7 +620,8 @@ def _solve(P, memo, cnt, bits, d, budget, d2, km):
         _solve(P, memo, cnt, kids[a ^ 1], dc, cap - v[sa, LB], d2, km)
         v = memo.vals
         if v[sL, UB] + v[sR, UB] < best - tol:
-            best = v[sL, UB] + v[sR, UB]; bestf = fj[i]
+            best = v[sL, UB] + v[sR, UB]
+            bestf = fj[i]
     _finish(P, memo, s, ks, nc, best, bestf, bits, d)
     return s
 
@@ -578,8 +633,11 @@ def _unit_statistics(un, u, c, out):
     if un.kind == CLS:
         for k in range(C - 1): out[k] = un.stats[u, k]
     else:
-        W = un.stats[u, 0]; a = un.stats[u, 1] - c
-        out[0] = W; out[1] = W * a; out[2] = W * a * a + un.ueq[u]
+        W = un.stats[u, 0]
+        a = un.stats[u, 1] - c
+        out[0] = W
+        out[1] = W * a
+        out[2] = W * a * a + un.ueq[u]
     out[C - 1] = un.counts[u]
 
 @njit(cache=True, inline='always')   # hot: inlined into its callers (measured faster than a call)
@@ -587,9 +645,11 @@ def _cell_loss(kind, s):
     "Leaf loss of a cell from its additive statistics `s` (Proposition 9)."
     C = s.shape[0]
     if kind == CLS:
-        tot = 0.0; mx = 0.0
+        tot = 0.0
+        mx = 0.0
         for k in range(C - 1):
-            tot += s[k]; mx = max(mx, s[k])
+            tot += s[k]
+            mx = max(mx, s[k])
         return max(tot - mx, 0.0)
     if s[0] <= 0.0: return 0.0
     return max(s[2] - s[1] * s[1] / s[0], 0.0)
@@ -597,12 +657,14 @@ def _cell_loss(kind, s):
 @njit(cache=True)
 def _subproblem_mean(P, bits):
     "Weighted mean target of the units in `bits` (the centre of the l2 statistics)."
-    W = 0.0; S1 = 0.0
+    W = 0.0
+    S1 = 0.0
     for w in range(bits.shape[0]):
         x = bits[w]
         while x:
             u, x = pop_member(w, x)
-            W += P.stats[u, 0]; S1 += P.stats[u, 0] * P.stats[u, 1]
+            W += P.stats[u, 0]
+            S1 += P.stats[u, 0] * P.stats[u, 1]
     return S1 / W if W > 0 else 0.0
 
 @njit(cache=True)
@@ -612,7 +674,10 @@ def _add_units(un, bits, sign, c, su, tot, single, pair):
     pair table at their features j > i, so the writes of a row stay in one small block of memory (1.8x faster than
     unit by unit, which scatters every unit over the whole table; measured on diabetes, 768 units x 112 features). The
     sums are those of Proposition 11 in another order. Two classes and l2 are written out, other class counts loop."""
-    C = tot.shape[0]; M = single.shape[0]; W = bits.shape[0]; Wf = un.ub.shape[1]
+    C = tot.shape[0]
+    M = single.shape[0]
+    W = bits.shape[0]
+    Wf = un.ub.shape[1]
     fb, ub, stats, ueq, rows = un.fb, un.ub, un.stats, un.ueq, un.counts
     l2 = un.kind != CLS
     for w in range(W):                                               # s(S)
@@ -622,39 +687,63 @@ def _add_units(un, bits, sign, c, su, tot, single, pair):
             _unit_statistics(un, u, c, su)
             for k in range(C): tot[k] += sign * su[k]
     for i in range(M):
-        row = pair[i]; wi = i >> 6; bi = np.uint64(i & 63)
+        row = pair[i]
+        wi = i >> 6
+        bi = np.uint64(i & 63)
         above = ~((np.uint64(2) << bi) - _ONE) if bi < np.uint64(63) else np.uint64(0)   # features > i in word wi
         for w in range(W):
             x = bits[w] & fb[i, w]
             while x:
                 u, x = pop_member(w, x)
                 if l2:                                               # W, W a, W a^2 + EQ with a = mean - c; rows
-                    wt = stats[u, 0]; a = stats[u, 1] - c
-                    s0 = sign * wt; s1 = sign * wt * a; s2 = sign * (wt * a * a + ueq[u]); s3 = sign * rows[u]
+                    wt = stats[u, 0]
+                    a = stats[u, 1] - c
+                    s0 = sign * wt
+                    s1 = sign * wt * a
+                    s2 = sign * (wt * a * a + ueq[u])
+                    s3 = sign * rows[u]
                 else:
-                    s0 = sign * stats[u, 0]; s1 = sign * stats[u, 1] if C > 2 else sign * rows[u]; s2 = sign * rows[u]; s3 = 0.0
+                    s0 = sign * stats[u, 0]
+                    s1 = sign * stats[u, 1] if C > 2 else sign * rows[u]
+                    s2 = sign * rows[u]
+                    s3 = 0.0
                 if C > 4 or (C == 4 and not l2): _unit_statistics(un, u, c, su)   # three or more classes
                 for v in range(wi, Wf):
                     y = ub[u, v] & above if v == wi else ub[u, v]
                     if C == 3:
                         while y:
                             j, y = pop_member(v, y)
-                            row[j, 0] += s0; row[j, 1] += s1; row[j, 2] += s2
+                            row[j, 0] += s0
+                            row[j, 1] += s1
+                            row[j, 2] += s2
                     elif C == 4 and l2:
                         while y:
                             j, y = pop_member(v, y)
-                            row[j, 0] += s0; row[j, 1] += s1; row[j, 2] += s2; row[j, 3] += s3
+                            row[j, 0] += s0
+                            row[j, 1] += s1
+                            row[j, 2] += s2
+                            row[j, 3] += s3
                     elif C == 2:
                         while y:
                             j, y = pop_member(v, y)
-                            row[j, 0] += s0; row[j, 1] += s1
+                            row[j, 0] += s0
+                            row[j, 1] += s1
                     else:
                         while y:
                             j, y = pop_member(v, y)
                             for k in range(C): row[j, k] += sign * su[k]
-                if C == 3: single[i, 0] += s0; single[i, 1] += s1; single[i, 2] += s2
-                elif C == 4 and l2: single[i, 0] += s0; single[i, 1] += s1; single[i, 2] += s2; single[i, 3] += s3
-                elif C == 2: single[i, 0] += s0; single[i, 1] += s1
+                if C == 3:
+                    single[i, 0] += s0
+                    single[i, 1] += s1
+                    single[i, 2] += s2
+                elif C == 4 and l2:
+                    single[i, 0] += s0
+                    single[i, 1] += s1
+                    single[i, 2] += s2
+                    single[i, 3] += s3
+                elif C == 2:
+                    single[i, 0] += s0
+                    single[i, 1] += s1
                 else:
                     for k in range(C): single[i, k] += sign * su[k]
 
@@ -663,18 +752,23 @@ def _fill_slot(P, q, bits, su, c):
     "Slot q := the statistics of `bits` from scratch, centred on c (l2; NaN: on its own mean)."
     if P.kind != L2: c = 0.0
     elif np.isnan(c): c = _subproblem_mean(P, bits)
-    P.tot[q, :] = 0.0; P.single[q] = 0.0; _upper_fill(P.pair[q].reshape(-1), P.pair[q], 0.0)
+    P.tot[q, :] = 0.0
+    P.single[q] = 0.0
+    _upper_fill(P.pair[q].reshape(-1), P.pair[q], 0.0)
     _add_units(P.units, bits, 1.0, c, su, P.tot[q], P.single[q], P.pair[q])
-    P.slot_centre[q] = c; P.slot_updates[q] = 0
+    P.slot_centre[q] = c
+    P.slot_updates[q] = 0
 
 @njit(cache=True)
 def _update_slot(P, q, bits, su):
     "Slot q := the statistics of `bits`, by adding the units it lacks and removing those `bits` lacks (Proposition 11)."
-    old = P.slot_bits[q]; c = P.slot_centre[q]
+    old = P.slot_bits[q]
+    c = P.slot_centre[q]
     W = bits.shape[0]
     add, rem = P.scratch_bits[0], P.scratch_bits[1]
     for k in range(W):
-        add[k] = bits[k] & ~old[k]; rem[k] = old[k] & ~bits[k]
+        add[k] = bits[k] & ~old[k]
+        rem[k] = old[k] & ~bits[k]
     _add_units(P.units, add, 1.0, c, su, P.tot[q], P.single[q], P.pair[q])
     _add_units(P.units, rem, -1.0, c, su, P.tot[q], P.single[q], P.pair[q])
     P.slot_updates[q] += 1
@@ -689,11 +783,13 @@ def _updatable(P, q, bits, size):
 @njit(cache=True)
 def _nearest_slot(P, bits, size):
     "(slot, units it differs in) for the slot whose support differs from `bits` in fewer than `size` units (the fewest); else (-1, size)."
-    best_q = -1; best = size
+    best_q = -1
+    best = size
     for q in range(2):
         diff = _updatable(P, q, bits, size)
         if 0 <= diff < best:
-            best = diff; best_q = q
+            best = diff
+            best_q = q
     return best_q, best
 
 @njit(cache=True)
@@ -706,7 +802,8 @@ def _sibling_slot(P, bits):
         ok = True
         for k in range(bits.shape[0]):
             if (bits[k] | P.slot_bits[q, k]) != par[k] or (bits[k] & P.slot_bits[q, k]) != 0:
-                ok = False; break
+                ok = False
+                break
         if ok: return q
     return -1
 
@@ -773,7 +870,8 @@ def _pair_statistics(P, bits, size, su):
         else:
             q = 1 - P.slot_last[0]
             _fill_slot(P, q, bits, su, np.nan)
-    copy_into(P.slot_bits[q], bits); P.slot_last[0] = q
+    copy_into(P.slot_bits[q], bits)
+    P.slot_last[0] = q
     return q
 
 @njit(cache=True)
@@ -815,13 +913,15 @@ def _side_leaves(kind, lam, tot, single, flip, best, feat, cell):
     for i in range(M):
         for r in range(2):
             for k in range(C): cell[k] = single[i, k] if r ^ flip[i] else tot[k] - single[i, k]
-            best[r, i] = _cell_loss(kind, cell) + lam; feat[r, i] = -1
+            best[r, i] = _cell_loss(kind, cell) + lam
+            feat[r, i] = -1
 
 @njit(cache=True, inline='always')   # hot: once per pair. Scalars only: an array argument of an inlined function
 def _binary_losses(t0, t1, si0, si1, sj0, sj1, p0, p1):  # costs a reference count on every call
     """Misclassification losses (l00, l01, l10, l11) of the four cells x_i = a, x_j = b of a pair, two classes: from
     the class weights of S (t), of x_i = 1 (si), of x_j = 1 (sj) and of x_i = x_j = 1 (p). Proposition 9."""
-    b0 = sj0 - p0; b1 = sj1 - p1
+    b0 = sj0 - p0
+    b1 = sj1 - p1
     return min(t0 - si0 - b0, t1 - si1 - b1), min(b0, b1), min(si0 - p0, si1 - p1), min(p0, p1)
 
 @njit(cache=True, inline='always')   # hot: three calls per pair; scalars only
@@ -840,7 +940,10 @@ def _root_pairs(kind, lam, tol, h, tot, single, pair, flip, i, best, feat):
     every pair (measured 4x slower). A cell may be a leaf only if it holds more than `h` rows (min_leaf - 1/2:
     Proposition 14)."""
     M, C = single.shape
-    K = C - 1; n = tot[K]; split = 2.0 * lam; sin = single[i, K]
+    K = C - 1
+    n = tot[K]
+    split = 2.0 * lam
+    sin = single[i, K]
     binary = kind == CLS and K == 2
     ri = flip[i]                                    # the side of root i that holds x~_i = 0
     b0, f0, b1, f1 = best[ri, i], feat[ri, i], best[1 - ri, i], feat[1 - ri, i]     # root i's sides, kept local
@@ -852,34 +955,61 @@ def _root_pairs(kind, lam, tol, h, tot, single, pair, flip, i, best, feat):
             l00, l01, l10, l11 = _binary_losses(tot[0], tot[1], single[i, 0], single[i, 1], single[j, 0],
                                                 single[j, 1], pair[i, j, 0], pair[i, j, 1])
         elif kind == CLS:                       # loss of a cell = its weight - its largest class weight
-            s00 = 0.0; s01 = 0.0; s10 = 0.0; s11 = 0.0; m00 = 0.0; m01 = 0.0; m10 = 0.0; m11 = 0.0
+            s00 = 0.0
+            s01 = 0.0
+            s10 = 0.0
+            s11 = 0.0
+            m00 = 0.0
+            m01 = 0.0
+            m10 = 0.0
+            m11 = 0.0
             for k in range(K):
-                c11 = pair[i, j, k]; c10 = single[i, k] - c11; c01 = single[j, k] - c11
+                c11 = pair[i, j, k]
+                c10 = single[i, k] - c11
+                c01 = single[j, k] - c11
                 c00 = tot[k] - single[i, k] - c01
-                s00 += c00; s01 += c01; s10 += c10; s11 += c11
+                s00 += c00
+                s01 += c01
+                s10 += c10
+                s11 += c11
                 if c00 > m00: m00 = c00
                 if c01 > m01: m01 = c01
                 if c10 > m10: m10 = c10
                 if c11 > m11: m11 = c11
-            l00 = s00 - m00; l01 = s01 - m01; l10 = s10 - m10; l11 = s11 - m11
+            l00 = s00 - m00
+            l01 = s01 - m01
+            l10 = s10 - m10
+            l11 = s11 - m11
         else:                                   # l2: W, sum W a, sum W a^2 (+ EQ) of each cell
             w11, a11, q11 = pair[i, j, 0], pair[i, j, 1], pair[i, j, 2]
             w10, a10, q10 = single[i, 0] - w11, single[i, 1] - a11, single[i, 2] - q11
             w01, a01, q01 = single[j, 0] - w11, single[j, 1] - a11, single[j, 2] - q11
             l00 = _sse(tot[0] - single[i, 0] - w01, tot[1] - single[i, 1] - a01, tot[2] - single[i, 2] - q01)
-            l01 = _sse(w01, a01, q01); l10 = _sse(w10, a10, q10); l11 = _sse(w11, a11, q11)
-        n10 = sin - n11; n01 = sjn - n11; n00 = n - sin - n01                        # rows in each cell
+            l01 = _sse(w01, a01, q01)
+            l10 = _sse(w10, a10, q10)
+            l11 = _sse(w11, a11, q11)
+        n10 = sin - n11
+        n01 = sjn - n11
+        n00 = n - sin - n01  # rows in each cell
         e00, e01, e10, e11 = n00 > h, n01 > h, n10 > h, n11 > h                      # cells that may be leaves
         # a side keeps the split only if it beats the side's best by more than tol (the first best wins ties)
         v = l00 + l01 + split                                                       # root i, x~_i = 0, split on j
-        if e00 and e01 and v < b0 - tol: b0 = v; f0 = j
+        if e00 and e01 and v < b0 - tol:
+            b0 = v
+            f0 = j
         v = l10 + l11 + split                                                       # root i, x~_i = 1
-        if e10 and e11 and v < b1 - tol: b1 = v; f1 = j
+        if e10 and e11 and v < b1 - tol:
+            b1 = v
+            f1 = j
         rj = flip[j]                                # the side of root j that holds x~_j = 0
         v = l00 + l10 + split                                                       # root j, x~_j = 0, split on i
-        if e00 and e10 and v < best[rj, j] - tol: best[rj, j] = v; feat[rj, j] = i
+        if e00 and e10 and v < best[rj, j] - tol:
+            best[rj, j] = v
+            feat[rj, j] = i
         v = l01 + l11 + split                                                       # root j, x~_j = 1
-        if e01 and e11 and v < best[1 - rj, j] - tol: best[1 - rj, j] = v; feat[1 - rj, j] = i
+        if e01 and e11 and v < best[1 - rj, j] - tol:
+            best[1 - rj, j] = v
+            feat[1 - rj, j] = i
     best[ri, i], feat[ri, i], best[1 - ri, i], feat[1 - ri, i] = b0, f0, b1, f1
 
 @njit(cache=True)
@@ -893,9 +1023,13 @@ def _depth_two(P, memo, cnt, bits, d, s):
     sb, sf, flip, sc = P.side_best, P.side_feat, P.units.flip, P.scratch
     _side_leaves(P.kind, P.lam, tot, single, flip, sb, sf, sc[0])
     v = memo.vals
-    best = v[s, BASE]; bf = -1; fl = -1; fr = -1
+    best = v[s, BASE]
+    bf = -1
+    fl = -1
+    fr = -1
     stop = v[s, LB] + P.tol                       # no tree of (bits, d) is below the node's bound
-    n_rows = tot[C - 1]; h = P.min_leaf - 0.5                 # a leaf needs more than h rows (Proposition 14)
+    n_rows = tot[C - 1]
+    h = P.min_leaf - 0.5  # a leaf needs more than h rows (Proposition 14)
     for i in range(single.shape[0]):
         if best <= stop: break                                                      # Proposition 13
         if single[i, C - 1] < h or single[i, C - 1] > n_rows - h: continue       # x_i constant on S, or a side too small
@@ -903,8 +1037,16 @@ def _depth_two(P, memo, cnt, bits, d, s):
             cnt[ROOTS] += 1
             _root_pairs(P.kind, P.lam, P.tol, h, tot, single, pair, flip, i, sb, sf)
         if sb[0, i] + sb[1, i] < best - P.tol:
-            best = sb[0, i] + sb[1, i]; bf = i; fl = sf[0, i]; fr = sf[1, i]
-    v = memo.vals; v[s, LB] = best; v[s, UB] = best; v[s, FEAT] = bf; v[s, LEFT] = fl; v[s, RIGHT] = fr
+            best = sb[0, i] + sb[1, i]
+            bf = i
+            fl = sf[0, i]
+            fr = sf[1, i]
+    v = memo.vals
+    v[s, LB] = best
+    v[s, UB] = best
+    v[s, FEAT] = bf
+    v[s, LEFT] = fl
+    v[s, RIGHT] = fr
 
 # %% ../nbs/10_treedp.ipynb #5a1e0b06
 @njit(cache=True)
@@ -914,7 +1056,8 @@ def _descend(P, memo, cnt, bits, d, d2, km):
     if not go: return s
     nc, kids, ks, fj, greedy = _expand(P, memo, cnt, bits, d, s, km)
     if nc == 0: return s
-    tol = P.tol; dc = d - 1 if d > 0 else -1
+    tol = P.tol
+    dc = d - 1 if d > 0 else -1
     crit, best, bestf = _critical_split(memo, s, ks, fj, nc, tol)
     if crit >= 0:
         sL, sR = ks[2 * crit], ks[2 * crit + 1]
@@ -923,7 +1066,8 @@ def _descend(P, memo, cnt, bits, d, d2, km):
         _descend(P, memo, cnt, kids[k], dc, d2, km)
         v = memo.vals
         if v[sL, UB] + v[sR, UB] < best - tol:
-            best = v[sL, UB] + v[sR, UB]; bestf = fj[crit]
+            best = v[sL, UB] + v[sR, UB]
+            bestf = fj[crit]
     _finish(P, memo, s, ks, nc, best, bestf, bits, d)
     return s
 
@@ -933,14 +1077,17 @@ def _critical_split(memo, s, ks, fj, nc, tol):
     best realised tree: (split, objective, root feature)."""
     v = memo.vals
     best, bestf = v[s, UB], v[s, FEAT]
-    crit = -1; low = np.inf
+    crit = -1
+    low = np.inf
     for i in range(nc):
         lb = v[ks[2 * i], LB] + v[ks[2 * i + 1], LB]
         ub = v[ks[2 * i], UB] + v[ks[2 * i + 1], UB]
         if lb < low:
-            low = lb; crit = i
+            low = lb
+            crit = i
         if ub < best - tol:
-            best = ub; bestf = fj[i]
+            best = ub
+            bestf = fj[i]
     if low >= best - tol: crit = -1
     return crit, best, bestf
 
@@ -958,18 +1105,24 @@ def _descents(P, memo, cnt, root, d, d2, km):
 
 # %% ../nbs/10_treedp.ipynb #b368b85c
 def _leaf_for(data:TreeData, bits, lam):
-    u = indices(bits); n = int(data.sizes[u].sum())
+    u = indices(bits)
+    n = int(data.sizes[u].sum())
     if data.task == 'classification':
-        counts = data.stats[u].sum(0); k = int(np.argmax(counts))
+        counts = data.stats[u].sum(0)
+        k = int(np.argmax(counts))
         loss = (counts.sum() - counts[k]) / data.norm
         return Leaf(data.classes[k], n_samples=n, counts=counts, loss=loss)
     if data.metric == 'l2':     # from the unit statistics: SSE = within-unit SSE + sum_u W_u (mean_u - c)^2
         W, mu = data.stats[u, 0], data.stats[u, 1]
-        c = float(W @ mu / W.sum()); loss = float(data.ueq[u].sum() + W @ (mu - c) ** 2) / data.norm
+        c = float(W @ mu / W.sum())
+        loss = float(data.ueq[u].sum() + W @ (mu - c) ** 2) / data.norm
         return Leaf(c, n_samples=n, loss=loss)
-    m = np.zeros(data.U, bool); m[u] = True; m = m[data.inv]      # the leaf's rows (a median needs them)
+    m = np.zeros(data.U, bool)
+    m[u] = True
+    m = m[data.inv]  # the leaf's rows (a median needs them)
     yy, ww = data.y[m], data.w[m]
-    c = float(weighted_median(yy, ww)); loss = float(np.sum(ww * np.abs(yy - c))) / data.norm
+    c = float(weighted_median(yy, ww))
+    loss = float(np.sum(ww * np.abs(yy - c))) / data.norm
     return Leaf(c, n_samples=n, loss=loss)
 
 @njit(cache=True)
@@ -979,13 +1132,17 @@ def _preorder(memo, fbits, bits, d, out, n):
     for a subproblem the depth-two solver settled, the children's features kept in its entry."""
     s = memo_find(memo.table, memo.keys, _key(bits, d))
     f = -1 if s < 0 else int(memo.vals[s, FEAT])
-    out[n] = f; n += 1
+    out[n] = f
+    n += 1
     if f < 0: return n
     if memo.vals[s, LEFT] > -2:
         for g in (int(memo.vals[s, LEFT]), int(memo.vals[s, RIGHT])):
-            out[n] = g; n += 1
+            out[n] = g
+            n += 1
             if g >= 0:
-                out[n] = -1; out[n + 1] = -1; n += 2
+                out[n] = -1
+                out[n + 1] = -1
+                n += 2
         return n
     dc = d - 1 if d > 0 else -1
     n = _preorder(memo, fbits, bits & ~fbits[f], dc, out, n)
@@ -994,18 +1151,24 @@ def _preorder(memo, fbits, bits, d, out, n):
 @njit(cache=True)
 def _leaf_sets(fbits, feats, n, bits):
     "The units of each leaf of the tree whose preorder features are feats[:n], on the units `bits`, left to right."
-    W = bits.shape[0]; n_leaves = 0
+    W = bits.shape[0]
+    n_leaves = 0
     for t in range(n): n_leaves += feats[t] < 0
     out = np.empty((n_leaves, W), dtype=np.uint64)
-    stack = np.empty((n + 1, W), dtype=np.uint64); copy_into(stack[0], bits)   # the nodes still to visit
-    top = 1; k = 0
+    stack = np.empty((n + 1, W), dtype=np.uint64)
+    copy_into(stack[0], bits)  # the nodes still to visit
+    top = 1
+    k = 0
     for t in range(n):
-        top -= 1; f = feats[t]
+        top -= 1
+        f = feats[t]
         if f < 0:
-            copy_into(out[k], stack[top]); k += 1
+            copy_into(out[k], stack[top])
+            k += 1
         else:                                  # replace the node by its right child, then push its left child
             for w in range(W):
-                stack[top + 1, w] = stack[top, w] & ~fbits[f, w]; stack[top, w] &= fbits[f, w]
+                stack[top + 1, w] = stack[top, w] & ~fbits[f, w]
+                stack[top, w] &= fbits[f, w]
             top += 2
     return out
 
@@ -1013,7 +1176,8 @@ def _leaf_sets(fbits, feats, n, bits):
 def _set_sums(kind, stats, ueq, sizes, sets):
     """Per set of units: its class weights (classification) or weight, mean and squared error about the mean (l2, two
     passes: SSE = within-unit SSE + sum_u W_u (mean_u - c)^2), then its number of samples."""
-    K = stats.shape[1]; C = K + 1 if kind == CLS else 4
+    K = stats.shape[1]
+    C = K + 1 if kind == CLS else 4
     out = np.zeros((sets.shape[0], C))
     for k in range(sets.shape[0]):
         for w in range(sets.shape[1]):
@@ -1023,16 +1187,19 @@ def _set_sums(kind, stats, ueq, sizes, sets):
                 if kind == CLS:
                     for c in range(K): out[k, c] += stats[u, c]
                 else:
-                    out[k, 0] += stats[u, 0]; out[k, 1] += stats[u, 0] * stats[u, 1]
+                    out[k, 0] += stats[u, 0]
+                    out[k, 1] += stats[u, 0] * stats[u, 1]
                 out[k, C - 1] += sizes[u]
         if kind != CLS:
-            c = out[k, 1] / out[k, 0] if out[k, 0] > 0 else 0.0; sse = 0.0
+            c = out[k, 1] / out[k, 0] if out[k, 0] > 0 else 0.0
+            sse = 0.0
             for w in range(sets.shape[1]):
                 x = sets[k, w]
                 while x:
                     u, x = pop_member(w, x)
                     sse += ueq[u] + stats[u, 0] * (stats[u, 1] - c) ** 2
-            out[k, 1] = c; out[k, 2] = sse
+            out[k, 1] = c
+            out[k, 2] = sse
     return out
 
 def _leaves(data:TreeData, sets):
@@ -1042,7 +1209,8 @@ def _leaves(data:TreeData, sets):
     for row in sums:                                                                         # is made faster from them
         n = int(row[-1])
         if data.kind == CLS:
-            counts = tuple(row[:-1]); k = counts.index(max(counts))                # the first largest, as np.argmax
+            counts = tuple(row[:-1])
+            k = counts.index(max(counts))  # the first largest, as np.argmax
             out.append(Leaf(data.classes[k], n_samples=n, counts=counts, loss=(sum(counts) - counts[k]) / data.norm))
         else: out.append(Leaf(row[1], n_samples=n, loss=row[2] / data.norm))
     return out
@@ -1078,7 +1246,8 @@ def _distinct_features(data:TreeData) -> np.ndarray:
     fb = data.fbits
     canon = np.where((fb[:, :1] & np.uint64(1)) != 0, fb ^ full(data.U), fb)   # unit 0 reads 0 in every feature
     _, first = np.unique(canon, axis=0, return_index=True)                      # the first of each class
-    keep = np.zeros(data.M, dtype=bool); keep[first] = True
+    keep = np.zeros(data.M, dtype=bool)
+    keep[first] = True
     keep &= canon.any(axis=1)                                                   # not constant
     idx = np.flatnonzero(keep)
     return idx if len(idx) else np.arange(min(1, data.M))
@@ -1122,7 +1291,8 @@ def tree_objective(data:TreeData, tree:Tree, lam:float) -> float:
     (0.45, 0.35)
 
     ```"""
-    X = data.rows[data.inv]; pred = np.asarray(tree.predict(X))
+    X = data.rows[data.inv]
+    pred = np.asarray(tree.predict(X))
     if data.task == 'classification':
         codes = np.array([data.classes.index(v) if v in data.classes else -1 for v in pred])
         loss = np.sum(data.w * (codes != data.y))
@@ -1236,27 +1406,35 @@ def search_tree(data:TreeData, # the problem
     d2 = P if _uses_depth_two(P) else None               # the depth-two solver, compiled only when it is used
     km = P if use_km else None                           # the k-means bound, likewise
     memo = _memo(U)
-    cnt = np.zeros(8, np.int64); root = full(U); d = -1 if max_depth is None else int(max_depth)
+    cnt = np.zeros(8, np.int64)
+    root = full(U)
+    d = -1 if max_depth is None else int(max_depth)
     budget_root = inc_obj * data.norm                     # look only for trees better than the incumbent
     total, rounds = 0, 0
     if chunk is None: chunk = _first_round(view, mon)
     with mon.interruptible():                             # Ctrl-C ends the search after its current round
         while True:
             budget = chunk if mon.node_limit is None else max(1, min(chunk, mon.node_limit - total))
-            t = mon.elapsed; done = 0
+            t = mon.elapsed
+            done = 0
             if anytime:                                      # Proposition 12: raise the root's bound first
                 cnt[NODES], cnt[ABORT], cnt[BUDGET] = 0, 0, max(1, budget // 2)
                 _descents(P, memo, cnt, root, d, d2, km)
-                done = int(cnt[NODES]); budget = max(1, budget - done); total += done
+                done = int(cnt[NODES])
+                budget = max(1, budget - done)
+                total += done
             cnt[NODES], cnt[ABORT], cnt[BUDGET] = 0, 0, budget
             s = _solve(P, memo, cnt, root, d, budget_root, d2, km)
-            total += int(cnt[NODES]); rounds += 1
-            vals = _values(memo, s); lb, ub = vals[LB], min(vals[UB], budget_root)
+            total += int(cnt[NODES])
+            rounds += 1
+            vals = _values(memo, s)
+            lb, ub = vals[LB], min(vals[UB], budget_root)
             mon.update(upper=ub / data.norm, lower=min(lb, ub) / data.norm, nodes=total)
             complete = ub - lb <= tol or lb >= budget_root - tol
             if complete or mon.expired(nodes=total): break
             if memory_limit is not None and memo.nbytes > memory_limit * 2**30:
-                mon.stopped_by = 'memory_limit'; break
+                mon.stopped_by = 'memory_limit'
+                break
             chunk = _next_chunk(chunk, done + int(cnt[NODES]), mon.elapsed - t, mon)
             if lazy:                                      # the search did not finish at once: the known tree pays off
                 incumbent, lazy = _feasible(data, incumbent(), min_leaf), False
@@ -1269,7 +1447,8 @@ def search_tree(data:TreeData, # the problem
     if _values(memo, s)[UB] < budget_root - tol:
         tree = Tree(_read_tree(view, memo, root, d, lam_raw, keep), data.feature_names, task=data.task,
                     classes=data.classes)
-        leaves = tree.leaves(); objective = sum(lf.loss for lf in leaves) + lam * len(leaves)
+        leaves = tree.leaves()
+        objective = sum(lf.loss for lf in leaves) + lam * len(leaves)
     else: tree, objective = incumbent, inc_obj              # nothing beats the incumbent (found so far)
     stats = dict(nodes=total, memo_entries=int(cnt[ENTRIES]), memo_hits=int(cnt[HITS]),
                  kmeans_bounds=int(cnt[BOUNDS]), depth_two_roots=int(cnt[ROOTS]), rounds=rounds, units=U)

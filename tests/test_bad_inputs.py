@@ -194,7 +194,8 @@ WEIRD = st.one_of(st.none(), st.text(max_size=3), st.booleans(), st.sampled_from
 @st.composite
 def tables(draw, binary, min_rows=0, max_rows=12, max_cols=4):
     "A numeric table (0/1 or real) with 0-3 corruptions, as a (n, p) float array."
-    n = draw(st.integers(min_rows, max_rows)); p = draw(st.integers(0, max_cols))
+    n = draw(st.integers(min_rows, max_rows))
+    p = draw(st.integers(0, max_cols))
     elems = st.sampled_from([0.0, 1.0]) if binary else st.floats(-1e3, 1e3, allow_nan=False, allow_infinity=False)
     A = draw(hnp.arrays(np.float64, (n, p), elements=elems))
     for _ in range(draw(st.integers(0, 3))):
@@ -265,8 +266,12 @@ def targets(draw, n, task):
     if kind == 'good': return base
     if kind == 'short': return base[:-1]
     if kind == 'long': return np.r_[base, base[:1]]
-    if kind == 'nan' and n: y[draw(st.integers(0, n - 1))] = np.nan; return y
-    if kind == 'inf' and n: y[draw(st.integers(0, n - 1))] = draw(st.sampled_from([np.inf, -np.inf])); return y
+    if kind == 'nan' and n:
+        y[draw(st.integers(0, n - 1))] = np.nan
+        return y
+    if kind == 'inf' and n:
+        y[draw(st.integers(0, n - 1))] = draw(st.sampled_from([np.inf, -np.inf]))
+        return y
     if kind == 'huge': return y * draw(st.sampled_from([1e155, 1e300, 1e200, -1e250, 1e150]))
     if kind == 'tiny': return y * draw(st.sampled_from([1e-300, 5e-324, 1e-160]))
     if kind == 'strings': return np.array([draw(st.sampled_from(['a', 'b', ''])) for _ in range(n)], dtype=object)
@@ -278,7 +283,10 @@ def targets(draw, n, task):
     if kind == 'float-labels': return y + 0.5
     if kind == 'none': return None
     if kind == 'bools': return base.astype(bool)
-    if kind == 'object-none' and n: o = base.astype(object); o[0] = None; return o
+    if kind == 'object-none' and n:
+        o = base.astype(object)
+        o[0] = None
+        return o
     if kind == 'series': return pd.Series(base, index=np.arange(n)[::-1])
     if kind == 'categorical': return pd.Categorical(base)
     if kind == 'constant': return np.full(n, draw(st.sampled_from([0.0, 1.0, 7.5, 1e300])))
@@ -294,15 +302,24 @@ def weights(draw, n):
     if kind == 'none': return None
     w = np.ones(n)
     if kind == 'zeros': return np.zeros(n)
-    if kind == 'negative' and n: w[0] = -1; return w
-    if kind == 'nan' and n: w[0] = np.nan; return w
-    if kind == 'inf' and n: w[0] = np.inf; return w
+    if kind == 'negative' and n:
+        w[0] = -1
+        return w
+    if kind == 'nan' and n:
+        w[0] = np.nan
+        return w
+    if kind == 'inf' and n:
+        w[0] = np.inf
+        return w
     if kind == 'huge': return w * draw(st.sampled_from([1e300, 1e155, 1e308]))
     if kind == 'tiny': return w * draw(st.sampled_from([1e-300, 5e-324]))
     if kind == 'short': return w[:-1]
     if kind == 'strings': return np.array(['1'] * n)
     if kind == 'matrix': return np.ones((n, 2))
-    if kind == 'one-positive' and n: w[:] = 0; w[0] = 1; return w
+    if kind == 'one-positive' and n:
+        w[:] = 0
+        w[0] = 1
+        return w
     if kind == 'scalar': return 2.0
     return w
 
@@ -335,7 +352,9 @@ def frames(draw, binary, n=None):
         elif kind == 'bool': c = b.astype(bool)
         elif kind == 'str': c = np.array(['a', 'b'])[b]
         elif kind == 'category': c = pd.Categorical(np.array(['u', 'v'])[b] if draw(st.booleans()) else b)
-        elif kind == 'Int64': c = pd.array(b, dtype='Int64'); c[0] = pd.NA if draw(st.booleans()) else c[0]
+        elif kind == 'Int64':
+            c = pd.array(b, dtype='Int64')
+            c[0] = pd.NA if draw(st.booleans()) else c[0]
         elif kind == 'boolean': c = pd.array(b.astype(bool), dtype='boolean')
         elif kind == 'object': c = np.array([1, 'x', None, 2.5] * n, dtype=object)[:n]
         elif kind == 'datetime': c = pd.date_range('2020-01-01', periods=n)
@@ -434,7 +453,8 @@ def test_predict_on_bad_inputs(name, data):
         if not hasattr(est, method): continue
         r = attempt(f'{label}.{method}', lambda: getattr(est, method)(X))
         if refused(r): continue
-        r = np.asarray(r); n = n_rows(X)
+        r = np.asarray(r)
+        n = n_rows(X)
         assert r.shape[0] == n, f'{label}: {r.shape} for {n} rows'
         if method == 'predict_proba' or task == 'regression':
             assert np.isfinite(r.astype(float)).all(), f'{label}.{method}: non-finite output'
@@ -468,7 +488,8 @@ def test_binarizer_on_bad_inputs(data):
 # --- model files -----------------------------------------------------------------------------------------------------
 def _base_models():
     rng = np.random.default_rng(0)
-    X = rng.normal(size=(40, 3)); y = X[:, 0] + (X[:, 1] > 0)
+    X = rng.normal(size=(40, 3))
+    y = X[:, 0] + (X[:, 1] > 0)
     with quiet():
         tr = OSRTRegressor(0.05, binarizer=None).fit((X > 0).astype(float), y).tree_
         tc = OSDTClassifier(0.05).fit((X > 0).astype(float), np.where(y > 0.5, 'yes', 'no')).tree_
@@ -528,13 +549,15 @@ def deep_json(d):
     holes = []
     def cut(x, depth=0):
         if depth > 100 and isinstance(x, dict):
-            holes.append(x); return f'@@HOLE{len(holes) - 1}@@'
+            holes.append(x)
+            return f'@@HOLE{len(holes) - 1}@@'
         if isinstance(x, dict): return {k: cut(v, depth + 1) for k, v in x.items()}
         if isinstance(x, list): return [cut(v, depth + 1) for v in x]
         return x
     text = json.dumps(cut(d))
     while '@@HOLE' in text:
-        i = text.index('"@@HOLE'); j = text.index('@@"', i + 7)
+        i = text.index('"@@HOLE')
+        j = text.index('@@"', i + 7)
         text = text[:i] + deep_json(holes[int(text[i + 7:j])]) + text[j + 3:]
     return text
 
@@ -618,7 +641,8 @@ def csv_texts(draw):
                        'y': rng.normal(size=n).round(3), 'k': rng.choice(['no', 'yes'], n)}).astype(object)
     for _ in range(draw(st.integers(0, 3))):
         if n == 0: break
-        i = draw(st.integers(0, n - 1)); col = draw(st.sampled_from(list(df.columns)))
+        i = draw(st.integers(0, n - 1))
+        col = draw(st.sampled_from(list(df.columns)))
         df.loc[i, col] = draw(st.sampled_from(['', 'nan', 'NA', 'inf', '-inf', '1e400', '1e308', '-1e308', 'x', 'True',
                                                '  3 ', '1,5', '"q"', '1e-320', '0x10', 'None']))
     if draw(st.booleans()) and n: df['y'] = draw(st.sampled_from([0, 1e300, 'z', '']))     # a constant/huge/text target
@@ -654,7 +678,8 @@ def test_cli_fit_and_predict_on_bad_tables(data):
     if '--time-limit' not in opts and method in ('ogb', 'extract'): opts += ['--time-limit', '3']
     note(f'text={text!r}\nmethod={method} target={target} opts={opts}')
     with tempfile.TemporaryDirectory() as tmp:
-        tmp = Path(tmp); table = tmp / 't.csv'
+        tmp = Path(tmp)
+        table = tmp / 't.csv'
         (table.write_bytes if isinstance(text, bytes) else table.write_text)(text)
         code, _ = run_cli('fit', table, '--target', target, '--method', method, '--out', tmp / 'm', '--no-draw', '--quiet', *opts)
         if code: return
@@ -670,14 +695,18 @@ def _envelopes():
     rng = np.random.default_rng(3)
     n = 30
     df = pd.DataFrame({'a': rng.normal(size=n).round(3), 'b': rng.integers(0, 3, n), 'c': rng.choice(['u', 'v'], n)})
-    df['y'] = df.a + df.b; df['k'] = np.where(df.y > 1, 'yes', 'no')
-    tmp = Path(tempfile.mkdtemp(prefix='gw-bad-')); df.to_csv(tmp / 't.csv', index=False)
+    df['y'] = df.a + df.b
+    df['k'] = np.where(df.y > 1, 'yes', 'no')
+    tmp = Path(tempfile.mkdtemp(prefix='gw-bad-'))
+    df.to_csv(tmp / 't.csv', index=False)
     envs = {}
     for method in METHODS:
         target = 'k' if method == 'osdt' else 'y'
         cols = ['a', 'b', 'y'] if method in ('hierscale', 'extract') else None
         table = tmp / 't.csv'
-        if cols: df[cols].to_csv(tmp / 'num.csv', index=False); table = tmp / 'num.csv'
+        if cols:
+            df[cols].to_csv(tmp / 'num.csv', index=False)
+            table = tmp / 'num.csv'
         with quiet():
             code = cli_main(['fit', str(table), '--target', target, '--method', method, '--out', str(tmp / method),
                              '--no-draw', '--quiet', '--time-limit', '5'])

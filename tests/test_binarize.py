@@ -229,7 +229,8 @@ def test_numpy_input_and_pipeline():
     from sklearn.tree import DecisionTreeClassifier
     from sklearn.base import clone
     rng = np.random.default_rng(0)
-    A = rng.normal(size=(60, 2)); y = (A[:, 0] > 0.1).astype(int)
+    A = rng.normal(size=(60, 2))
+    y = (A[:, 0] > 0.1).astype(int)
     bz = Binarizer(strategy='midpoints', max_thresholds=5).fit(A)
     assert list(bz.feature_names_in_) == ['x0', 'x1'] and len(bz.thresholds_['x0']) == 5
     pipe = make_pipeline(clone(bz), DecisionTreeClassifier(random_state=0)).fit(A, y)

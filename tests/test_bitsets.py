@@ -78,8 +78,13 @@ def test_single_bits(nm, i):
     i = i % n
     b = bs.from_bool(m)
     assert bs.get_bit(b, i) == m[i]
-    bs.set_bit(b, i); t = m.copy(); t[i] = True; assert_set(b, n, t)
-    bs.clear_bit(b, i); t[i] = False; assert_set(b, n, t)
+    bs.set_bit(b, i)
+    t = m.copy()
+    t[i] = True
+    assert_set(b, n, t)
+    bs.clear_bit(b, i)
+    t[i] = False
+    assert_set(b, n, t)
 
 
 def test_index_errors():
@@ -123,11 +128,18 @@ def test_binary_ops(nmm):
         out = np.full_like(a, np.uint64(0xFFFFFFFFFFFFFFFF))            # garbage in the buffer must be overwritten
         assert op_into(out, a, b) is out
         assert_set(out, n, want)
-        alias = a.copy(); op_into(alias, alias, b); assert_set(alias, n, want)   # out aliasing an operand
-        alias = b.copy(); op_into(alias, a, alias); assert_set(alias, n, want)
+        alias = a.copy()
+        op_into(alias, alias, b)
+        assert_set(alias, n, want)  # out aliasing an operand
+        alias = b.copy()
+        op_into(alias, a, alias)
+        assert_set(alias, n, want)
     assert_set(bs.not_(a, n), n, ~ma)
-    out = np.zeros_like(a); bs.not_into(out, a, n); assert_set(out, n, ~ma)
-    np.testing.assert_array_equal(a, a0); np.testing.assert_array_equal(b, b0)   # inputs untouched
+    out = np.zeros_like(a)
+    bs.not_into(out, a, n)
+    assert_set(out, n, ~ma)
+    np.testing.assert_array_equal(a, a0)
+    np.testing.assert_array_equal(b, b0)  # inputs untouched
 
 
 @SETTINGS
@@ -150,7 +162,8 @@ def test_counts_and_predicates(nmm):
 @SETTINGS
 @given(st.data())
 def test_matrix_conversions(data):
-    n = data.draw(sizes); p = data.draw(st.integers(1, 70))
+    n = data.draw(sizes)
+    p = data.draw(st.integers(1, 70))
     X = data.draw(hnp.arrays(np.bool_, (n, p)))
     F = bs.columns_to_bits(X.astype(np.float64))
     assert F.shape == (p, bs.n_words(n)) and F.dtype == np.uint64
@@ -249,13 +262,19 @@ def test_memo_forced_collisions():
 def _split_stats(F, y, w, k):
     "A solver-shaped loop: for each feature, class counts of both children of the root plus their sizes."
     n = y.shape[0]
-    root = bs.full(n); left = bs.empty(n); right = bs.empty(n)
-    counts = np.zeros((F.shape[0], 2, k)); sizes = np.zeros((F.shape[0], 2), dtype=np.int64)
+    root = bs.full(n)
+    left = bs.empty(n)
+    right = bs.empty(n)
+    counts = np.zeros((F.shape[0], 2, k))
+    sizes = np.zeros((F.shape[0], 2), dtype=np.int64)
     table, keys = bs.memo_new(n, 4)
     for j in range(F.shape[0]):
-        bs.andnot_into(left, root, F[j]); bs.and_into(right, root, F[j])
-        bs.class_counts_into(counts[j, 0], left, y, w); bs.class_counts_into(counts[j, 1], right, y, w)
-        sizes[j, 0] = bs.popcount(left); sizes[j, 1] = bs.count_and(root, F[j])
+        bs.andnot_into(left, root, F[j])
+        bs.and_into(right, root, F[j])
+        bs.class_counts_into(counts[j, 0], left, y, w)
+        bs.class_counts_into(counts[j, 1], right, y, w)
+        sizes[j, 0] = bs.popcount(left)
+        sizes[j, 1] = bs.count_and(root, F[j])
         table, keys, _, _ = bs.memo_insert(table, keys, left)
         table, keys, _, _ = bs.memo_insert(table, keys, right)
     return counts, sizes, bs.memo_size(table)
@@ -266,7 +285,8 @@ def test_njit_composition():
     n, p, k = 150, 6, 3
     X = rng.random((n, p)) < 0.5
     X[:, 1] = ~X[:, 0]                                                  # children of 0 and 1 coincide
-    y = rng.integers(0, k, n); w = rng.random(n)
+    y = rng.integers(0, k, n)
+    w = rng.random(n)
     counts, sizes, distinct = _split_stats(bs.columns_to_bits(X), y, w, k)
     for j in range(p):
         np.testing.assert_allclose(counts[j, 0], np.bincount(y[~X[:, j]], weights=w[~X[:, j]], minlength=k))

@@ -231,7 +231,8 @@ def test_download_file_with_patched_opener(tmp_path, monkeypatch):
         def __enter__(self): return self
         def __exit__(self, *a): self.close()
     def opener(url, timeout=None):
-        seen.update(url=url, timeout=timeout); return Resp(payload)
+        seen.update(url=url, timeout=timeout)
+        return Resp(payload)
     monkeypatch.setattr(gd.urllib.request, 'urlopen', opener)
     import hashlib
     out = gd.download_file('https://example.org/x.csv', tmp_path / 'd' / 'x.csv',
@@ -411,7 +412,8 @@ def test_hierarchical_reproducible_and_large_p():
     a = gd.make_hierarchical(50, 30_000, k=5, random_state=7)
     b = gd.make_hierarchical(50, 30_000, k=5, random_state=7)
     c = gd.make_hierarchical(50, 30_000, k=5, random_state=8)
-    np.testing.assert_array_equal(a[0], b[0]); np.testing.assert_array_equal(a[1], b[1])
+    np.testing.assert_array_equal(a[0], b[0])
+    np.testing.assert_array_equal(a[1], b[1])
     assert a[2].interactions == b[2].interactions
     assert not np.array_equal(a[1], c[1])
 

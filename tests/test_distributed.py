@@ -34,7 +34,8 @@ def client():
                                        env={'NUMBA_NUM_THREADS': '1', 'OMP_NUM_THREADS': '1'})
     c = distributed.Client(cluster)
     yield c
-    c.close(); cluster.close()
+    c.close()
+    cluster.close()
     assert c.status == 'closed'
 
 

@@ -127,7 +127,8 @@ def write_fixture_notebook(path: Path):
 def sites(tmp_path_factory):
     "Build the real site and the fixture site concurrently; fail with the builder's message if either fails."
     tmp = tmp_path_factory.mktemp('docs')
-    fx_nbs = tmp / 'fixture_nbs'; fx_nbs.mkdir()
+    fx_nbs = tmp / 'fixture_nbs'
+    fx_nbs.mkdir()
     write_fixture_notebook(fx_nbs / 'fixture.ipynb')
     # a tutorials/ notebook, a markdown page and a sidebar.yml with a section: nav, output names and links
     (fx_nbs / 'tutorials').mkdir()
@@ -656,16 +657,20 @@ def test_no_link_inside_a_link(sites, key):
 
     class P(HTMLParser):
         def __init__(self):
-            super().__init__(); self.depth = 0; self.nested = 0
+            super().__init__()
+            self.depth = 0
+            self.nested = 0
         def handle_starttag(self, tag, attrs):
             if tag == 'a':
-                self.nested += self.depth > 0; self.depth += 1
+                self.nested += self.depth > 0
+                self.depth += 1
         def handle_endtag(self, tag):
             if tag == 'a': self.depth = max(0, self.depth - 1)
 
     bad = []
     for f in sorted(sites[key].rglob('*.html')):
-        p = P(); p.feed(f.read_text(encoding='utf-8'))
+        p = P()
+        p.feed(f.read_text(encoding='utf-8'))
         if p.nested: bad.append(f'{f.relative_to(sites[key])}: {p.nested}')
     assert not bad, f'links inside links: {bad}'
 

@@ -102,14 +102,16 @@ def test_formula_identities():
     for gamma in [0.01, 0.3, 5.0]:
         for _ in range(5):
             S = np.asarray(sorted(rng.choice(tab.m, size=4, replace=False)), np.int64)
-            z = np.zeros(tab.m); z[S] = 1
+            z = np.zeros(tab.m)
+            z[S] = 1
             q, g, w = q_value(tab, yc, S, gamma)
             assert np.isclose(q, q_direct(tab, yc, z, gamma), rtol=1e-9)          # Woodbury
             MS = tab.columns(S)
             assert np.isclose(q, 0.5 * np.sum((yc - MS @ w) ** 2) + 0.5 * w @ w / gamma, rtol=1e-9)  # Prop. 1
             h = 1e-5
             for i in rng.choice(tab.m, 4, replace=False):                           # gradient (one-sided at 0/1)
-                e = np.zeros(tab.m); e[i] = h
+                e = np.zeros(tab.m)
+                e[i] = h
                 fd = (q_direct(tab, yc, z + e, gamma) - q_direct(tab, yc, z - e, gamma)) / (2 * h)
                 assert np.isclose(g[i], fd, rtol=1e-4, atol=1e-6 * abs(q))
             u = rng.uniform(size=tab.m)                                             # convexity: cut below q
@@ -121,10 +123,12 @@ def test_formula_identities():
        budget=st.sampled_from(['rules', 'depth', 'features']))
 def test_block_dp_equals_brute_force_and_is_separable(seed, depth, lam, gamma, budget):
     rng = np.random.default_rng(seed)
-    X = rng.uniform(size=(60, 3)); r = rng.normal(size=60)
+    X = rng.uniform(size=(60, 3))
+    r = rng.normal(size=60)
     tab = node_table(DecisionTreeRegressor(max_depth=depth, random_state=0).fit(X, rng.normal(size=60)), X)
     a = tab.attribute(budget)
-    c = tab.mu * tab.node_sums(r); v = c ** 2 / (2 * (1 / gamma + tab.norms)) - lam * a
+    c = tab.mu * tab.node_sums(r)
+    v = c ** 2 / (2 * (1 / gamma + tab.norms)) - lam * a
     best_bf = -np.inf
     for S in all_antichains(tab, 0):
         S = np.asarray(S, np.int64)
@@ -158,7 +162,8 @@ def test_cuts_reused_across_K_and_exact_never_worse_than_path():
     X, y = make_friedman1(200, random_state=0)
     gb = GradientBoostingRegressor(n_estimators=8, max_depth=2, random_state=0).fit(X, y)
     tab = node_table(gb, X)
-    prob = ExtractionProblem(tab, y - y.mean(), 1.0, tab.attribute('rules')); prob.gamma = _relative_gamma(tab, 1.0, prob.cand)
+    prob = ExtractionProblem(tab, y - y.mean(), 1.0, tab.attribute('rules'))
+    prob.gamma = _relative_gamma(tab, 1.0, prob.cand)
     path = rule_path(gb, X, y, n_lambdas=30, gamma=1.0)
     cuts, prev = [], np.inf
     for K in [1, 2, 3, 4]:
@@ -176,7 +181,8 @@ def test_cbcd_monotone_lambda_max_and_feasible():
     gb = GradientBoostingRegressor(n_estimators=40, max_depth=3, random_state=0).fit(X, y)
     tab = node_table(gb, X)
     for budget in ['rules', 'depth', 'features']:
-        prob = ExtractionProblem(tab, y - y.mean(), 1.0, tab.attribute(budget)); prob.gamma = _relative_gamma(tab, 10.0, prob.cand)
+        prob = ExtractionProblem(tab, y - y.mean(), 1.0, tab.attribute(budget))
+        prob.gamma = _relative_gamma(tab, 10.0, prob.cand)
         lmax = prob.lambda_max()
         assert cbcd(prob, lmax).z.sum() == 0 and cbcd(prob, 3 * lmax).z.sum() == 0
         assert cbcd(prob, 0.95 * lmax).z.sum() >= 1
@@ -245,7 +251,8 @@ def test_unfitted_ensemble_is_fitted_and_time_limit():
 def test_bad_input():
     X, y = make_friedman1(80, random_state=0)
     gb = GradientBoostingRegressor(n_estimators=3, max_depth=2).fit(X, y)
-    Xn = X.copy(); Xn[3, 2] = np.nan
+    Xn = X.copy()
+    Xn[3, 2] = np.nan
     with pytest.raises(InputError, match='NaN'): RuleExtractor(gb, max_rules=2).fit(Xn, y)
     for K in [0, -1]:
         with pytest.raises(ParameterError, match='max_rules'): RuleExtractor(gb, max_rules=K).fit(X, y)
@@ -260,7 +267,8 @@ def test_bad_input():
     ex = RuleExtractor(gb, max_rules=2).fit(X, y)
     with pytest.raises(InputError, match='expecting 10 features'): ex.predict(X[:, :3])
     with pytest.raises(InputError, match='NaN'): ex.predict(Xn)
-    yn = y.copy(); yn[5] = np.nan
+    yn = y.copy()
+    yn[5] = np.nan
     with pytest.raises(InputError, match='NaN'): RuleExtractor(gb, max_rules=2).fit(X, yn)
     with pytest.raises(InputError, match='classifier'):          # also when the classifier is unfitted
         RuleExtractor(GradientBoostingClassifier(n_estimators=2), max_rules=2).fit(X, y)
@@ -307,14 +315,17 @@ def test_faithful_block_oa_equals_dp():
     from glassworks.extract import _block_outer_approximation
     X, y = make_friedman1(150, random_state=4)
     tab = node_table(GradientBoostingRegressor(n_estimators=4, max_depth=3, random_state=0).fit(X, y), X)
-    p_dp = ExtractionProblem(tab, y - y.mean(), 1.0, tab.attribute('rules')); p_dp.gamma = _relative_gamma(tab, 2.0, p_dp.cand)
+    p_dp = ExtractionProblem(tab, y - y.mean(), 1.0, tab.attribute('rules'))
+    p_dp.gamma = _relative_gamma(tab, 2.0, p_dp.cand)
     lam = 0.05 * p_dp.lambda_max()
     for t in range(tab.n_trees):
         S, w, val = _block_outer_approximation(p_dp, t, p_dp.y, lam)
-        s = p_dp.empty(); p_dp.sweep(s, lam, [t])
+        s = p_dp.empty()
+        p_dp.sweep(s, lam, [t])
         assert np.isclose(val, p_dp.objective(s, lam), rtol=1e-7)
         assert is_antichain(tab, S)
-    p_oa = ExtractionProblem(tab, y - y.mean(), p_dp.gamma, tab.attribute('rules')); p_oa.block = 'oa'
+    p_oa = ExtractionProblem(tab, y - y.mean(), p_dp.gamma, tab.attribute('rules'))
+    p_oa.block = 'oa'
     tr = []
     s_oa = cbcd(p_oa, lam, trace=tr)
     assert np.all(np.diff(tr) <= 1e-9 * abs(tr[0]))
@@ -322,7 +333,8 @@ def test_faithful_block_oa_equals_dp():
 
 
 def test_validation_selection():
-    X, y = make_friedman1(300, random_state=1); Xv, yv = make_friedman1(200, random_state=2)
+    X, y = make_friedman1(300, random_state=1)
+    Xv, yv = make_friedman1(200, random_state=2)
     gb = GradientBoostingRegressor(n_estimators=20, max_depth=3, random_state=0).fit(X, y)
     p = rule_path(gb, X, y, n_lambdas=20)
     best, loose = p.select_validation(Xv, yv), p.select_validation(Xv, yv, tol=0.05)
@@ -332,7 +344,10 @@ def test_validation_selection():
 def test_gamma_cv_prefers_shrinkage_on_noise():
     "On a pure-noise target the extraction's CV picks a strong ridge (small gamma), and generalises better than gamma=10."
     rng = np.random.default_rng(0)
-    X = rng.uniform(size=(400, 5)); y = rng.normal(size=400); Xt = rng.uniform(size=(400, 5)); yt = rng.normal(size=400)
+    X = rng.uniform(size=(400, 5))
+    y = rng.normal(size=400)
+    Xt = rng.uniform(size=(400, 5))
+    yt = rng.normal(size=400)
     gb = GradientBoostingRegressor(n_estimators=50, max_depth=4, random_state=0).fit(X, y)
     e_cv = RuleExtractor(gb, max_rules=20).fit(X, y)
     e_10 = RuleExtractor(gb, max_rules=20, gamma=10.0).fit(X, y)
@@ -344,7 +359,8 @@ def test_gamma_cv_prefers_shrinkage_on_noise():
 def test_gamma_cv_keeps_weak_ridge_without_noise():
     "On a noise-free piecewise-constant target the CV does not pick the strongest ridge."
     rng = np.random.default_rng(1)
-    X = rng.uniform(size=(400, 3)); y = 3.0 * (X[:, 0] > 0.5) + 2.0 * (X[:, 1] > 0.3) * (X[:, 2] <= 0.6)
+    X = rng.uniform(size=(400, 3))
+    y = 3.0 * (X[:, 0] > 0.5) + 2.0 * (X[:, 1] > 0.3) * (X[:, 2] <= 0.6)
     gb = GradientBoostingRegressor(n_estimators=30, max_depth=3, random_state=0).fit(X, y)
     e = RuleExtractor(gb, max_rules=10).fit(X, y)
     assert e.gamma_rel_ > min(e.cv_results_)
@@ -385,7 +401,8 @@ def test_sklearn_estimator_checks(estimator, check):
 def test_exact_solver_after_another_highs_model():
     "HiGHS >= 1.16 keeps one thread pool per process: the exact solver must still solve after another model ran."
     import highspy
-    h = highspy.Highs(); h.setOptionValue('output_flag', False)
+    h = highspy.Highs()
+    h.setOptionValue('output_flag', False)
     h.addCols(2, np.array([-1., -1.]), np.zeros(2), np.ones(2), 0, np.array([], np.int32), np.array([], np.int32), np.array([]))
     h.run()
     X, y = make_friedman1(200, random_state=1)
@@ -573,7 +590,8 @@ def test_relax_and_enumerate_equals_brute_force(seed, trees, depth, n, K, g_rel,
         assert early['lower'] <= q_bf * (1 + 1e-9) + 1e-12 and early['upper'] >= q_bf * (1 - 1e-9)
         assert early['status'] in ('optimal', 'enumeration_limit')
         assert is_antichain(prob.table, early['nodes']) and prob.a[early['nodes']].sum() <= K + 1e-9
-    fz = np.zeros(prob.table.m); fz[res['nodes']] = 1.0    # q_fractional at a 0/1 point is q_value
+    fz = np.zeros(prob.table.m)
+    fz[res['nodes']] = 1.0  # q_fractional at a 0/1 point is q_value
     assert np.allclose(q_fractional(prob.table, prob.y, fz, prob.gamma)[0], q_value(prob.table, prob.y, res['nodes'], prob.gamma)[0])
 
 
@@ -601,10 +619,12 @@ def test_relax_and_branch_equals_brute_force(seed, trees, depth, n, K, g_rel, bu
 
 def test_relax_and_enumerate_fractional_gradient_and_cases():
     prob = _tiny_problem(3, 3, 3, 50, 1.0)
-    rng = np.random.default_rng(0); z = rng.uniform(0.1, 1.0, prob.table.m) * prob.cand
+    rng = np.random.default_rng(0)
+    z = rng.uniform(0.1, 1.0, prob.table.m) * prob.cand
     q, g = q_fractional(prob.table, prob.y, z, prob.gamma)
     for i in np.flatnonzero(prob.cand)[:6]:                # the gradient of Prop. E3 against a central difference
-        e = np.zeros_like(z); e[i] = 1e-6
+        e = np.zeros_like(z)
+        e[i] = 1e-6
         fd = (q_fractional(prob.table, prob.y, z + e, prob.gamma)[0] - q_fractional(prob.table, prob.y, z - e, prob.gamma)[0]) / 2e-6
         assert np.isclose(g[i], fd, rtol=1e-4, atol=1e-8)
     real = relax_and_enumerate(ExtractionProblem(prob.table, prob.y, prob.gamma, prob.a * 0.5), 2)   # non-integer costs
@@ -634,7 +654,8 @@ def test_exact_certificates_do_not_depend_on_the_scale_of_y(scale):
                    "lies above the optimum, so outer approximation certifies a worse support; exact_solve uses it only "
                    "for non-integer budget attributes (found by a reviewer, 2026-11-25)")
 def test_outer_approximation_bound_on_an_ill_conditioned_master():
-    x = np.arange(8); half = np.where(x <= 3.5, 1, 2)
+    x = np.arange(8)
+    half = np.where(x <= 3.5, 1, 2)
     stump = lambda lo, hi: ([1, -1, -1], [2, -1, -1], [0, -1, -1], [3.5, 0, 0], [0.0, lo, hi])
     tab = _table_from_arrays([stump(-1.708, 2.024), stump(-0.726, 0.721), stump(-1.134, 1.175)], np.c_[half, half, half], ['x'])
     noise = np.array([0.009, -0.0035, -0.0148, -0.0011, -0.0045, 0.0078, 0.0019, -0.0163])

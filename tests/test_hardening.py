@@ -46,7 +46,9 @@ def test_cli_out_file_and_folder(table):
 def test_cli_predict_refuses_missing_values_the_model_never_saw(table):
     tmp, df = table
     assert gw('fit', tmp / 't.csv', '--target', 'y', '--method', 'osrt', '--max-depth', 2, '--out', tmp / 'm2', '--no-draw').returncode == 0
-    bad = df.copy(); bad.loc[3, 'a'] = np.nan; bad.to_csv(tmp / 'nan.csv', index=False)
+    bad = df.copy()
+    bad.loc[3, 'a'] = np.nan
+    bad.to_csv(tmp / 'nan.csv', index=False)
     r = gw('predict', tmp / 'm2' / 'model.json', tmp / 'nan.csv', '--out', tmp / 'p.csv')
     assert r.returncode == 2 and 'missing value' in r.stderr, r.stderr
 
@@ -81,7 +83,8 @@ def test_cli_predict_damaged_envelopes(table, damage):
         leaf = '{"node": "leaf", "value": 0.0}'
         deep = '{"node": "split", "feature": 0, "threshold": 0.5, "left": ' * 1000 + leaf + (', "right": ' + leaf + '}') * 1000
         text = text.replace('"DEEP"', deep)
-    p = tmp / f'bad-{damage.replace(" ", "-")}.json'; p.write_text(text)
+    p = tmp / f'bad-{damage.replace(" ", "-")}.json'
+    p.write_text(text)
     r = gw('predict', p, tmp / 't.csv', '--out', tmp / 'p.csv')
     assert r.returncode == 2 and 'Traceback' not in r.stderr and 'glassworks: error:' in r.stderr, r.stderr
 
@@ -94,9 +97,12 @@ def test_cli_predict_damaged_hierscale(table, damage):
     env = json.loads((tmp / 'h' / 'model.json').read_text())
     m = env['model']
     if damage == 'index -1': m['interactions'] = [[-1, 1, 0.5]]
-    elif damage == 'zero scale': m['x_scale'] = [0.0] * len(m['coef_main']); m['x_offset'] = m['x_offset'] or [0.0] * len(m['coef_main'])
+    elif damage == 'zero scale':
+        m['x_scale'] = [0.0] * len(m['coef_main'])
+        m['x_offset'] = m['x_offset'] or [0.0] * len(m['coef_main'])
     else: m['coef_main'][0] = float('nan')
-    p = tmp / f'hs-{damage.replace(" ", "-")}.json'; p.write_text(json.dumps(env).replace('NaN', 'NaN'))
+    p = tmp / f'hs-{damage.replace(" ", "-")}.json'
+    p.write_text(json.dumps(env).replace('NaN', 'NaN'))
     r = gw('predict', p, tmp / 't.csv', '--out', tmp / 'p.csv')
     assert r.returncode == 2 and 'Traceback' not in r.stderr and 'not valid' in r.stderr, r.stderr
 
@@ -114,13 +120,16 @@ def test_tree_from_damaged_dicts(root):
 
 
 def test_tree_from_dict_accepts_integral_floats():
-    d = Tree(Split(1, 0.5, Leaf(0), Leaf(1)), ['a', 'b']).to_dict(); d['root']['feature'] = 1.0
+    d = Tree(Split(1, 0.5, Leaf(0), Leaf(1)), ['a', 'b']).to_dict()
+    d['root']['feature'] = 1.0
     assert model_from_dict(d).root.feature == 1
 
 
 # --- estimators ---------------------------------------------------------------------------------------------------
 def test_huge_targets_are_refused_not_hung():
-    rng = np.random.default_rng(1); X = rng.integers(0, 2, (40, 3)); y = rng.normal(size=40) * 1e155
+    rng = np.random.default_rng(1)
+    X = rng.integers(0, 2, (40, 3))
+    y = rng.normal(size=40) * 1e155
     for est in (OSRTRegressor(0.05, max_depth=3), RuleExtractor(GradientBoostingRegressor(n_estimators=5, max_depth=2), max_rules=3),
                 HierScaleRegressor(n_lambda=5), RuleBoostingRegressor(n_rules=2, search='greedy')):
         with pytest.raises(InputError, match='too large'): est.fit(X.astype(float), y)
@@ -133,7 +142,9 @@ def test_unsound_bound_never_certifies():
 
 
 def test_absurd_sizes_are_clamped_or_refused():
-    rng = np.random.default_rng(2); X = rng.integers(0, 2, (30, 3)); y = X[:, 0] ^ X[:, 1]
+    rng = np.random.default_rng(2)
+    X = rng.integers(0, 2, (30, 3))
+    y = X[:, 0] ^ X[:, 1]
     assert OSDTClassifier(0.01, max_depth=10**9).fit(X, y).optimal_                     # clamped to the 3 features
     assert OSDTClassifier(0.01, max_depth=10**9, search='bnb').fit(X, y).optimal_
     assert OSRTRegressor(0.01, max_depth=10**9).fit(X, y * 1.0 + rng.normal(size=30)).optimal_
@@ -158,7 +169,8 @@ def test_binarizer_many_levels_refused_and_linear():
 
 def test_logistic_boosting_without_regularisation_stops_on_separation():
     from glassworks import RuleBoostingClassifier
-    rng = np.random.default_rng(4); X = pd.DataFrame({'a': rng.normal(size=200), 'b': rng.normal(size=200)})
+    rng = np.random.default_rng(4)
+    X = pd.DataFrame({'a': rng.normal(size=200), 'b': rng.normal(size=200)})
     y = (X.a > 0).astype(int)                                     # separable by one rule
     m = RuleBoostingClassifier(n_rules=5, reg=0.0, search='greedy').fit(X, y)
     assert m.stopping_reason_ == 'separated'
@@ -212,7 +224,8 @@ def test_rule_extractor_boolean_parameters_are_checked(param):
 
 def test_seeds_and_switches_are_checked():
     "random_state=0.5 raised numpy's TypeError (hierScale) or scikit-learn's ValueError (Binarizer); standardize=-1 was taken."
-    rng = np.random.default_rng(0); X, y = rng.normal(size=(20, 2)), rng.normal(size=20)
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(20, 2)), rng.normal(size=20)
     for bad in (0.5, -1, 'seed', True):
         with pytest.raises(ParameterError, match='random_state'): HierScaleRegressor(n_lambda=3, random_state=bad).fit(X, y)
         with pytest.raises(ParameterError, match='random_state'): Binarizer(strategy='gbdt', random_state=bad).fit(X, y)
@@ -223,7 +236,8 @@ def test_seeds_and_switches_are_checked():
 
 def test_hierscale_integer_tolerance_is_a_float_for_the_kernels():
     "tol=1 (an int) compiled a second version of every numba kernel (3-20 s); it is now passed on as a float."
-    rng = np.random.default_rng(0); X, y = rng.normal(size=(20, 2)), rng.normal(size=20)
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(20, 2)), rng.normal(size=20)
     HierScaleRegressor(n_lambda=3, tol=1e-6).fit(X, y)            # compiled (or loaded) once
     m = HierScaleRegressor(n_lambda=3, tol=1, alpha=2).fit(X, y)
     assert m.compile_seconds_ < 0.5, m.compile_seconds_            # no second version of the kernels to compile
@@ -238,14 +252,16 @@ def test_model_from_dict_unhashable_type(d):
 @pytest.mark.parametrize('counts', [{'a': 1}, [[1, 2], [3]], ['x', 1]])
 def test_leaf_counts_that_are_not_numbers(counts):
     "A model file with counts {...} or a ragged list raised numpy's TypeError/ValueError."
-    d = Tree(Split(0, 0.5, Leaf(0, counts=[1, 0]), Leaf(1)), ['a']).to_dict(); d['root']['left']['counts'] = counts
+    d = Tree(Split(0, 0.5, Leaf(0, counts=[1, 0]), Leaf(1)), ['a']).to_dict()
+    d['root']['left']['counts'] = counts
     with pytest.raises(InputError, match='counts'): model_from_dict(d)
 
 
 def test_cli_predict_hierscale_refuses_infinite_inputs(tmp_path):
     "`glassworks predict` with a hierScale model wrote `inf` for a row holding inf (the Python API refuses it)."
     rng = np.random.default_rng(0)
-    df = pd.DataFrame({'a': rng.normal(size=40), 'b': rng.normal(size=40)}); df['y'] = df.a - df.b
+    df = pd.DataFrame({'a': rng.normal(size=40), 'b': rng.normal(size=40)})
+    df['y'] = df.a - df.b
     df.to_csv(tmp_path / 't.csv', index=False)
     assert gw('fit', tmp_path / 't.csv', '--target', 'y', '--method', 'hierscale', '--out', tmp_path / 'h', '--no-draw').returncode == 0
     (tmp_path / 'inf.csv').write_text('a,b,y\ninf,1,0.5\n')
@@ -283,7 +299,8 @@ def test_model_dicts_with_nested_or_wrong_kinds(where, value):
 
 def test_rule_ensemble_and_rule_list_dicts_with_bad_classes():
     from glassworks import RuleBoostingClassifier
-    rng = np.random.default_rng(0); X = rng.normal(size=(30, 2))
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 2))
     ens = RuleBoostingClassifier(n_rules=2, search='greedy').fit(X, X[:, 0] > 0).model_.to_dict()
     ens['classes'] = [[0, 1], 'x']
     with pytest.raises(InputError): model_from_dict(ens)
@@ -295,7 +312,8 @@ def test_rule_ensemble_and_rule_list_dicts_with_bad_classes():
 @pytest.mark.parametrize('flags', [float('nan'), 'yes', [{'a': 1}, True]])
 def test_model_dict_binary_features_of_the_wrong_kind(flags):
     "binary_features=NaN raised TypeError ('float' object is not iterable)."
-    d = Tree(Split(0, 0.5, Leaf(0.0), Leaf(1.0)), ['a', 'b'], task='regression').to_dict(); d['binary_features'] = flags
+    d = Tree(Split(0, 0.5, Leaf(0.0), Leaf(1.0)), ['a', 'b'], task='regression').to_dict()
+    d['binary_features'] = flags
     with pytest.raises(InputError, match='binary_features'): model_from_dict(d)
 
 

@@ -11,13 +11,17 @@ from glassworks.validation import InputError, ParameterError
 
 
 def _random_prox_instance(rng):
-    p = int(rng.integers(3, 8)); pairs = all_pairs(p)
-    bt = rng.normal(size=p) * 2; tt = rng.normal(size=len(pairs)) * rng.choice([0.3, 1, 3])
+    p = int(rng.integers(3, 8))
+    pairs = all_pairs(p)
+    bt = rng.normal(size=p) * 2
+    tt = rng.normal(size=len(pairs)) * rng.choice([0.3, 1, 3])
     return p, pairs, bt, tt, rng.uniform(.5, 3), rng.uniform(.1, 1.5), rng.uniform(0, 2)
 
 
 def test_prox_equals_highs_qp():
-    rng = np.random.default_rng(11); worst = 0.0; big = 0
+    rng = np.random.default_rng(11)
+    worst = 0.0
+    big = 0
     for _ in range(25):
         p, pairs, bt, tt, L, l1, l2 = _random_prox_instance(rng)
         b, t, info = prox(bt, tt, pairs, L, l1, l2)
@@ -52,8 +56,11 @@ def test_prox_is_a_minimiser():
 
 def test_screening_pass_is_exact():
     rng = np.random.default_rng(14)
-    X = rng.normal(size=(40, 23)); r = rng.normal(size=40); r -= r.mean()
-    pairs = all_pairs(23); g = (X[:, pairs[:, 0]] * X[:, pairs[:, 1]]).T @ r
+    X = rng.normal(size=(40, 23))
+    r = rng.normal(size=40)
+    r -= r.mean()
+    pairs = all_pairs(23)
+    g = (X[:, pairs[:, 0]] * X[:, pairs[:, 1]]).T @ r
     I, J, gg, rowmax, thr, rownorm = scan_pairs(X, r, 2.5, norms=True, block=5)
     assert sorted(zip(I.tolist(), J.tolist())) == sorted(map(tuple, pairs[np.abs(g) > 2.5].tolist()))
     np.testing.assert_allclose(gg, pair_dots(np.ascontiguousarray(X.T), r, I, J), atol=1e-10)
@@ -111,7 +118,8 @@ def test_explicit_lambdas_standardize_and_alpha():
 
 def test_lambda_max_exact_against_bisection():
     rng = np.random.default_rng(3)
-    X = rng.normal(size=(80, 8)); y = 3 * X[:, 0] * X[:, 1] + 2 * X[:, 2] * X[:, 3] + rng.normal(size=80)
+    X = rng.normal(size=(80, 8))
+    y = 3 * X[:, 0] * X[:, 1] + 2 * X[:, 2] * X[:, 3] + rng.normal(size=80)
     path = hierscale_path(X, y, alpha=0.5, n_lambda=2, lambda_min_ratio=0.999)
     assert path.lambda_max_lp and path.lambda_max > np.abs(X.T @ (y - y.mean())).max() * 1.01
     assert path.support_size()[0] == 0 and path.support_size()[1] > 0   # just below lambda_max something enters
@@ -165,7 +173,9 @@ def test_bad_parameters_and_duplicates():
 # --- sample weights and feature importances -------------------------------------------------------------------------
 
 def _dense_theta(path, k, p):
-    th = np.zeros((p, p)); I, J, t = path.interactions[k]; th[I, J] = t
+    th = np.zeros((p, p))
+    I, J, t = path.interactions[k]
+    th[I, J] = t
     return th
 
 

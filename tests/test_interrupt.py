@@ -16,14 +16,20 @@ def ctrl_c_live():
 
 
 rng = np.random.default_rng(1)
-X = rng.integers(0, 2, (400, 40)); y_cls = rng.integers(0, 2, 400); y_reg = rng.normal(size=400)
+X = rng.integers(0, 2, (400, 40))
+y_cls = rng.integers(0, 2, 400)
+y_reg = rng.normal(size=400)
 
 def _interrupted_fit(est, y, after=1.0):
     "Fit `est` (kernels warmed first) while a timer sends SIGINT to this process after `after` seconds."
-    est.set_params(time_limit=0.3).fit(X, y); est.set_params(time_limit=None)        # compile/load outside the clock
-    timer = threading.Timer(after, lambda: os.kill(os.getpid(), signal.SIGINT)); timer.start()
+    est.set_params(time_limit=0.3).fit(X, y)
+    est.set_params(time_limit=None)  # compile/load outside the clock
+    timer = threading.Timer(after, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
     try:
-        t = time.perf_counter(); est.fit(X, y); return time.perf_counter() - t
+        t = time.perf_counter()
+        est.fit(X, y)
+        return time.perf_counter() - t
     finally: timer.cancel()
 
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason='signals reach the main thread only')
@@ -31,7 +37,8 @@ def _interrupted_fit(est, y, after=1.0):
                                   lambda: OSDTClassifier(0.001, search='bnb'),
                                   lambda: OSRTRegressor(0.001, max_depth=6)], ids=['osdt-dp', 'osdt-bnb', 'osrt'])
 def test_ctrl_c_returns_the_best_model_so_far(make):
-    est = make(); y = y_reg if isinstance(est, OSRTRegressor) else y_cls
+    est = make()
+    y = y_reg if isinstance(est, OSRTRegressor) else y_cls
     seconds = _interrupted_fit(est, y)
     assert est.stats_['stopped_by'] == 'interrupt' and not est.optimal_
     assert est.lower_bound_ <= est.objective_ and np.isfinite(est.gap_)
@@ -43,10 +50,12 @@ def test_a_second_ctrl_c_raises():
     from glassworks.base import SearchMonitor
     m = SearchMonitor()
     with m.interruptible():
-        os.kill(os.getpid(), signal.SIGINT); time.sleep(0.01)
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.01)
         assert m.expired() and m.stopped_by == 'interrupt'
         with pytest.raises(KeyboardInterrupt):
-            os.kill(os.getpid(), signal.SIGINT); time.sleep(0.05)
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
 
 def test_no_handler_outside_the_main_thread():
     from glassworks.base import SearchMonitor
@@ -54,7 +63,9 @@ def test_no_handler_outside_the_main_thread():
     def run():
         m = SearchMonitor()
         with m.interruptible(): seen.append(signal.getsignal(signal.SIGINT) is signal.default_int_handler)
-    t = threading.Thread(target=run); t.start(); t.join()
+    t = threading.Thread(target=run)
+    t.start()
+    t.join()
     assert seen == [True]
 
 @pytest.mark.parametrize('limit,depth', [(1.0, None), (1.0, 3), (2.0, 4)])

@@ -19,7 +19,9 @@ def _rows_per_leaf(m, X, w):
        ml=st.integers(1, 6), lam=st.sampled_from([0.0, 0.01, 0.05]), frac=st.booleans())
 def test_osdt_min_samples_leaf_matches_oracle(seed, n, m, depth, ml, lam, frac):
     rng = np.random.default_rng(seed)
-    X = rng.integers(0, 2, (n, m)); y = rng.integers(0, 2 + seed % 2, n); w = rng.choice([1.0, 2.0, 0.0], n, p=[.6, .25, .15])
+    X = rng.integers(0, 2, (n, m))
+    y = rng.integers(0, 2 + seed % 2, n)
+    w = rng.choice([1.0, 2.0, 0.0], n, p=[.6, .25, .15])
     w[0] = 1.0
     npos = int((w > 0).sum())
     param = (min(ml, npos) / (npos + 1)) if frac else ml   # a fraction (< 1) of the rows, rounded up
@@ -39,7 +41,8 @@ def test_osdt_min_samples_leaf_matches_oracle(seed, n, m, depth, ml, lam, frac):
        ml=st.integers(1, 6), lam=st.sampled_from([0.01, 0.05]), metric=st.sampled_from(['l2', 'l1']))
 def test_osrt_min_samples_leaf_matches_oracle(seed, n, m, depth, ml, lam, metric):
     rng = np.random.default_rng(seed)
-    X = rng.integers(0, 2, (n, m)); y = rng.normal(size=n).round(1)
+    X = rng.integers(0, 2, (n, m))
+    y = rng.normal(size=n).round(1)
     if np.ptp(y) == 0 or ml > n: return
     want = brute_regression(X, y, lam, depth, metric=metric, min_leaf=ml)[0]
     e = OSRTRegressor(lam, max_depth=depth, metric=metric, min_samples_leaf=ml).fit(X, y)
@@ -59,6 +62,7 @@ def test_min_samples_leaf_bad_values():
 def test_min_samples_leaf_under_a_time_limit_returns_an_admissible_tree():
     "The greedy incumbent seeds the search under a limit; it is used only if admissible, and the result always is."
     rng = np.random.default_rng(3)
-    X = rng.integers(0, 2, (400, 12)); y = X[:, 0] * 2.0 + X[:, 1] * X[:, 2] + rng.normal(size=400) * 0.1
+    X = rng.integers(0, 2, (400, 12))
+    y = X[:, 0] * 2.0 + X[:, 1] * X[:, 2] + rng.normal(size=400) * 0.1
     e = OSRTRegressor(0.0005, max_depth=5, min_samples_leaf=40, node_limit=30).fit(X, y)
     assert _rows_per_leaf(e, X, np.ones(400)).min() >= 40

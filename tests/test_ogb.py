@@ -69,9 +69,11 @@ def test_bounds_are_admissible_over_all_subsets(seed, eps):
     rng = np.random.default_rng(seed)
     m, t = int(rng.integers(1, 10)), int(rng.integers(0, 4))
     Q, B = random_basis(rng, m + 3, t)
-    I = np.zeros(m + 3, bool); I[:m] = True
+    I = np.zeros(m + 3, bool)
+    I[:m] = True
     g, h = B.project_out(rng.normal(size=m + 3)), rng.uniform(0.1, 2, size=m + 3)
-    Z = all_subsets(m); O = B.O[I]
+    Z = all_subsets(m)
+    O = B.O[I]
     par = ((Z @ O) ** 2).sum(1) if O.shape[1] else None
     for obj, bnd in [('gs', bound_gs(g[I])), ('gb', bound_gb(g[I])), ('xgb', bound_xgb(g[I], h[I], 0.4)),
                      ('ogb', bound_ogb_admissible(g[I], O, eps))]:
@@ -85,7 +87,8 @@ def test_presort_is_a_heuristic_not_a_bound():
     rng, below = np.random.default_rng(0), 0
     for _ in range(300):
         Q, B = random_basis(rng, 10, 3)
-        g = B.project_out(rng.normal(size=10)); Z = all_subsets(10)
+        g = B.project_out(rng.normal(size=10))
+        Z = all_subsets(10)
         best = objective_values('ogb', Z @ g, Z.sum(1), None, ((Z @ B.O) ** 2).sum(1), 1e-3).max()
         below += bound_ogb_presort(g, B.O, 1e-3) < best - 1e-9
     assert below > 0
@@ -102,7 +105,8 @@ def test_prefix_kernel_equals_explicit_projections(seed, eps):
     O = np.ascontiguousarray(B.O)
     fast = prefix_objectives(order, g, O, eps)
     for i in range(len(order)):
-        q = np.zeros(n); q[order[: i + 1]] = 1
+        q = np.zeros(n)
+        q[order[: i + 1]] = 1
         qp = q - B.O @ (B.O.T @ q)
         assert np.isclose(orthogonal_norm_sq(order[: i + 1], O), max(qp @ qp, 0), atol=1e-9)
         if qp @ qp > DEGENERATE_TOL * (i + 1) * 10:
@@ -160,7 +164,9 @@ def test_lemma_4_2_gradient_orthogonal_after_fit(loss):
 
 
 def test_line_and_keep_weights():
-    q = np.array([1., 1., 0., 1.]); f = np.array([0.2, -0.1, 3., 0.]); y = np.array([1., 2., 0., 3.])
+    q = np.array([1., 1., 0., 1.])
+    f = np.array([0.2, -0.1, 3., 0.])
+    y = np.array([1., 2., 0., 3.])
     b = line_weight(q, f, y, 'squared', reg=0.5)
     assert np.isclose(np.sum(2 * (f + b * q - y) * q) + 0.5 * b, 0, atol=1e-10)
     g, h = 2 * (f - y), np.full(4, 2.0)
@@ -169,7 +175,8 @@ def test_line_and_keep_weights():
 
 def test_three_point_toy():
     "Spec §5.6: OGB reaches SSE 1/3 with two rules, GB stays at 8."
-    X = pd.DataFrame({'x1': [1, 0, 1], 'x2': [1, 1, 0]}); y = np.array([-6., -10., 5.])
+    X = pd.DataFrame({'x1': [1, 0, 1], 'x2': [1, 1, 0]})
+    y = np.array([-6., -10., 5.])
     ogb = RuleBoostingRegressor(n_rules=2, objective='ogb', weights='corrective', reg=0.0).fit(X, y)
     gb = RuleBoostingRegressor(n_rules=2, objective='gb', weights='line', reg=0.0).fit(X, y)
     assert np.allclose([3 * h['risk'] for h in ogb.history_], [161, 33, 1 / 3])
@@ -193,7 +200,8 @@ def test_estimator_contract_and_errors():
     ct = m.risk_complexity_curve(X.iloc[:100], (y - y.mean()).iloc[:100], max_complexity=10)
     last = np.mean((m.predict(X.iloc[:100]) - (y - y.mean()).iloc[:100]) ** 2)
     assert np.isclose(ct.risk.iloc[-1], last)
-    Xn = X.copy(); Xn.iloc[3, 2] = np.nan
+    Xn = X.copy()
+    Xn.iloc[3, 2] = np.nan
     with pytest.raises(InputError, match='NaN'): RuleBoostingRegressor().fit(Xn, y)
     with pytest.raises(InputError, match='non-negative'): RuleBoostingRegressor(loss='poisson').fit(X, -y)
     with pytest.raises(ParameterError): RuleBoostingRegressor(n_rules=0).fit(X, y)
@@ -216,11 +224,13 @@ def test_classifier_labels_and_verbose(capsys):
 
 def test_time_limit_and_dependent_stop():
     rng = np.random.default_rng(0)
-    X = pd.DataFrame(rng.normal(size=(300, 6)), columns=list('abcdef')); y = X.a * X.b + X.c
+    X = pd.DataFrame(rng.normal(size=(300, 6)), columns=list('abcdef'))
+    y = X.a * X.b + X.c
     m = RuleBoostingRegressor(n_rules=50, max_rule_length=3, time_limit=0.3).fit(X, y)
     assert m.stopping_reason_ in ('time_limit', 'n_rules') and m.fit_time_ < 5
     # with reg > 0 the GB objective wants the same single-column rule again: dependent under corrective weights
-    Xb = pd.DataFrame({'x': [0, 1] * 10}); yb = np.array([0., 100.] * 10)
+    Xb = pd.DataFrame({'x': [0, 1] * 10})
+    yb = np.array([0., 100.] * 10)
     m = RuleBoostingRegressor(n_rules=5, objective='gb', weights='corrective', reg=10.0).fit(Xb, yb)
     assert m.stopping_reason_ == 'linearly_dependent_query_extent' and len(m.conjunctions_) >= 1
     # OGB never proposes a query in the span: it runs out of queries instead
@@ -237,7 +247,9 @@ def test_peer_agreement_fastogb():
     fastogb = pytest.importorskip('fastogb')
     for seed in range(3):
         rng = np.random.default_rng(seed)
-        n = 60; X = rng.normal(size=(n, 3)); y = 2 * X[:, 0] + np.sin(3 * X[:, 1]) + 0.1 * rng.normal(size=n)
+        n = 60
+        X = rng.normal(size=(n, 3))
+        y = 2 * X[:, 0] + np.sin(3 * X[:, 1]) + 0.1 * rng.normal(size=n)
         y = y - y.mean()
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')
@@ -286,7 +298,8 @@ def _frame(n=20):
 
 
 def test_nan_in_X_names_the_column():
-    X = _frame(); X.loc[4, 'a'] = np.nan
+    X = _frame()
+    X.loc[4, 'a'] = np.nan
     with pytest.raises(InputError, match="NaN.*'a'"): RuleBoostingRegressor().fit(X, np.arange(20.))
     m = RuleBoostingRegressor(n_rules=2).fit(_frame(), np.arange(20.))
     with pytest.raises(InputError, match='NaN'): m.predict(X)
@@ -324,7 +337,8 @@ def test_constant_X_gives_the_intercept():
 
 
 def test_string_labels_and_categorical_columns():
-    X = _frame(60); X['b'] = np.tile([0.0, 1.0, 2.0, 5.0], 15)
+    X = _frame(60)
+    X['b'] = np.tile([0.0, 1.0, 2.0, 5.0], 15)
     lab = np.where(X.c == 'y', 'yes', 'no')
     m = RuleBoostingClassifier(n_rules=3, search='bnb', max_rule_length=1).fit(X, lab)
     assert list(m.classes_) == ['no', 'yes'] and (m.predict(X) == lab).all()
@@ -351,7 +365,8 @@ def test_bad_parameters(params, word):
 
 def test_time_limit_returns_rules_so_far():
     rng = np.random.default_rng(0)
-    X = pd.DataFrame(rng.normal(size=(200, 5)), columns=list('abcde')); y = X.a * X.b + X.c
+    X = pd.DataFrame(rng.normal(size=(200, 5)), columns=list('abcde'))
+    y = X.a * X.b + X.c
     m = RuleBoostingRegressor(n_rules=500, max_rule_length=3, time_limit=0.2, n_cutpoints=8).fit(X, y)
     assert m.stopping_reason_ == 'time_limit' and m.stats_['stopping_reason'] == 'time_limit'
     assert 1 <= len(m.conjunctions_) < 500 and len(m.history_) == len(m.conjunctions_) + 1
@@ -363,7 +378,8 @@ def test_time_limit_returns_rules_so_far():
 
 
 def test_predict_follows_column_names_and_refuses_missing_ones():
-    X = _frame(); y = X.a + 5.0 * (X.c == 'y')
+    X = _frame()
+    y = X.a + 5.0 * (X.c == 'y')
     m = RuleBoostingRegressor(n_rules=4, reg=0.0).fit(X, y)
     assert np.allclose(m.predict(X[['c', 'a']]), m.predict(X))
     with pytest.raises(InputError, match='missing'): m.predict(X[['a']])
@@ -385,7 +401,9 @@ def _weighted_problem(seed, loss, n=30):
     X = _binary_frame(rng, n)
     if loss == 'squared': y = 3 * X.x0 - 2 * X.x1 * (X.c == 'a') + rng.normal(size=n)
     elif loss == 'poisson': y = rng.poisson(np.exp(0.4 + 0.6 * X.x0 - 0.5 * (X.c == 'b'))).astype(float)
-    else: y = np.where(rng.random(n) < 0.2 + 0.6 * X.x1, 'yes', 'no'); y[:2] = ['yes', 'no']   # two classes
+    else:  # two classes
+        y = np.where(rng.random(n) < 0.2 + 0.6 * X.x1, 'yes', 'no')
+        y[:2] = ['yes', 'no']
     return rng, X, np.asarray(y)
 
 
@@ -448,7 +466,8 @@ def test_zero_weights_equal_dropped_rows(loss):
     for seed in range(3):
         rng, X, y = _weighted_problem(seed, loss, n=40)
         X['z'] = rng.normal(size=len(X))                                  # cut-points are learnt from the kept rows
-        w = rng.uniform(0.5, 3.0, size=len(X)); w[rng.random(len(X)) < 0.3] = 0.0
+        w = rng.uniform(0.5, 3.0, size=len(X))
+        w[rng.random(len(X)) < 0.3] = 0.0
         keep = w > 0
         for search in ('greedy', 'bnb'):
             kw = dict(n_rules=4, search=search, max_rule_length=2)
@@ -457,10 +476,14 @@ def test_zero_weights_equal_dropped_rows(loss):
             assert list(a.binarizer_.get_feature_names_out()) == list(b.binarizer_.get_feature_names_out())
             _assert_same_fit(a, b, X, rtol=1e-12)
     # labels seen only on zero-weight rows are not classes; a negative count there is not an error either
-    X = _frame(20); lab = np.where(X.a > 9, 'hi', 'lo'); lab[0] = 'other'
-    w = np.ones(20); w[0] = 0
+    X = _frame(20)
+    lab = np.where(X.a > 9, 'hi', 'lo')
+    lab[0] = 'other'
+    w = np.ones(20)
+    w[0] = 0
     assert list(RuleBoostingClassifier(n_rules=2).fit(X, lab, sample_weight=w).classes_) == ['hi', 'lo']
-    yp = np.arange(20.); yp[0] = -1.0
+    yp = np.arange(20.)
+    yp[0] = -1.0
     RuleBoostingRegressor(n_rules=2, loss='poisson').fit(X, yp, sample_weight=w)
 
 
@@ -487,13 +510,16 @@ def test_weighted_statistics_equal_repeated_rows(seed, eps):
     """The weighted basis, projection, extent statistics, bounds and weight fits equal the plain ones on the rows
     repeated w_i times."""
     rng = np.random.default_rng(seed)
-    n = int(rng.integers(5, 12)); w = rng.integers(1, 4, size=n).astype(float); rows = np.repeat(np.arange(n), w.astype(int))
+    n = int(rng.integers(5, 12))
+    w = rng.integers(1, 4, size=n).astype(float)
+    rows = np.repeat(np.arange(n), w.astype(int))
     Qc = [np.ones(n)] + [(rng.random(n) < 0.5).astype(float) for _ in range(int(rng.integers(0, 3)))]
     Bw, Br = OrthonormalBasis(n, sample_weight=w), OrthonormalBasis(len(rows))
     for q in Qc: assert Bw.add(q) == Br.add(q[rows])
     assert np.allclose(Bw.O.T @ (w[:, None] * Bw.O), np.eye(Bw.t)) and np.allclose(Bw.O[rows], Br.O)
     g0, h = rng.normal(size=n), rng.uniform(0.1, 2, size=n)
-    g = Bw.project_out(g0); assert np.allclose(g[rows], Br.project_out(g0[rows]))
+    g = Bw.project_out(g0)
+    assert np.allclose(g[rows], Br.project_out(g0[rows]))
     O, Or = Bw.O, Br.O
     close = lambda a, b: np.isclose(a, b, rtol=1e-9, atol=1e-12)
     assert close(bound_gs(g, w), bound_gs(g[rows]))
@@ -533,9 +559,11 @@ def test_weighted_bounds_are_admissible(seed, eps):
     for _ in range(50):
         if B.t == t: break
         B.add((rng.random(m + 3) < 0.5).astype(float))
-    I = np.zeros(m + 3, bool); I[:m] = True
+    I = np.zeros(m + 3, bool)
+    I[:m] = True
     g, h = B.project_out(rng.normal(size=m + 3)), rng.uniform(0.1, 2, size=m + 3)
-    Z = all_subsets(m); wI, O = w[I], B.O[I]
+    Z = all_subsets(m)
+    wI, O = w[I], B.O[I]
     par = ((Z @ (wI[:, None] * O)) ** 2).sum(1) if O.shape[1] else None
     for obj, bnd in [('gs', bound_gs(g[I], wI)), ('gb', bound_gb(g[I], 0.0, wI)), ('xgb', bound_xgb(g[I], h[I], 0.4, wI)),
                      ('ogb', bound_ogb_admissible(g[I], O, eps, wI))]:
@@ -547,7 +575,8 @@ def test_weighted_bounds_are_admissible(seed, eps):
 def test_newton_does_not_stall():
     "Near the optimum the corrective Newton fit takes the full step instead of creeping until max_iter."
     for seed in range(300):
-        rng = np.random.default_rng(seed); n = 40
+        rng = np.random.default_rng(seed)
+        n = 40
         Q = np.column_stack([np.ones(n)] + [(rng.random(n) < 0.5).astype(float) for _ in range(3)])
         for loss, y in [('logistic', np.where(rng.random(n) < 0.5, -1., 1.)), ('poisson', rng.poisson(2.0, n).astype(float))]:
             assert corrective_weights(Q, y, loss, 1.0)[1] < 20
@@ -610,7 +639,8 @@ def test_paper_language_titanic_doctest():
             'Fare': [('<=', 8.6625), ('>=', 8.6625), ('<=', 26.0), ('>=', 26.0), ('<=', 512.3292), ('>=', 512.3292)]}
     for c, props in want.items():
         if c not in X.columns: pytest.skip(f'column {c} not in this copy of titanic')
-        x = X[c].to_numpy(float); x = x[~np.isnan(x)]
+        x = X[c].to_numpy(float)
+        x = x[~np.isnan(x)]
         if len(x) != 891 and c != 'Age': pytest.skip('not the 891-row Kaggle training split')
         got = threshold_propositions(x, 'paper', 2)
         assert [o for o, _ in got] == [o for o, _ in props]
@@ -638,7 +668,8 @@ def test_quantile_language_results_unchanged():
     """language='quantile' (the language before `language` existed) gives the same rules and risks as before: the
     numbers are those of the package at the previous commit."""
     from sklearn.datasets import load_diabetes, load_breast_cancer
-    X, y = load_diabetes(return_X_y=True, as_frame=True); y = y - y.mean()
+    X, y = load_diabetes(return_X_y=True, as_frame=True)
+    y = y - y.mean()
     m = RuleBoostingRegressor(n_rules=6, search='greedy', max_rule_length=100, language='quantile').fit(X, y)
     assert np.allclose([h['risk'] for h in m.history_], [5929.884897, 4683.311681, 3507.319152, 3223.052151,
                                                          2981.444028, 2891.705907, 2746.104865], rtol=0, atol=1e-6)
@@ -707,7 +738,8 @@ def test_poisson_offset_is_the_papers_rescaling():
 # ---- ties in greedy search (issue 23) -----------------------------------------------------------------------------
 def test_greedy_walks_across_a_tie_with_its_parent():
     "Rows {0, 1} are an earlier rule: A and A & C tie exactly, and only A & C & D gains; greedy must reach it."
-    B = OrthonormalBasis(8); B.add(np.r_[1., 1, 0, 0, 0, 0, 0, 0])
+    B = OrthonormalBasis(8)
+    B.add(np.r_[1., 1, 0, 0, 0, 0, 0, 0])
     P = np.zeros((8, 3), bool)
     for k, rows in enumerate([[0, 1, 2, 3, 4], [2, 3, 4, 5, 6, 7], [1, 2, 3, 5, 6]]): P[rows, k] = True
     g = B.project_out(np.array([5., -5, 3, 3, -1, -1.5, -1.5, -2]))
@@ -720,7 +752,8 @@ def test_greedy_walks_across_a_tie_with_its_parent():
 def test_greedy_follows_tied_siblings():
     "With the intercept in the basis, X and not X tie; only not X & Y gains, so the second walk must find it."
     P, _ = propositions(np.array([[1, 1], [1, 1], [1, 1], [1, 0], [0, 1], [0, 1], [0, 0], [0, 0]]))
-    B = OrthonormalBasis(8); B.add(np.ones(8))
+    B = OrthonormalBasis(8)
+    B.add(np.ones(8))
     g = B.project_out(np.array([1., 1, 1, 1, -3, -3, 1, 1]))
     S = RuleSearch(P, g, np.ones(8), B.O, 'ogb', max_rule_length=2)
     assert S.value(S.extent((0,))) == S.value(S.extent((2,)))
@@ -734,7 +767,8 @@ def test_tie_broken_by_penalised_risk():
     X = pd.DataFrame({'a': [1] * 6 + [0] * 4})
     m = RuleBoostingRegressor(n_rules=2, search='greedy').fit(X, np.where(X.a == 1, 10., -10.))
     assert [m._conj_text(c) for c in m.conjunctions_] == ['a >= 1', 'a <= 0']
-    Q = np.column_stack([X.a == 1, np.ones(10)]).astype(float); y = np.where(X.a == 1, 10., -10.)
+    Q = np.column_stack([X.a == 1, np.ones(10)]).astype(float)
+    y = np.where(X.a == 1, 10., -10.)
     b = corrective_weights(Q, y, 'squared', 1.0)[0]
     assert m.history_[2]['risk'] < np.mean((Q @ b - y) ** 2)
     m = RuleBoostingRegressor(n_rules=2, search='greedy').fit(X, np.where(X.a == 1, 10., 9.))
@@ -745,7 +779,8 @@ def test_fastogb_greedy_never_lower_on_friedman3():
     "The benchmark's friedman3 (1000 rows), greedy at equal language: our training risk is never above fastogb's."
     fastogb = pytest.importorskip('fastogb')
     from sklearn.datasets import make_friedman3
-    X, y = make_friedman3(n_samples=5000, noise=0.1, random_state=1000); X, y = X[:1000], y[:1000] - y[:1000].mean()
+    X, y = make_friedman3(n_samples=5000, noise=0.1, random_state=1000)
+    X, y = X[:1000], y[:1000] - y[:1000].mean()
     ours = RuleBoostingRegressor(n_rules=10, search='greedy', max_rule_length=100, language='fastogb', n_cutpoints=4,
                                  epsilon=1e-4, reg=1.0).fit(X, y)
     with warnings.catch_warnings():
@@ -754,5 +789,6 @@ def test_fastogb_greedy_never_lower_on_friedman3():
             num_rules=10, objective_function=fastogb.OrthogonalBoostingObjective,
             weight_update_method=fastogb.FullyCorrective(loss='squared', reg=1.0), loss='squared', reg=1.0,
             search='greedy', max_col_attr=10, objective_params={'epsilon': 1e-4}).fit(X, y)
-    r = np.array([h['risk'] for h in ours.history_[1:]]); p = np.asarray(f.loss_history_, float)
+    r = np.array([h['risk'] for h in ours.history_[1:]])
+    p = np.asarray(f.loss_history_, float)
     assert len(r) == len(p) == 10 and np.all(r <= p * (1 + 1e-9))

@@ -66,7 +66,9 @@ def test_max_leaves():
     from itertools import product
     rng = np.random.default_rng(9)
     for _ in range(15):
-        X = rng.integers(0, 2, (12, 3)); y = rng.integers(0, 2, 12); lam = 0.01
+        X = rng.integers(0, 2, (12, 3))
+        y = rng.integers(0, 2, 12)
+        lam = 0.01
         full = OSDTClassifier(lam, search='bnb').fit(X, y)
         for L in (1, 2, 3):
             m = OSDTClassifier(lam, max_leaves=L).fit(X, y)
@@ -162,7 +164,8 @@ def test_compas_optima_and_dp_agreement():
             assert abs(m.objective_ - R) < 1e-6 and m.n_leaves_ == leaves and m.optimal_
     rng = np.random.default_rng(3)
     for _ in range(6):
-        idx = rng.choice(len(y), 400, replace=False); lam = float(rng.choice([0.01, 0.015, 0.02]))
+        idx = rng.choice(len(y), 400, replace=False)
+        lam = float(rng.choice([0.01, 0.015, 0.02]))
         a = OSDTClassifier(lam, search='bnb').fit(X.iloc[idx], y.iloc[idx])
         b = OSDTClassifier(lam, search='dp').fit(X.iloc[idx], y.iloc[idx])
         assert a.optimal_ and b.optimal_ and abs(a.objective_ - b.objective_) < 1e-9
@@ -172,7 +175,8 @@ def test_explore_hybrid_same_optimum_and_checked():
     "explore='hybrid' (best-first descents, treedp Prop. 12) certifies the same optimum; a bad value is refused."
     import pytest
     rng = np.random.default_rng(6)
-    X = rng.integers(0, 2, (150, 8)); y = (X[:, 0] ^ X[:, 1]) | (rng.random(150) < 0.1)
+    X = rng.integers(0, 2, (150, 8))
+    y = (X[:, 0] ^ X[:, 1]) | (rng.random(150) < 0.1)
     a = OSDTClassifier(0.005, search='dp', max_depth=4).fit(X, y)
     b = OSDTClassifier(0.005, search='dp', max_depth=4, explore='hybrid').fit(X, y)
     assert a.optimal_ and b.optimal_ and abs(a.objective_ - b.objective_) < 1e-12
@@ -186,7 +190,8 @@ def test_zero_regularization_with_depth_is_most_accurate(seed, depth, weighted):
     """regularization=0 with max_depth: the most accurate tree of that depth (the oracle at lam = 0); refused without
     a depth limit and for the branch-and-bound."""
     rng = np.random.default_rng(seed)
-    X = rng.integers(0, 2, (int(rng.integers(4, 20)), int(rng.integers(1, 5)))); y = rng.integers(0, 3, len(X))
+    X = rng.integers(0, 2, (int(rng.integers(4, 20)), int(rng.integers(1, 5))))
+    y = rng.integers(0, 3, len(X))
     w = rng.integers(1, 4, len(X)).astype(float) if weighted else None
     m = OSDTClassifier(0, max_depth=depth).fit(X, y, sample_weight=w)
     want, _ = brute_classification(X, y, 0.0, depth, sample_weight=w)

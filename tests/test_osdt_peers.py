@@ -104,7 +104,8 @@ def gosdt_fit(X, y, lam, time_limit=60):
     while stack:                                   # 'true' branch: x_j = 1
         node, rows = stack.pop()
         if 'prediction' in node:
-            pred[rows] = clf.classes_[node['prediction']]; leaves += 1
+            pred[rows] = clf.classes_[node['prediction']]
+            leaves += 1
             continue
         on = X[rows, node['feature']] == 1
         stack += [(node['true'], rows[on]), (node['false'], rows[~on])]
@@ -126,7 +127,8 @@ def streed_fit(X, y, lam, time_limit=60):
     while stack:                                   # left child: feature not satisfied (x_j = 0)
         node, rows = stack.pop()
         if node.is_leaf_node():
-            pred[rows] = node.label; leaves += 1
+            pred[rows] = node.label
+            leaves += 1
             continue
         on = Xi[rows, node.feature] == 1
         stack += [(node.right_child, rows[on]), (node.left_child, rows[~on])]

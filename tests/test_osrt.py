@@ -32,7 +32,8 @@ def _instance(rng, it):
 
 
 def test_matches_oracle_on_random_instances():
-    rng = np.random.default_rng(12345); done = 0
+    rng = np.random.default_rng(12345)
+    done = 0
     for it in range(360):
         X, y, w, lam, depth, metric = _instance(rng, it)
         if w is not None:
@@ -45,7 +46,8 @@ def test_matches_oracle_on_random_instances():
         assert abs(est.lower_bound_ - want) < 1e-9 and est.gap_ < 1e-9
         assert est.n_leaves_ == est.tree_.n_leaves and (depth is None or est.depth_ <= depth)
         # the reported objective is what the returned tree really costs
-        p = est.predict(X); ww = np.ones(len(y)) if w is None else w
+        p = est.predict(X)
+        ww = np.ones(len(y)) if w is None else w
         if metric == 'l2':
             sst = np.sum(ww * (y - np.sum(ww * y) / ww.sum()) ** 2)
             assert abs(np.sum(ww * (y - p) ** 2) / sst + lam * est.n_leaves_ - est.objective_) < 1e-9
@@ -66,7 +68,8 @@ def test_equiv_bound_gives_same_optimum():
 
 def test_weights_equal_duplication_and_scale_invariance():
     rng = np.random.default_rng(3)
-    X = rng.integers(0, 2, (60, 6)); y = X @ rng.normal(size=6) + rng.normal(scale=0.3, size=60)
+    X = rng.integers(0, 2, (60, 6))
+    y = X @ rng.normal(size=6) + rng.normal(scale=0.3, size=60)
     w = rng.integers(1, 4, 60)
     a = OSRTRegressor(0.01, 3).fit(X, y, sample_weight=w.astype(float))
     b = OSRTRegressor(0.01, 3).fit(np.repeat(X, w, 0), np.repeat(y, w))
@@ -88,7 +91,8 @@ def test_weights_equal_duplication_and_scale_invariance():
     (dict(y=[1.0, 2.0, 3.0]), 'inconsistent numbers of samples'),
 ])
 def test_bad_input(bad, msg):
-    args = dict(X=[[0, 1], [1, 0], [1, 1], [0, 0]], y=[1.0, 2.0, 4.0, 3.0], sample_weight=None); args.update(bad)
+    args = dict(X=[[0, 1], [1, 0], [1, 1], [0, 0]], y=[1.0, 2.0, 4.0, 3.0], sample_weight=None)
+    args.update(bad)
     with pytest.raises(InputError, match=None) as e:
         OSRTRegressor().fit(np.asarray(args['X']), args['y'], sample_weight=args['sample_weight'])
     assert msg in str(e.value), str(e.value)
@@ -114,7 +118,8 @@ def test_bad_parameters(params, msg):
 
 def _hard_problem(seed=0, n=3000, m=40):
     rng = np.random.default_rng(seed)
-    X = rng.integers(0, 2, (n, m)); y = X[:, :8] @ rng.normal(size=8) + rng.normal(size=n)
+    X = rng.integers(0, 2, (n, m))
+    y = X[:, :8] @ rng.normal(size=8) + rng.normal(size=n)
     return X, y
 
 
@@ -151,14 +156,17 @@ def test_predict_consistency_and_api():
     assert np.allclose(est.predict(X[list('edcba')]), p)                     # columns matched by name
     assert abs(est.score(X, y) - est.r2_) < 1e-12                             # score = R^2 = 1 - loss (l2)
     assert abs(est.mse_ - np.mean((y - p) ** 2)) < 1e-12
-    leaves = est.tree_.leaves(); ids = est.tree_.apply(X.to_numpy())
+    leaves = est.tree_.leaves()
+    ids = est.tree_.apply(X.to_numpy())
     for k, lf in enumerate(leaves):                                           # leaf values: means in y's units
         assert abs(lf.value - y[ids == k].mean()) < 1e-9
     assert list(est.feature_names_in_) == list('abcde') and 'a' in est.tree_.to_text()
     t2 = Tree.from_json(est.tree_.to_json())
     assert np.allclose(t2.predict(X.to_numpy()), p)
-    e2 = pickle.loads(pickle.dumps(est)); assert np.allclose(e2.predict(X), p)
-    c = clone(est); assert c.get_params() == est.get_params() and not hasattr(c, 'tree_')
+    e2 = pickle.loads(pickle.dumps(est))
+    assert np.allclose(e2.predict(X), p)
+    c = clone(est)
+    assert c.get_params() == est.get_params() and not hasattr(c, 'tree_')
     with pytest.raises(InputError):
         est.predict(np.ones((3, 4)))
     # a second fit on other data is independent of the first (no state kept between fits)
@@ -168,7 +176,8 @@ def test_predict_consistency_and_api():
     e1 = OSRTRegressor(0.01, max_depth=2, metric='l1').fit(X, y)
     ids = e1.tree_.apply(X.to_numpy())
     for k, lf in enumerate(e1.tree_.leaves()):
-        v = np.sort(y[ids == k].to_numpy()); assert v[(len(v) - 1) // 2] == lf.value
+        v = np.sort(y[ids == k].to_numpy())
+        assert v[(len(v) - 1) // 2] == lf.value
 
 
 def test_from_osrt_config():
@@ -207,10 +216,12 @@ def test_real_estate_case_the_reference_gets_wrong():
 @pytest.mark.skipif(not os.environ.get('GLASSWORKS_SLOW'), reason='slow: set GLASSWORKS_SLOW=1 (needs `osrt`)')
 def test_agrees_with_reference_osrt():
     pytest.importorskip('osrt')
-    import sys; sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'benchmarks'))
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'benchmarks'))
     from osrt_bench import run_osrt, run_ours
     for name in ['servo', 'sync', 'airquality', 'real-estate']:
-        X, y = _data(name); X, y = X.to_numpy(), y.to_numpy().astype(float)
+        X, y = _data(name)
+        X, y = X.to_numpy(), y.to_numpy().astype(float)
         for d in (2, 3, 4):
             for lam in (0.1, 0.01, 0.001):
                 a, b = run_ours(X, y, lam, d, None), run_osrt(X, y, lam, d, 120)
@@ -238,7 +249,8 @@ def test_result_attributes_are_those_of_the_returned_tree():
     "objective_, lower_bound_, gap_ and optimal_ are set in one place and describe `tree_` (issue 11)."
     rng = np.random.default_rng(21)
     for it in range(30):
-        X = rng.integers(0, 2, (60, 5)); y = X @ rng.normal(size=5) + rng.normal(size=60) * 10.0 ** rng.integers(-6, 7)
+        X = rng.integers(0, 2, (60, 5))
+        y = X @ rng.normal(size=5) + rng.normal(size=60) * 10.0 ** rng.integers(-6, 7)
         lam = float(rng.choice([0.001, 0.01, 0.05]))
         kw = dict(node_limit=int(rng.integers(1, 20))) if it % 2 else {}
         e = OSRTRegressor(lam, max_depth=3, **kw).fit(X, y)
@@ -259,7 +271,8 @@ def test_leaf_count_bound_is_ceil_one_over_lambda():
     assert e.optimal_ and e.n_leaves_ == 10 and abs(e.objective_ - 1.0) < 1e-12
     rng = np.random.default_rng(22)
     for it in range(80):
-        X = rng.integers(0, 2, (40, 6)); y = rng.normal(size=40)
+        X = rng.integers(0, 2, (40, 6))
+        y = rng.normal(size=40)
         lam = float(rng.choice([0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0]))
         h = OSRTRegressor(lam).fit(X, y).n_leaves_
         assert h <= math.ceil(1 / lam), (it, lam, h)
@@ -270,7 +283,8 @@ def test_explore_hybrid_same_optimum_and_checked():
     import pytest
     from glassworks.validation import InputError
     rng = np.random.default_rng(5)
-    X = rng.integers(0, 2, (120, 7)); y = X[:, 0] * 2.0 + X[:, 1] * X[:, 2] + rng.normal(0, 0.3, 120)
+    X = rng.integers(0, 2, (120, 7))
+    y = X[:, 0] * 2.0 + X[:, 1] * X[:, 2] + rng.normal(0, 0.3, 120)
     a = OSRTRegressor(0.005, max_depth=4).fit(X, y)
     b = OSRTRegressor(0.005, max_depth=4, explore='hybrid').fit(X, y)
     assert a.optimal_ and b.optimal_ and abs(a.objective_ - b.objective_) < 1e-12
@@ -282,7 +296,8 @@ def test_zero_regularization_with_depth_is_most_accurate():
     "regularization=0 with max_depth: the least squared error of that depth (the oracle at lam = 0)."
     from glassworks.oracles import brute_regression
     rng = np.random.default_rng(4)
-    X = rng.integers(0, 2, (16, 3)); y = rng.normal(size=16)
+    X = rng.integers(0, 2, (16, 3))
+    y = rng.normal(size=16)
     for depth in (1, 2):
         m = OSRTRegressor(0, max_depth=depth).fit(X, y)
         want, _ = brute_regression(X, y, 0.0, depth)

@@ -49,7 +49,8 @@ def test_tree_importances_credit_the_columns_the_tree_splits_on():
 
 
 def test_osdt_predict_proba_orders_like_classes():
-    X = np.array([[0], [0], [0], [1], [1], [1], [1]]); y = np.array(['z', 'z', 'a', 'a', 'a', 'a', 'z'])
+    X = np.array([[0], [0], [0], [1], [1], [1], [1]])
+    y = np.array(['z', 'z', 'a', 'a', 'a', 'a', 'z'])
     m = OSDTClassifier(0.01).fit(X, y)
     P = m.predict_proba(X)
     assert list(m.classes_) == ['a', 'z']
@@ -59,11 +60,13 @@ def test_osdt_predict_proba_orders_like_classes():
 
 def test_osdt_class_weight_equals_sample_weight():
     rng = np.random.default_rng(0)
-    X = rng.integers(0, 2, (60, 4)); y = rng.integers(0, 2, 60)
+    X = rng.integers(0, 2, (60, 4))
+    y = rng.integers(0, 2, 60)
     a = OSDTClassifier(0.02, max_depth=3, class_weight={1: 3.0}).fit(X, y)
     b = OSDTClassifier(0.02, max_depth=3).fit(X, y, sample_weight=np.where(y == 1, 3.0, 1.0))
     assert abs(a.objective_ - b.objective_) < 1e-12 and a.tree_ == b.tree_
     bal = OSDTClassifier(0.02, max_depth=3, class_weight='balanced').fit(X, y)
-    W = np.bincount(y); w = (60 / (2 * W))[y]
+    W = np.bincount(y)
+    w = (60 / (2 * W))[y]
     c = OSDTClassifier(0.02, max_depth=3).fit(X, y, sample_weight=w)
     assert abs(bal.objective_ - c.objective_) < 1e-12

@@ -14,12 +14,14 @@ from glassworks.validation import ParameterError, InputError
 
 @st.composite
 def instances(draw, task):
-    n = draw(st.integers(2, 14)); m = draw(st.integers(1, 3))
+    n = draw(st.integers(2, 14))
+    m = draw(st.integers(1, 3))
     rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
     X = rng.integers(0, 2, (n, m))
     if draw(st.booleans()):                                  # copies, complements, constants (Proposition 4)
         cols = [X[:, rng.integers(m)], 1 - X[:, rng.integers(m)], np.zeros(n, int), np.ones(n, int)]
-        X = np.column_stack([X] + cols[:draw(st.integers(1, 3))]); X = X[:, rng.permutation(X.shape[1])]
+        X = np.column_stack([X] + cols[:draw(st.integers(1, 3))])
+        X = X[:, rng.permutation(X.shape[1])]
     w = np.ones(n) if draw(st.booleans()) else rng.choice([0.0, 0.5, 1.0, 2.0, 3.0], n)
     if w.sum() == 0: w[0] = 1.0
     lam = draw(st.sampled_from([0.0, 0.01, 0.03, 0.1]))
@@ -67,7 +69,9 @@ def test_regression_set_matches_brute_force(inst, metric):
 
 def test_feature_usage_counts_the_listed_trees():
     rng = np.random.default_rng(3)
-    X = rng.integers(0, 2, (40, 4)); X = np.c_[X, 1 - X[:, 0]]; y = (X[:, 0] ^ X[:, 1]) | (rng.random(40) < 0.1)
+    X = rng.integers(0, 2, (40, 4))
+    X = np.c_[X, 1 - X[:, 0]]
+    y = (X[:, 0] ^ X[:, 1]) | (rng.random(40) < 0.1)
     rs = RashomonSet(TreeData(X, y), 0.01, 3, epsilon=0.3)
     trees = list(rs)
     assert len(trees) == rs.count > 10
@@ -76,7 +80,8 @@ def test_feature_usage_counts_the_listed_trees():
 
 def test_n_best_is_the_first_trees_of_a_larger_set():
     rng = np.random.default_rng(4)
-    X = rng.integers(0, 2, (60, 5)); y = X[:, 0] | (X[:, 2] & X[:, 3])
+    X = rng.integers(0, 2, (60, 5))
+    y = X[:, 0] | (X[:, 2] & X[:, 3])
     big = RashomonSet(TreeData(X, y), 0.01, 3, epsilon=1.0)
     best = RashomonSet(TreeData(X, y), 0.01, 3, n_best=25)
     assert big.count >= 25 and len(best) == 25
@@ -84,7 +89,8 @@ def test_n_best_is_the_first_trees_of_a_larger_set():
 
 
 def test_sampling_is_uniform_enough():
-    X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 3); y = X[:, 0] ^ X[:, 1]
+    X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 3)
+    y = X[:, 0] ^ X[:, 1]
     rs = RashomonSet(TreeData(X, y), 0.05, 2, threshold=10.0)
     assert rs.count == 1 + 2 * (1 + 1) ** 2
     seen = [str(t) for t in rs.sample(900, random_state=0)]
@@ -101,14 +107,16 @@ def test_estimators_give_their_sets():
     assert rs[0].feature_names == est.feature_names_
     P, exact = rs.predictions(X.iloc[:5])
     assert exact and P.shape == (rs.count, 5) and set(np.unique(P.astype(int))) <= {0, 1}
-    Xr = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5); yr = np.array([1., 1., 3., 5.] * 5)
+    Xr = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5)
+    yr = np.array([1., 1., 3., 5.] * 5)
     r = OSRTRegressor(regularization=0.01, max_depth=2)
     rs2 = r.rashomon_set(Xr, yr, epsilon=0.5)
     assert abs(rs2.optimum - r.objective_) < 1e-9 and len(rs2) == 3
 
 
 def test_bad_requests_say_what_is_wrong():
-    X = np.array([[0], [1]]); y = np.array([0, 1])
+    X = np.array([[0], [1]])
+    y = np.array([0, 1])
     with pytest.raises(ParameterError, match='exactly one'): RashomonSet(TreeData(X, y), 0.1, 1)
     with pytest.raises(ParameterError, match='exactly one'): RashomonSet(TreeData(X, y), 0.1, 1, epsilon=0.1, n_best=3)
     with pytest.raises(ParameterError, match='leaf price'): RashomonSet(TreeData(X, y), 0.0, None, epsilon=0.1)

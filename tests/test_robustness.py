@@ -89,7 +89,8 @@ def test_hierscale_verbose_prints_a_final_line(capsys):
 
 
 def test_osrt_verbose_prints_a_final_line(capsys):
-    X = (RNG.random((40, 4)) < .5).astype(int); y = X[:, 0] * 2.0 + RNG.random(40)
+    X = (RNG.random((40, 4)) < .5).astype(int)
+    y = X[:, 0] * 2.0 + RNG.random(40)
     OSRTRegressor(0.05, verbose=1).fit(X, y)
     last = capsys.readouterr().out.strip().splitlines()[-1]
     assert last.startswith('[osrt] done: OSRTRegressor: objective') and 'optimal' in last

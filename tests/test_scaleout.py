@@ -129,7 +129,9 @@ def test_hierscale_cv_n_jobs_equals_serial():
 def test_hierscale_fold_errors_are_the_folds_mean():
     "The parallel reduction is the one of the definition: cv_mse_ is the mean over folds of each fold's validation MSE."
     from glassworks.hierscale import HierScaleRegressor, hierscale_path
-    rng = np.random.default_rng(5); X = rng.normal(size=(90, 4)); y = X[:, 0] * X[:, 1] + X[:, 2] + 0.1 * rng.normal(size=90)
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(90, 4))
+    y = X[:, 0] * X[:, 1] + X[:, 2] + 0.1 * rng.normal(size=90)
     est = HierScaleRegressor(n_lambda=6, cv=3, random_state=2, n_jobs=2).fit(X, y)
     folds = np.array_split(np.random.default_rng(2).permutation(90), 3)
     mse = []

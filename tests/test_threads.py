@@ -53,7 +53,8 @@ def _estimators():
     from glassworks.extract import RuleExtractor
     rng = np.random.default_rng(0)
     Xb = (rng.random((80, 6)) < 0.5).astype(np.uint8)
-    Xc = rng.normal(size=(80, 4)); yr = Xc[:, 0] * Xc[:, 1] + Xc[:, 2] + 0.1 * rng.normal(size=80)
+    Xc = rng.normal(size=(80, 4))
+    yr = Xc[:, 0] * Xc[:, 1] + Xc[:, 2] + 0.1 * rng.normal(size=80)
     yc = (Xb[:, 0] ^ Xb[:, 1]).astype(int)
     return [('osdt_bnb', OSDTClassifier(0.02, search='bnb'), Xb, yc),
             ('osdt_dp', OSDTClassifier(0.02, search='dp'), Xb, yc),

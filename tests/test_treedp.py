@@ -12,14 +12,17 @@ from glassworks.oracles import brute_classification, brute_regression
 
 @st.composite
 def instances(draw, task):
-    n = draw(st.integers(1, 24)); m = draw(st.integers(1, 5))
-    seed = draw(st.integers(0, 2**31 - 1)); rng = np.random.default_rng(seed)
+    n = draw(st.integers(1, 24))
+    m = draw(st.integers(1, 5))
+    seed = draw(st.integers(0, 2**31 - 1))
+    rng = np.random.default_rng(seed)
     X = rng.integers(0, 2, (n, m))
     if draw(st.booleans()):                                  # duplicated rows (equivalence classes)
         X = np.r_[X, X[: max(1, n // 2)]]
     if draw(st.booleans()):                                  # copies, complements, constants (Proposition 15)
         cols = [X[:, rng.integers(m)], 1 - X[:, rng.integers(m)], np.zeros(len(X), int), np.ones(len(X), int)]
-        X = np.column_stack([X] + cols[:draw(st.integers(1, 4))]); X = X[:, rng.permutation(X.shape[1])]
+        X = np.column_stack([X] + cols[:draw(st.integers(1, 4))])
+        X = X[:, rng.permutation(X.shape[1])]
     n = len(X)
     w = None if draw(st.booleans()) else rng.integers(1, 4, n).astype(float)
     lam = draw(st.sampled_from([0.0, 0.004, 0.02, 0.05, 0.1, 0.3]))
@@ -68,7 +71,8 @@ def test_regression_matches_oracle(inst, metric, bound, anytime):
 
 def test_node_limit_gives_valid_bounds():
     rng = np.random.default_rng(3)
-    X = rng.integers(0, 2, (300, 10)); y = (X[:, 0] ^ X[:, 1] ^ (rng.random(300) < 0.1)).astype(int)
+    X = rng.integers(0, 2, (300, 10))
+    y = (X[:, 0] ^ X[:, 1] ^ (rng.random(300) < 0.1)).astype(int)
     full = search_tree(TreeData(X, y), 0.001)
     for limit in (1, 5, 50):
         r = search_tree(TreeData(X, y), 0.001, monitor=SearchMonitor(node_limit=limit))
@@ -79,7 +83,8 @@ def test_node_limit_gives_valid_bounds():
 
 def test_oracle_can_fail():
     "The comparison is meaningful: a wrong lambda gives a different optimum on this instance."
-    X = np.array([[1, 1], [0, 1], [0, 1], [0, 0]]); y = np.array([1, 0, 0, 1])
+    X = np.array([[1, 1], [0, 1], [0, 1], [0, 0]])
+    y = np.array([1, 0, 0, 1])
     assert abs(search_tree(TreeData(X, y), 0.2).objective - brute_classification(X, y, 0.1)[0]) > 1e-3
 
 
@@ -104,7 +109,8 @@ def test_incumbent_seed_keeps_exactness(inst, leaves):
 
 def test_tiny_target_spread_issue12():
     "Issue 12 item 1: y=[0,0,0,3.37e-7], lambda=0.5; the split (objective 1.0) beats the single leaf (1.5)."
-    X = np.array([[0], [0], [0], [1]]); y = np.array([0, 0, 0, 3.37e-7])
+    X = np.array([[0], [0], [0], [1]])
+    y = np.array([0, 0, 0, 3.37e-7])
     for bound in ('auto', 'equiv'):
         res = search_tree(TreeData(X, y, task='regression'), 0.5, bound=bound)
         assert res.complete and abs(res.objective - 1.0) < 1e-12 and res.tree.n_leaves == 2, (bound, res)
@@ -126,7 +132,9 @@ def test_regression_is_scale_free(inst, exponent, metric, bound):
 
 def test_tiny_weights_classification():
     "XOR with weights of size 1e-12: four leaves (0.2) beat one (0.45); an absolute tolerance certified the leaf."
-    X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]]); y = np.array([0, 1, 1, 0]); w = np.array([1., 2., 1., 1.])
+    X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]])
+    y = np.array([0, 1, 1, 0])
+    w = np.array([1., 2., 1., 1.])
     for scale in (1e-14, 1e-12, 1.0, 1e12):
         res = search_tree(TreeData(X, y, w * scale), 0.05)
         assert res.complete and abs(res.objective - 0.2) < 1e-12 and res.tree.n_leaves == 4, (scale, res)
@@ -147,7 +155,8 @@ def test_concurrent_searches_in_threads():
     "The engine keeps no module-level state: searches in threads return what they return alone, limits included."
     from concurrent.futures import ThreadPoolExecutor
     rng = np.random.default_rng(5)
-    X = rng.integers(0, 2, (400, 9)); y = (X[:, 0] ^ X[:, 1] ^ (rng.random(400) < 0.1)).astype(int)
+    X = rng.integers(0, 2, (400, 9))
+    y = (X[:, 0] ^ X[:, 1] ^ (rng.random(400) < 0.1)).astype(int)
     yr = X[:, 2] * 2.0 + X[:, 3] + rng.normal(size=400) * 0.3
     jobs = [lambda: search_tree(TreeData(X, y), 0.002),
             lambda: search_tree(TreeData(X, yr, task='regression'), 0.003, max_depth=4),
@@ -191,9 +200,11 @@ def test_switches_agree_on_larger_instances(seed, task, depth):
     bounds (Proposition 10) change nothing."""
     rng = np.random.default_rng(seed)
     n, m = int(rng.integers(20, 300)), int(rng.integers(4, 13))
-    X = rng.integers(0, 2, (n, m)); w = rng.uniform(0.1, 3.0, n)
+    X = rng.integers(0, 2, (n, m))
+    w = rng.uniform(0.1, 3.0, n)
     y = rng.integers(0, 3, n) if task == 'classification' else rng.normal(size=n) * 10.0 ** rng.integers(-6, 7) + 1e3
-    data = TreeData(X, y, w, task=task); lam = float(rng.choice([0.0, 0.002, 0.01]))
+    data = TreeData(X, y, w, task=task)
+    lam = float(rng.choice([0.0, 0.002, 0.01]))
     ref = search_tree(data, lam, depth, depth_two=False, incremental=False, similarity=False)
     assert ref.complete
     for inc, sim, anytime in [(True, True, False), (True, False, False), (False, True, False), (True, True, True)]:
@@ -209,8 +220,10 @@ def test_anytime_bounds_are_valid(seed, task, depth, nodes):
     back realises the reported objective, and the objective is above the optimum."""
     rng = np.random.default_rng(seed)
     n, m = int(rng.integers(20, 200)), int(rng.integers(3, 10))
-    X = rng.integers(0, 2, (n, m)); y = rng.integers(0, 2, n) if task == 'classification' else rng.normal(size=n)
-    data = TreeData(X, y, task=task); lam = float(rng.choice([0.001, 0.01]))
+    X = rng.integers(0, 2, (n, m))
+    y = rng.integers(0, 2, n) if task == 'classification' else rng.normal(size=n)
+    data = TreeData(X, y, task=task)
+    lam = float(rng.choice([0.001, 0.01]))
     opt = search_tree(data, lam, depth).objective
     r = search_tree(data, lam, depth, monitor=SearchMonitor(node_limit=nodes), anytime=True, chunk=max(2, nodes // 3))
     assert r.lower_bound <= opt + 1e-9 and r.objective >= opt - 1e-9, (r, opt)
@@ -222,10 +235,13 @@ def test_lazy_incumbent_is_built_only_when_needed():
     "A function as the incumbent is called only if the first round does not finish; the optimum is unchanged."
     from glassworks.models import Leaf, Tree
     rng = np.random.default_rng(2)
-    X = rng.integers(0, 2, (200, 8)); y = (X[:, 0] ^ X[:, 1]) | (rng.random(200) < 0.1)
-    data = TreeData(X, y); calls = []
+    X = rng.integers(0, 2, (200, 8))
+    y = (X[:, 0] ^ X[:, 1]) | (rng.random(200) < 0.1)
+    data = TreeData(X, y)
+    calls = []
     def leaf():
-        calls.append(1); return Tree(Leaf(0), data.feature_names)
+        calls.append(1)
+        return Tree(Leaf(0), data.feature_names)
     want = search_tree(data, 0.002, 4).objective
     r = search_tree(data, 0.002, 4, incumbent=leaf, chunk=100000)          # one round is enough: never called
     assert r.complete and abs(r.objective - want) < 1e-12 and not calls
@@ -244,7 +260,8 @@ def _slot_contents(P, q):
 
 def _statistics_from_scratch(data, bits, c):
     "s(S), s(S, x~_i = 1), s(S, x~_i = x~_j = 1) of the units in `bits` (x~: features flipped as the engine does), in numpy."
-    u = indices(bits); R = (data.rows[u] ^ _units(data).flip.astype(data.rows.dtype)).astype(float)   # flipped features
+    u = indices(bits)
+    R = (data.rows[u] ^ _units(data).flip.astype(data.rows.dtype)).astype(float)  # flipped features
     if data.kind == CLS: su = np.c_[data.stats[u], data.counts[u]]           # the last statistic counts rows
     else:
         W, a = data.stats[u, 0], data.stats[u, 1] - c
