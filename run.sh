@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # glassworks: one entry point that sets everything up, then runs what you ask.
 #   ./run.sh tour [--out DIR]   set up, then fit every method on embedded data, print models, write figures
-#   ./run.sh test               set up, then nbdev_test over every notebook + doctests + pytest tests/
+#   ./run.sh test               set up, then ruff check, nbdev_test over every notebook, doctests, pytest tests/
 #   ./run.sh docs [--out DIR]   set up, then build the static docs site (Sphinx + myst-nb, no Quarto) into docs/_site
 #   ./run.sh slow               set up, then run the long (#| slow) notebook experiments too
 #   ./run.sh setup              only set up: .venv with glassworks (editable) + dev extras; system packages
@@ -56,6 +56,8 @@ case "$cmd" in
   tour)  setup; exec glassworks tour "$@" ;;
   test)
     GLASSWORKS_SYSTEM_EXTRAS="chromium chromium-driver" setup
+    say "ruff check: the notebooks, tests, benchmarks and docs scripts (configuration in pyproject.toml)"
+    ruff check
     say "nbdev_test over every notebook"
     nbdev_test --n_workers "${GLASSWORKS_WORKERS:-2}" --timing
     say "doctests: the examples in the docstrings of glassworks/"

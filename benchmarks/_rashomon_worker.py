@@ -19,7 +19,7 @@ Memory: `peak_rss_mb` is this process's peak resident set (`ru_maxrss`), `base_r
 the timed work (interpreter + imports + data + warm-up); the parent also polls VmHWM, for runs it has to kill.
 """
 from __future__ import annotations
-import argparse, json, os, resource, sys, time
+import argparse, json, resource, sys, time
 from pathlib import Path
 
 import numpy as np

@@ -3,7 +3,7 @@ GBM(n_estimators=T, max_depth=D, random_state=0) on Friedman #1 with n rows (dat
 Grid: T in {2,3,4} x D in {2,3} x n in {30,45,60} x K in {2,3,4} x gamma_rel in {0.1,1,10} = 162 instances; each one is
 solved with a time limit (--tl, 15 s) and then enumerated exhaustively (every feasible support) as the truth.
 Usage: python benchmarks/extract_battery.py [--solver exact_solve|oa|branch_and_bound] [--tl 15] [--limit N]"""
-import sys, time, itertools, json
+import time, itertools, json
 import numpy as np
 from sklearn.datasets import make_friedman1
 from sklearn.ensemble import GradientBoostingRegressor

@@ -10,12 +10,14 @@ Every objective is recomputed in double precision from the tree the solver retur
 """
 from __future__ import annotations
 
-import argparse, contextlib, csv, datetime, gc, json, math, os, platform, re, resource, statistics, sys, tempfile, time
+import argparse, csv, datetime, gc, json, math, os, platform, re, resource, statistics, sys, time
 import warnings
 from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).parent))
+from _common import captured_output, objective_of, streed_tree_predict          # noqa: E402
 from glassworks.datasets import load
 from glassworks.treedp import TreeData, search_tree
 from glassworks.base import SearchMonitor
@@ -60,31 +62,6 @@ SPEC_TRUTH = {
 
 # ---------------------------------------------------------------------------------------------------------------------
 # helpers
-@contextlib.contextmanager
-def captured_output(sink: list):
-    """Redirect the process-level stdout/stderr (file descriptors 1 and 2, so C++ output too) into `sink`."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    saved = os.dup(1), os.dup(2)
-    with tempfile.TemporaryFile(mode='w+b') as tmp:
-        os.dup2(tmp.fileno(), 1)
-        os.dup2(tmp.fileno(), 2)
-        try:
-            yield
-        finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os.dup2(saved[0], 1)
-            os.dup2(saved[1], 2)
-            os.close(saved[0])
-            os.close(saved[1])
-            tmp.seek(0)
-            sink.append(tmp.read().decode(errors='replace'))
-
-
-def objective_of(pred, y, n_leaves, lam) -> float:
-    "Misclassified fraction + λ·leaves, in double precision."
-    return float(np.mean(np.asarray(pred) != np.asarray(y))) + lam * n_leaves
 
 
 def gosdt_tree_predict(node: dict, X: np.ndarray, classes):
@@ -104,21 +81,6 @@ def gosdt_tree_predict(node: dict, X: np.ndarray, classes):
     return pred, leaves, depth
 
 
-def streed_tree_predict(node, X: np.ndarray):
-    "Walk a pystreed tree (left child: feature not satisfied, x_j = 0) → (predictions, leaves, depth)."
-    pred = np.empty(len(X), dtype=np.int64)
-    leaves, depth, stack = 0, 0, [(node, np.arange(len(X)), 0)]
-    while stack:
-        nd, rows, d = stack.pop()
-        if nd.is_leaf_node():
-            pred[rows] = nd.label
-            leaves += 1
-            depth = max(depth, d)
-            continue
-        on = X[rows, nd.feature] == 1
-        stack.append((nd.right_child, rows[on], d + 1))
-        stack.append((nd.left_child, rows[~on], d + 1))
-    return pred, leaves, depth
 
 
 def blank(solver):

@@ -20,43 +20,19 @@ Needs GLASSWORKS_DATA (the shipped CSVs) and, for the peers, `pip install osrt==
 cannot be imported is skipped).
 """
 from __future__ import annotations
-import argparse, contextlib, os, platform, sys, time
+import argparse, os, platform, sys, time
 from pathlib import Path
 import numpy as np
 import pandas as pd
 
+sys.path.insert(0, str(Path(__file__).parent))
+from _common import objective_from_groups, quiet_fd, interleaved                 # noqa: E402
+from _common import run_streed_regression as run_streed                            # noqa: E402
 from glassworks.datasets import load
 from glassworks.osrt import OSRTRegressor
 
 DATASETS = ['airfoil', 'airquality', 'enb-heat', 'real-estate', 'seoul-bike', 'servo', 'sync', 'yacht']
 TOL = 1e-7          # objectives closer than this (relative to max(1, |objective|)) agree
-
-
-def objective_from_groups(groups, y, lam):
-    "SSE/SST + lam * leaves for a partition of the rows given as group ids, in float64 with centred sums."
-    y = np.asarray(y, float)
-    sst = np.sum((y - y.mean()) ** 2)
-    _, g = np.unique(groups, return_inverse=True)
-    g = g.ravel()
-    k = g.max() + 1
-    cnt = np.bincount(g, minlength=k)
-    mu = np.bincount(g, weights=y, minlength=k) / cnt
-    return float(np.sum((y - mu[g]) ** 2) / sst + lam * k), int(k)
-
-
-@contextlib.contextmanager
-def quiet_fd():
-    "Silence stdout at the file-descriptor level (the C++ extension prints there)."
-    sys.stdout.flush()
-    fd = os.dup(1)
-    null = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(null, 1)
-    try: yield
-    finally:
-        sys.stdout.flush()
-        os.dup2(fd, 1)
-        os.close(fd)
-        os.close(null)
 
 
 def osrt_leaf_ids(node, X):
@@ -99,23 +75,7 @@ def run_osrt(X, y, lam, d, cap):
                 reported=float(m.ub), internal_sec=float(m.time), iterations=int(m.iterations))
 
 
-def run_streed(X, y, lam, d, cap, bound):
-    from pystreed import STreeDRegressor
-    m = STreeDRegressor(optimization_task='cost-complex-regression', max_depth=d, cost_complexity=lam,
-                        regression_lower_bound=bound, time_limit=cap)
-    t = time.perf_counter()
-    with quiet_fd(): m.fit(X, y)
-    sec = time.perf_counter() - t
-    # leaves predict their exact (double) means; rows with equal predictions can be grouped without changing SSE
-    k = int(m.get_n_leaves())
-    obj = objective_from_groups(m.predict(X), y, 0.0)[0] + lam * k
-    return dict(sec=sec, obj=obj, leaves=k, optimal=bool(m.fit_result.is_optimal()))
 
-
-def interleaved(runs, repeat, short=0.2):
-    "benchmarks/treedp_depth_bench.py's interleaved best-of-`repeat` for runs shorter than `short` seconds."
-    import treedp_depth_bench
-    return treedp_depth_bench.interleaved(runs, repeat, short)
 
 
 def available(mod):
@@ -209,7 +169,6 @@ def write_markdown(df, a, peers):
     if peers['osrt']:
         df['ratio'] = df['ours_sec'] / df['osrt_sec']
         if peers['streed']: df['streed_ratio'] = df['streed_sec'] / df['osrt_sec']
-        both = df['osrt_optimal'] & df['ours_optimal']
         df['osrt_wrong'] = [bool(o and not _agree(x, z) and x > z) for o, x, z in
                             zip(df['osrt_optimal'], df['osrt_obj'], df['ours_obj'])]
     objs = [c for c in ('osrt_obj', 'streed_obj', 'streed_km_obj') if c in df]

@@ -22,15 +22,15 @@ Writes OUT.csv and OUT.md after every case. Data: `glassworks.datasets.load('dl8
 the cache, or a checked download). See benchmarks/README.md.
 """
 from __future__ import annotations
-import argparse, datetime, gc, math, os, platform, statistics, subprocess, sys, time, warnings
+import argparse, datetime, gc, math, os, platform, subprocess, sys, time, warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).parent))
-from osdt_bench import captured_output, streed_tree_predict, objective_of                # noqa: E402
-from treedp_depth_bench import interleaved, compile_time                               # noqa: E402
+from _common import captured_output, streed_tree_predict, objective_of, interleaved   # noqa: E402
+from treedp_depth_bench import compile_time                                          # noqa: E402
 import glassworks                                                                        # noqa: E402
 from glassworks.datasets import load, suite_datasets                                    # noqa: E402
 from glassworks.treedp import TreeData, search_tree, tree_objective                     # noqa: E402

@@ -26,8 +26,7 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).parent))
-from osdt_bench import streed_tree_predict, objective_of, captured_output           # noqa: E402
-from osrt_bench import run_streed as run_streed_regression                           # noqa: E402
+from _common import streed_tree_predict, objective_of, captured_output, interleaved, run_streed_regression  # noqa: E402
 from glassworks.datasets import load                                                 # noqa: E402
 from glassworks.treedp import TreeData, search_tree                                  # noqa: E402
 from glassworks.binarize import Binarizer                                            # noqa: E402
@@ -47,26 +46,6 @@ def load_binary(name):
     X, y, _ = load(name)
     task = 'regression' if name in REGRESSION else 'classification'
     return X.to_numpy().astype(np.int64), y.to_numpy(), task
-
-
-def _attempt(run):
-    try: return run()
-    except Exception as e:   # noqa: BLE001 - a peer failing must not stop the benchmark
-        return dict(sec=np.nan, obj=np.nan, optimal=False, error=f"{type(e).__name__}: {e}")
-
-
-def interleaved(runs, repeat, short=0.2):
-    """Run every solver once, in turn; then, for up to `repeat - 1` more rounds, again every solver whose fastest run
-    so far is shorter than `short` seconds, in turn (so that a burst of load on a shared machine hits all of them
-    alike). Keeps each solver's fastest run."""
-    best = {k: _attempt(f) for k, f in runs.items()}
-    for _ in range(repeat - 1):
-        again = [k for k, r in best.items() if r['sec'] < short]
-        if not again: break
-        for k in again:
-            r = _attempt(runs[k])
-            if r['sec'] < best[k]['sec']: best[k] = r
-    return best
 
 
 def run_ours(X, y, task, lam, depth, cap, depth_two, switches=()):

@@ -19,7 +19,7 @@
 """
 from __future__ import annotations
 
-import argparse, copy, glob, html, json, os, re, shutil, subprocess, sys, tempfile, time, traceback
+import argparse, copy, html, json, os, re, shutil, subprocess, sys, tempfile, time, traceback
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path, PurePosixPath
@@ -345,7 +345,7 @@ def api_markdown(md: str, rel: str = '') -> str:
     if REFERENCE: src_html += REFERENCE.api_link(name_txt, rel)  # the entry's page in the API reference
     out += [f'<div class="gw-api-anchor"><span id="{html.escape(anchor)}"></span>{src_html}</div>', '']
     # body: fenced blocks kept (signature links made plain), prose escaped so it shows literally
-    fence, first_code, prose, wrapped = None, True, [], []
+    fence, first_code, prose, wrapped, is_sig = None, True, [], [], False
 
     def flush():
         if not prose: return
@@ -534,7 +534,7 @@ def read_sidebar(nbs: Path) -> list:
         f = nbs / name
         if not f.exists(): continue
         try: d = yaml.safe_load(f.read_text(encoding='utf-8')) or {}
-        except yaml.YAMLError as e: raise SystemExit(f'docs/build.py: cannot parse {f}: {e}')
+        except yaml.YAMLError as e: raise SystemExit(f'docs/build.py: cannot parse {f}: {e}') from None
         sb = (d.get('website') or {}).get('sidebar')
         if isinstance(sb, list): sb = sb[0] if sb else {}
         if isinstance(sb, dict) and isinstance(sb.get('contents'), list): return sb['contents']
@@ -673,7 +673,7 @@ def build(out: Path, nbs: Path, jobs: int, stage: Path | None = None, quiet: boo
     if not rels: raise SystemExit(f'docs/build.py: no notebooks in {nbs}')
     for rel in nb_rels:  # fail early and clearly on a broken/half-written notebook
         try: json.loads((nbs / rel).read_text(encoding='utf-8'))
-        except Exception as e: raise SystemExit(f'docs/build.py: {nbs / rel} is not a valid notebook: {e}')
+        except Exception as e: raise SystemExit(f'docs/build.py: {nbs / rel} is not a valid notebook: {e}') from None
 
     jobs = max(1, min(jobs, len(nb_rels) or 1))
     results = []

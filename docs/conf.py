@@ -15,7 +15,7 @@ copyright = S.get('copyright', '')
 release = version = S.get('version', '')
 
 extensions = ['myst_nb', 'sphinx_copybutton', 'sphinx_design', 'sphinx.ext.mathjax']
-import sys
+import sys  # noqa: E402 (conf.py reads settings.ini first)
 sys.path.insert(0, str(HERE))  # docs/gw_reference.py: the API reference (autodoc + napoleon over
 extensions.append('gw_reference')             # the package, Parameters from nbdev's docments comments)
 default_role = 'code'                          # `x` in reST docstrings is code, as in markdown

@@ -26,19 +26,32 @@ ROOT = HERE.parent
 
 # ------------------------------------------------------------------------------------------------ what is documented
 # (page slug, title, one-line intro, method page (output name of its notebook) or None, [objects])
-PAGES = [
-    ('osdtclassifier', 'OSDTClassifier', 'Certified-optimal sparse decision trees for classification.', 'osdt',
-     ['glassworks.osdt.OSDTClassifier']),
-    ('osrtregressor', 'OSRTRegressor', 'Certified-optimal sparse regression trees.', 'osrt',
-     ['glassworks.osrt.OSRTRegressor']),
-    ('hierscaleregressor', 'HierScaleRegressor', 'Sparse interaction models under strong hierarchy.', 'hierscale',
-     ['glassworks.hierscale.HierScaleRegressor']),
-    ('ruleboostingregressor', 'RuleBoostingRegressor', 'Additive rule ensembles by orthogonal gradient boosting.', 'ogb',
-     ['glassworks.ogb.RuleBoostingRegressor']),
-    ('ruleboostingclassifier', 'RuleBoostingClassifier', 'Rule ensembles for binary classification (logistic loss).',
-     'ogb', ['glassworks.ogb.RuleBoostingClassifier']),
-    ('ruleextractor', 'RuleExtractor', 'Short rule lists pruned from a fitted tree ensemble.', 'extract',
-     ['glassworks.extract.RuleExtractor']),
+# The estimators come from the package's list of methods (`glassworks.registry.METHODS`: order, classes, the method's
+# page); the reference adds a one-line introduction of its own to each.
+INTROS = {
+    'OSDTClassifier': 'Certified-optimal sparse decision trees for classification.',
+    'OSRTRegressor': 'Certified-optimal sparse regression trees.',
+    'HierScaleRegressor': 'Sparse interaction models under strong hierarchy.',
+    'RuleBoostingRegressor': 'Additive rule ensembles by orthogonal gradient boosting.',
+    'RuleBoostingClassifier': 'Rule ensembles for binary classification (logistic loss).',
+    'RuleExtractor': 'Short rule lists pruned from a fitted tree ensemble.',
+}
+
+
+def _estimator_pages() -> list:
+    "One reference page per estimator of `METHODS`, in its order; an estimator without an introduction is an error."
+    from glassworks.registry import METHODS
+    pages = []
+    for m in METHODS.values():
+        for path in dict.fromkeys(m.estimators.values()):          # a class that fits two tasks: one page
+            cls = path.rsplit('.', 1)[1]
+            if cls not in INTROS: raise KeyError(f"docs/gw_reference.py: INTROS has no line for {cls} ({m.name})")
+            pages.append((cls.lower(), cls, INTROS[cls], re.sub(r'^\d+_', '', m.page), [f'glassworks.{path}']))
+    return pages
+
+
+ESTIMATOR_PAGES = _estimator_pages()
+PAGES = [*ESTIMATOR_PAGES,
     ('rashomonset', 'RashomonSet', 'Every good tree: the Rashomon set of OSDT/OSRT, counted exactly and read in order.',
      'rashomon', ['glassworks.rashomon.RashomonSet']),
     ('binarizer', 'Binarizer', 'Numeric and categorical columns as named 0/1 features.', 'binarize',
@@ -50,11 +63,10 @@ PAGES = [
     ('datasets', 'Datasets', 'The benchmark tables: catalogue, download, checksum and cache.', 'datasets',
      ['glassworks.datasets.load', 'glassworks.datasets.list_datasets', 'glassworks.datasets.Dataset']),
     ('utilities', 'Compilation and errors', 'Compiling the numba kernels ahead of time; the errors glassworks raises.',
-     None, ['glassworks.compiling.compile_all', 'glassworks.validation.InputError',
+     None, ['glassworks.registry.compile_all', 'glassworks.validation.InputError',
             'glassworks.validation.ParameterError']),
 ]
-GROUPS = [('Estimators', ['osdtclassifier', 'osrtregressor', 'hierscaleregressor', 'ruleboostingregressor',
-                          'ruleboostingclassifier', 'ruleextractor']),
+GROUPS = [('Estimators', [slug for slug, *_ in ESTIMATOR_PAGES]),
           ('Model sets', ['rashomonset']),
           ('Preprocessing', ['binarizer']), ('Models', ['models']), ('Data', ['datasets']),
           ('Utilities', ['utilities'])]
@@ -76,7 +88,7 @@ SEE_ALSO = {
 }
 PAGE_OF = {o.rsplit('.', 1)[1]: (slug, o) for slug, _, _, _, objs in PAGES for o in objs}
 THEORY = {o.rsplit('.', 1)[1]: guide for _, _, _, guide, objs in PAGES for o in objs if guide}
-THEORY.update(compile_all='compiling', InputError='validation', ParameterError='validation')  # pages of their own
+THEORY.update(compile_all='registry', InputError='validation', ParameterError='validation')  # pages of their own
 
 
 def _import(path: str):

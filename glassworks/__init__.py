@@ -10,7 +10,7 @@ _EXPORTS = {
     'Tree': 'models', 'Leaf': 'models', 'Split': 'models', 'Rule': 'models', 'Condition': 'models',
     'RuleList': 'models', 'RuleEnsemble': 'models', 'model_from_dict': 'models', 'model_from_json': 'models',
     'load': 'datasets', 'list_datasets': 'datasets',
-    'compile_all': 'compiling',
+    'compile_all': 'registry',
     'InputError': 'validation', 'ParameterError': 'validation',
 }
 __all__ = ['__version__', *_EXPORTS]

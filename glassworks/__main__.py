@@ -6,8 +6,7 @@
 __all__ = ['main']
 
 # %% ../nbs/91_cli.ipynb #1fdc562e
-import argparse, sys
-from pathlib import Path
+import sys
 
 def main(argv=None):
     "Entry point of the `glassworks` command."
@@ -31,7 +30,7 @@ def main(argv=None):
         from glassworks.tour import run_tour
         run_tour(a.out, draw=not a.no_draw, only=a.only)
     elif a.cmd == 'compile':
-        from glassworks.compiling import compile_all
+        from glassworks.registry import compile_all
         compile_all(verbose=True)
     elif a.cmd == 'datasets':
         from glassworks.datasets import list_datasets, fetch

@@ -10,7 +10,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 from .compiling import compile_seconds, compiling
 from .validation import (check_X, check_X_y, check_predict_X, check_scalar, check_option, check_sample_weight,
-                                   _is_dataframe, InputError, ParameterError)
+                                   is_dataframe, InputError, ParameterError)
 
 # %% auto #0
 __all__ = ['resident_bytes', 'SearchMonitor', 'GlassworksEstimator', 'ExactSolverMixin', 'GlassworksClassifier',
@@ -180,7 +180,7 @@ class GlassworksEstimator(BaseEstimator):
         A, yy, names = out[:3]
         if task == 'classification': self.classes_ = out[3]
         self.n_features_in_, self.feature_names_ = (A.shape[1] if B is None else B.n_features_in_), names
-        if _is_dataframe(X): self.feature_names_in_ = np.asarray([str(c) for c in X.columns], dtype=object)
+        if is_dataframe(X): self.feature_names_in_ = np.asarray([str(c) for c in X.columns], dtype=object)
         elif hasattr(self, 'feature_names_in_'): del self.feature_names_in_
         w = check_sample_weight(sample_weight, A.shape[0])
         return A, yy, w

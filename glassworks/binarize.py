@@ -12,11 +12,11 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, check_random_state
 from sklearn.utils.multiclass import type_of_target
 from .validation import (MAX_GRID, InputError, ParameterError, check_X, check_y, check_scalar, check_option, check_sample_weight,
-                                   _is_dataframe, _names_from)
+                                   is_dataframe, column_names)
 
 # %% auto #0
 __all__ = ['format_number', 'snap_cuts', 'weighted_quantile', 'quantile_cuts', 'midpoint_cuts', 'equal_width_edges',
-           'gbdt_split_thresholds', 'gbdt_prune', 'Binarizer']
+           'gbdt_split_thresholds', 'gbdt_prune', 'Binarizer', 'numeric_inputs']
 
 # %% ../nbs/03_binarize.ipynb #df9c6187
 def format_number(t:float, digits:int=4) -> str:
@@ -190,10 +190,10 @@ def _is_categorical_dtype(dtype) -> bool:
 def _as_frame(X):
     "Any 2-D input as a DataFrame, with glassworks feature names (given or `x0, x1, ...`)."
     if X is None: raise InputError("X is None.")
-    if _is_dataframe(X):
+    if is_dataframe(X):
         cplx = [str(c) for c, t in X.dtypes.items() if getattr(t, 'kind', '') == 'c']
         if cplx: raise InputError(f"column(s) {cplx[:5]} are complex; split them into real and imaginary parts.")
-        return X, _names_from(X, None, X.shape[1])
+        return X, column_names(X, None, X.shape[1])
     if hasattr(X, 'toarray'):
         raise InputError("Sparse data was passed for X, but dense data is required. Use X.toarray() to convert to a dense "
                          "numpy array (the thresholds and levels are learnt column by column on dense data).")
@@ -206,7 +206,7 @@ def _as_frame(X):
         raise InputError("Complex data not supported: binarize the real and imaginary parts as separate real columns.")
     df = pd.DataFrame(arr)
     if arr.dtype == object: df = df.infer_objects()
-    return df, _names_from(arr, None, arr.shape[1])
+    return df, column_names(arr, None, arr.shape[1])
 
 def _sorted_levels(levels):
     try: return sorted(levels)
@@ -410,7 +410,7 @@ def _describe_all(bz):
 def _aligned(bz, X):
     "Reorder a DataFrame's columns to the fitted order, or check a plain array's width."
     names = list(bz.feature_names_in_)
-    if _is_dataframe(X):
+    if is_dataframe(X):
         cols = [str(c) for c in X.columns]
         missing = [c for c in names if c not in cols]
         if missing: raise InputError(f"X is missing column(s) seen in fit: {missing[:5]}.")
@@ -451,7 +451,7 @@ def _transform(bz, X):
         if plan['missing']: blocks.append(miss[:, None])
     B = (np.column_stack(blocks) if blocks else np.zeros((n, 0), bool)).astype(np.uint8)
     if bz.output == 'numpy': return B
-    index = X.index if _is_dataframe(X) else None
+    index = X.index if is_dataframe(X) else None
     return pd.DataFrame(B, columns=bz.get_feature_names_out(), index=index)
 
 # %% ../nbs/03_binarize.ipynb #a41f9ff5
@@ -538,3 +538,19 @@ class Binarizer(TransformerMixin, BaseEstimator):
     def negate(self, j) -> str:
         "The readable negation of output feature `j`: true where the feature is 0."
         return self.feature_info_[self._position(j)]['negation']
+
+# %% ../nbs/03_binarize.ipynb #709c0b82
+def numeric_inputs(bz:Binarizer, # a fitted binarizer
+                   X) -> dict:
+    """The numeric input columns of `X` as {input column index: float64 values}, indexed in the fitted column order
+    (a DataFrame's columns are matched by name and checked; missing values stay NaN where the binarizer allows them);
+    categorical columns are left out.
+
+    ```python
+    >>> bz = Binarizer(n_bins=2).fit(pd.DataFrame({'c': ['x', 'y', 'x'], 'a': [1., 2., 3.]}))
+    >>> {j: v.tolist() for j, v in numeric_inputs(bz, pd.DataFrame({'a': [2.5], 'c': ['y']})).items()}
+    {1: [2.5]}
+
+    ```"""
+    check_is_fitted(bz, 'feature_info_')
+    return _split_input(bz, _aligned(bz, X), bz._categorical_in, [str(c) for c in bz.feature_names_in_])[0]

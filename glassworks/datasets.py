@@ -677,7 +677,7 @@ def load(name:str, # a name or alias from `list_datasets()`
     if X.shape[0] != spec.rows or X.shape[1] != spec.features:
         import warnings
         warnings.warn(f"{spec.name}: expected {spec.rows} rows x {spec.features} features, got "
-                      f"{X.shape[0]} x {X.shape[1]} from {path}; the file may differ from the reference copy.")
+                      f"{X.shape[0]} x {X.shape[1]} from {path}; the file may differ from the reference copy.", stacklevel=2)
     return Dataset(spec.name, spec.task, X, y, _describe(spec, X, y, path), spec.url)
 
 # %% ../nbs/05_datasets.ipynb #535a2a88

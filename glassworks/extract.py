@@ -22,8 +22,7 @@ from .models import Rule, Condition, RuleEnsemble
 __all__ = ['FREE_PRICE', 'BNB_MAX_CANDIDATES', 'BNB_NODES', 'ENUM_MAX_SUPPORTS', 'ENUM_OA_CUTS', 'BRANCH_FW_STEPS', 'BRANCH_LIST',
            'GAMMA_GRID', 'NodeTable', 'node_table', 'q_value', 'is_antichain', 'CBCDState', 'ExtractionProblem', 'cbcd',
            'PathStep', 'RulePath', 'rule_path', 'outer_approximation', 'branch_and_bound', 'q_fractional',
-           'relax_and_enumerate', 'relax_and_branch', 'exact_solve', 'RuleExtractor', 'tree_graphviz', 'plot_rule_path',
-           'plot_rule_depths', 'k_slider']
+           'relax_and_enumerate', 'relax_and_branch', 'exact_solve', 'RuleExtractor']
 
 # %% ../nbs/40_extract.ipynb #9f1c1f8d
 @njit(cache=True)
@@ -531,7 +530,7 @@ def cbcd(problem:ExtractionProblem, lam:float, state:CBCDState|None=None, tol:fl
 
     ```"""
     s = problem.empty() if state is None else CBCDState(state.r.copy(), state.w.copy(), state.z.copy())
-    T, all_trees = problem.table.n_trees, np.arange(problem.table.n_trees)
+    all_trees = np.arange(problem.table.n_trees)
     F = problem.objective(s, lam)
     if trace is not None: trace.append(F)
     def record():
@@ -1848,106 +1847,3 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
         status = 'optimal' if self.optimal_ else f"stopped by {self.stats_.get('oa_status') or self.stats_.get('stopped_by')}"
         return head + (f"objective {self.objective_:.6g}, lower bound {self.lower_bound_:.6g}, gap {rel:.2%} ({status}), "
                        f"{self.fit_time_:.2f}s")
-
-# %% ../nbs/40_extract.ipynb #9bdb88a3
-def tree_graphviz(table:NodeTable, nodes, tree:int, precision:int=3):
-    """A `graphviz.Digraph` of tree `tree` pruned to the root paths of the selected `nodes` (filled); siblings that
-    were cut off are grey stubs.
-
-    ```python
-    >>> from sklearn.tree import DecisionTreeRegressor
-    >>> X = np.arange(8.)[:, None]; tab = node_table(DecisionTreeRegressor(max_depth=2).fit(X, X[:, 0]), X)
-    >>> 'filled' in tree_graphviz(tab, [1], 0).source
-    True
-
-    ```"""
-    from glassworks.models import _new_digraph, _fmt
-    nodes = set(int(i) for i in nodes if table.tree[i] == tree)
-    keep = set()
-    for i in nodes: keep.update(table.path(i))
-    g = _new_digraph(f'tree{tree}')
-    names = table.feature_names
-    for i in sorted(keep):
-        lab = f"n={table.count[i]:g}  mu={_fmt(table.mu[i], precision)}"
-        if i in nodes: g.node(str(i), lab, shape='box', style='filled', fillcolor='#6baed6')
-        else: g.node(str(i), f"{names[table.feature[i]]} <= {_fmt(table.threshold[i], precision)}\n{lab}", shape='box')
-        p = table.parent[i]
-        if p >= 0: g.edge(str(p), str(i), label='yes' if table.left[p] == i else 'no')
-        if i not in nodes and table.left[i] >= 0:
-            for ch in (table.left[i], table.right[i]):
-                if ch not in keep:
-                    g.node(str(ch), '…', shape='plaintext', fontcolor='grey')
-                    g.edge(str(i), str(ch), color='grey', label='yes' if ch == table.left[i] else 'no', fontcolor='grey')
-    return g
-
-def _r2(y, f): return 1 - np.sum((y - f) ** 2) / np.sum((y - np.mean(y)) ** 2)
-
-def plot_rule_path(path:RulePath, X=None, y=None, X_test=None, y_test=None, ax=None):
-    """R^2 against the number of rules along a path (training rows and/or held-out rows).
-
-    ```python
-    >>> from sklearn.tree import DecisionTreeRegressor
-    >>> X = np.arange(8.)[:, None]
-    >>> p = rule_path(DecisionTreeRegressor(max_depth=2).fit(X, X[:, 0]), X, X[:, 0], n_lambdas=5)
-    >>> type(plot_rule_path(p, X, X[:, 0])).__name__
-    'Axes'
-
-    ```"""
-    import matplotlib.pyplot as plt
-    if ax is None: ax = plt.subplots(figsize=(5, 3))[1]
-    n = [s.n_rules for s in path.steps]
-    if y is not None:
-        ax.plot(n, [_r2(y, path.model(s).predict(X)) for s in path.steps], 'o-', ms=3, label='train')
-    if y_test is not None:
-        ax.plot(n, [_r2(y_test, path.model(s).predict(X_test)) for s in path.steps], 's-', ms=3, label='test')
-    ax.set_xlabel('rules')
-    ax.set_ylabel('$R^2$')
-    ax.legend(fontsize=8)
-    return ax
-
-def plot_rule_depths(models:dict, ax=None):
-    """Histogram of rule lengths (conditions after merging) for each named `RuleEnsemble`.
-
-    ```python
-    >>> from sklearn.tree import DecisionTreeRegressor
-    >>> X = np.arange(8.)[:, None]
-    >>> p = rule_path(DecisionTreeRegressor(max_depth=2).fit(X, X[:, 0]), X, X[:, 0], n_lambdas=5)
-    >>> type(plot_rule_depths({'K=2': p.model(p.select(2))})).__name__
-    'Axes'
-
-    ```"""
-    import matplotlib.pyplot as plt
-    if ax is None: ax = plt.subplots(figsize=(5, 3))[1]
-    lens = {k: [r.length for r in m.rules] for k, m in models.items()}
-    top = max((max(v) for v in lens.values() if v), default=1)
-    ax.hist(list(lens.values()), bins=np.arange(0.5, top + 1.5), label=list(lens), rwidth=0.85)
-    ax.set_xlabel('conditions per rule')
-    ax.set_ylabel('rules')
-    ax.legend(fontsize=8)
-    return ax
-
-def k_slider(path:RulePath, max_K:int=25):
-    """An ipywidgets slider over K showing the best path model within the budget.
-
-    ```python
-    >>> from sklearn.tree import DecisionTreeRegressor
-    >>> X = np.arange(8.)[:, None]
-    >>> p = rule_path(DecisionTreeRegressor(max_depth=2).fit(X, X[:, 0]), X, X[:, 0], n_lambdas=5)
-    >>> type(k_slider(p, max_K=4)).__name__
-    'VBox'
-
-    ```"""
-    import ipywidgets as W
-    slider, out = W.IntSlider(value=min(10, max_K), min=1, max=max_K, description='K'), W.Output()
-    def show(change=None):
-        out.outputs = ()
-        out.append_stdout(path.model(path.select(slider.value)).to_text() + '\n')
-    slider.observe(show, names='value')
-    show()
-    box = W.VBox([slider, out])
-    def bundle(**kw):                  # the saved/static view (docs site, nbviewer): the selected model as text
-        d = type(box)._repr_mimebundle_(box, **kw)
-        if d is not None: d['text/plain'] = path.model(path.select(slider.value)).to_text()
-        return d
-    box._repr_mimebundle_ = bundle
-    return box

@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit, prange
 from .compiling import install_locators, argsort_stable
 install_locators()   # numba's cache stamped by the package's source, before this module's kernels are decorated
-from .validation import InputError, ParameterError, check_scalar, check_X_y, check_X, check_sample_weight, MAX_GRID
+from .validation import InputError, ParameterError, check_scalar, check_X_y, check_sample_weight, MAX_GRID
 from .validation import check_bool, check_random_state
 from sklearn.utils.validation import check_is_fitted
 from .base import GlassworksRegressor
@@ -17,8 +17,7 @@ from .base import GlassworksRegressor
 # %% auto #0
 __all__ = ['pair_index', 'pair_from_index', 'project_l1_ball', 'prox_kernel', 'prox', 'penalty', 'prox_qp', 'all_pairs',
            'direct_qp', 'kkt_lp', 'restricted_solve', 'pair_dots', 'pair_columns', 'scan_pairs', 'lambda_max_exact',
-           'GradientScreen', 'HierScalePath', 'hierscale_path', 'HierScaleRegressor', 'plot_hierscale_path',
-           'path_slider']
+           'GradientScreen', 'HierScalePath', 'hierscale_path', 'HierScaleRegressor']
 
 # %% ../nbs/20_hierscale.ipynb #f2c5e277
 @njit(cache=True)
@@ -1431,104 +1430,3 @@ class HierScaleRegressor(GlassworksRegressor):
     def __str__(self):
         try: return self.to_string()
         except Exception: return super().__repr__()
-
-# %% ../nbs/20_hierscale.ipynb #ff6bdb90
-def plot_hierscale_path(model, axes=None):
-    """Coefficient paths (mains, interactions), support size and validation error against lambda1, of a fitted
-    `HierScaleRegressor` or a `HierScalePath`; returns the three axes.
-
-    ```python
-    >>> rng = np.random.default_rng(0); X = rng.normal(size=(100, 4)); y = X[:, 0] * X[:, 1] + X[:, 0] + X[:, 1]
-    >>> axes = plot_hierscale_path(hierscale_path(X, y, n_lambda=5))
-    >>> [a.get_title() for a in axes]
-    ['main effects', 'interactions', 'support and validation error']
-
-    ```"""
-    import matplotlib.pyplot as plt
-    from matplotlib.ticker import FixedLocator, NullFormatter
-    path = model.path_ if hasattr(model, 'path_') else model
-    if axes is None: axes = plt.subplots(1, 3, figsize=(13, 3.8), layout='constrained')[1]
-    lam = path.lambda1
-    K = len(path)
-    mains = np.array(path.coef_main)
-    names = getattr(model, 'feature_names_', None) or getattr(path, 'feature_names', None)
-    nm = lambda i: str(names[i]) if names is not None and i < len(names) else f'x{i}'
-    for i in np.flatnonzero(np.abs(mains).max(0) > 0): axes[0].plot(lam, mains[:, i], lw=1, label=nm(i))
-    keys = sorted({(int(i), int(j)) for I, J, _ in path.interactions for i, j in zip(I, J)})
-    for (i, j) in keys:
-        v = np.zeros(K)
-        for k, (I, J, T) in enumerate(path.interactions):
-            m = (I == i) & (J == j)
-            if m.any(): v[k] = T[m][0]
-        axes[1].plot(lam, v, lw=1, label=f'{nm(i)} x {nm(j)}')
-    axes[0].set_title('main effects')
-    axes[1].set_title('interactions')
-    for a in axes[:2]:
-        a.set_ylabel('coefficient')
-        ls = a.get_lines()
-        if ls:  # the largest paths only, so the legend never hides the plot
-            top = sorted(ls, key=lambda l: -np.nanmax(np.abs(l.get_ydata())))[:8]
-            a.legend(top, [l.get_label() for l in top], fontsize=7, ncol=2 if len(top) > 4 else 1, loc='upper left')
-    ax = axes[2]
-    hs = ax.plot(lam, path.support_size(), 'k-', label='support size')
-    ax.set_ylabel('non-zeros')
-    if hasattr(model, 'cv_mse_'):
-        ax2 = ax.twinx()
-        e = model.cv_mse_[:K]
-        hs += ax2.plot(lam, np.where(np.isfinite(e), e, np.nan), 'C3-', label='validation MSE')
-        ax2.set_ylabel('validation MSE', color='C3')
-        hs.append(ax.axvline(lam[model.best_index_], color='C3', ls=':', label='chosen'))
-    ax.legend(hs, [h.get_label() for h in hs], fontsize=7, loc='center right')
-    ax.set_title('support and validation error')
-    lo, hi = np.log10(np.min(lam)), np.log10(np.max(lam))   # at most 6 labelled ticks: 1-2-5 steps, else decades
-    for subs in ((1, 2, 5), (1,)):
-        ticks = [m * 10.0 ** e for e in range(int(np.floor(lo)), int(np.ceil(hi)) + 1) for m in subs]
-        ticks = [t for t in ticks if lo - 1e-9 <= np.log10(t) <= hi + 1e-9]
-        if len(ticks) <= 6: break
-    ticks = ticks[::max(1, -(-len(ticks) // 6))]
-    for a in axes:
-        a.set_xscale('log')
-        a.set_xlabel('lambda1 (penalty, decreasing)')
-        a.invert_xaxis()
-        a.xaxis.set_major_locator(FixedLocator(ticks))
-        a.xaxis.set_major_formatter(lambda v, _: f'{v:g}')
-        a.xaxis.set_minor_formatter(NullFormatter())
-    return axes
-
-def path_slider(model):
-    """An ipywidgets slider walking the path and printing the selected model; prints the chosen model without Jupyter.
-
-    ```python
-    >>> rng = np.random.default_rng(0); X = rng.normal(size=(40, 3))
-    >>> y = X[:, 0] + X[:, 1] + X[:, 0] * X[:, 1] + 0.1 * rng.normal(size=40)
-    >>> path_slider(HierScaleRegressor(n_lambda=5, random_state=0).fit(X, y))     # outside Jupyter: prints the model
-    hierScale model (lambda1=..., lambda2=...; 2 main effects, 1 interactions; strong hierarchy respected)
-      intercept ...
-      x0 ...
-        x x1 ...
-      x1 ...
-
-    ```"""
-    check_is_fitted(model, 'path_')
-    try:
-        import ipywidgets as widgets
-        from IPython import get_ipython
-        if get_ipython() is None or not hasattr(get_ipython(), 'kernel'): raise ImportError
-    except Exception:
-        print(model.to_string())
-        return None
-    out = widgets.Output()
-    s = widgets.IntSlider(value=model.best_index_, min=0, max=len(model.path_) - 1, description='solution')
-    def show(change=None):
-        model.select(s.value)
-        out.clear_output(wait=True)
-        with out: print(model.to_string())
-    s.observe(show, names='value')
-    show()
-    box = widgets.VBox([s, out])              # Jupyter shows a returned widget (display() here would show it twice)
-    def bundle(**kw):                         # the saved/static view (docs site, nbviewer): the chosen model as text
-        d = type(box)._repr_mimebundle_(box, **kw)
-        if d is not None: d['text/plain'] = model.to_string()
-        return d
-    box._repr_mimebundle_ = bundle
-    return box

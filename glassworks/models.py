@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from fastcore.basics import patch
 import numpy as np
 from .validation import InputError, check_X, check_option, check_predict_X, check_scalar
+from .views import format_value, new_digraph
 
 # %% auto #0
-__all__ = ['FORMAT_VERSION', 'MAX_TREE_DEPTH', 'negate_name', 'Condition', 'Rule', 'Leaf', 'Split', 'Tree', 'RuleList',
+__all__ = ['FORMAT_VERSION', 'MAX_TREE_DEPTH', 'negate_name', 'Condition', 'Rule', 'sigmoid', 'Leaf', 'Split', 'Tree', 'RuleList',
            'RuleEnsemble', 'model_from_dict', 'model_from_json']
 
 # %% ../nbs/04_models.ipynb #72f8d117
@@ -77,17 +78,6 @@ def _required(d:dict, kind:str, *keys):
     missing = [k for k in keys if k not in d]
     if missing: raise InputError(f"this {kind} dict lacks {', '.join(map(repr, missing))}.")
 
-
-# %% ../nbs/04_models.ipynb #f555266b
-def _fmt(x, precision:int=3) -> str:
-    "Format a number for people: integral values as ints, others with `precision` significant digits (positional, or scientific below 1e-4 and from 1e15)."
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real): return str(x)
-    x = float(x)
-    if not math.isfinite(x): return str(x)
-    if x == round(x) and abs(x) < 1e15: return str(int(round(x)))
-    if abs(x) < 1e-4 or abs(x) >= 1e15: return np.format_float_scientific(x, precision=max(precision - 1, 0), trim='-')
-    if abs(x) >= 1: return np.format_float_positional(x, precision=precision, trim='-')
-    return np.format_float_positional(x, precision=precision, fractional=False, trim='-')
 
 # %% ../nbs/04_models.ipynb #ece8ccc5
 _NEGATED_OP = {'<=': '>', '>': '<=', '<': '>=', '>=': '<', '==': '!=', '!=': '=='}
@@ -172,7 +162,7 @@ class Condition:
         name = _feature_name(self.feature, feature_names)
         if _is_binary_split(self.feature, self.threshold, binary_features):
             return name if self.op == '>' else negate_name(name)
-        return f"{name} {self.op} {_fmt(self.threshold, precision)}"
+        return f"{name} {self.op} {format_value(self.threshold, precision)}"
 
     def __str__(self): return self.to_text()
 
@@ -245,7 +235,7 @@ def _intersect(pieces, other):
 
 def _interval_text(col:str, pieces, precision:int):
     "Words for a union of (a, b] pieces on `col`, or None when it is not one of the readable shapes."
-    f = lambda x: _fmt(x, precision)
+    f = lambda x: format_value(x, precision)
     if len(pieces) == 1:
         (a, b), = pieces
         if a == -_INF and b == _INF: return ''
@@ -260,8 +250,8 @@ def _category_text(col:str, tests):
     "Words for `==`/`!=` tests on one categorical column, or None to keep them apart."
     eq = list(dict.fromkeys(v for op, v in tests if op == '=='))
     ne = list(dict.fromkeys(v for op, v in tests if op == '!='))
-    if len(eq) == 1 and eq[0] not in ne: return f"{col} == {_fmt(eq[0])}"
-    if not eq: return f"{col} != {_fmt(ne[0])}" if len(ne) == 1 else f"{col} not in {{{', '.join(map(_fmt, ne))}}}"
+    if len(eq) == 1 and eq[0] not in ne: return f"{col} == {format_value(eq[0])}"
+    if not eq: return f"{col} != {format_value(ne[0])}" if len(ne) == 1 else f"{col} not in {{{', '.join(map(format_value, ne))}}}"
     return None
 
 def _conditions_text(conditions, feature_names=None, precision:int=3, binary_features=None, feature_info=None) -> str:
@@ -273,7 +263,7 @@ def _conditions_text(conditions, feature_names=None, precision:int=3, binary_fea
     parts = []
     for (col, kind), items in groups.items():
         if kind == 'interval': own = [_interval_text(col, p, precision) for _, p in items]   # one condition each
-        elif kind == 'category': own = [f"{col} {op} {_fmt(v)}" for _, (op, v) in items]
+        elif kind == 'category': own = [f"{col} {op} {format_value(v)}" for _, (op, v) in items]
         else: own = [p for _, p in items]
         if kind == 'interval':
             pieces = [(-_INF, _INF)]
@@ -396,7 +386,14 @@ def _outputs(values, task, classes):
     if task == 'regression': return np.asarray(values, dtype=np.float64)
     return np.asarray(classes)[[_class_index(v, classes) for v in values]] if len(values) else np.asarray(classes)[:0]
 
-def _sigmoid(f):
+def sigmoid(f):
+    """The logistic function 1 / (1 + exp(-f)), elementwise, without overflow for large |f|.
+
+    ```python
+    >>> sigmoid(np.array([-1000.0, 0.0, 1000.0])).tolist()
+    [0.0, 0.5, 1.0]
+
+    ```"""
     f = np.asarray(f, dtype=np.float64)
     e = np.exp(-np.abs(f))
     return np.where(f >= 0, 1 / (1 + e), e / (1 + e))
@@ -616,15 +613,15 @@ class Tree:
 # %% ../nbs/04_models.ipynb #2df20d30
 def _leaf_text(leaf:Leaf, precision:int, class_names:dict|None=None) -> str:
     v = leaf.value if class_names is None else class_names.get(leaf.value, leaf.value)
-    s = f"predict {_fmt(v, precision)}"
-    return s if leaf.n_samples is None else f"{s}  (n={_fmt(leaf.n_samples, precision)})"
+    s = f"predict {format_value(v, precision)}"
+    return s if leaf.n_samples is None else f"{s}  (n={format_value(leaf.n_samples, precision)})"
 
 def _split_text(node:Split, names, precision:int, binary_features, feature_info=None):
     "`(question, branch if true, branch if false)` for a split, phrased for people (numbers at `precision`)."
     if _is_binary_split(node.feature, node.threshold, binary_features):
         return _conditions_text([Condition(node.feature, '>', node.threshold)], names, precision, binary_features,
                                 feature_info), node.right, node.left
-    return f"{names[node.feature]} <= {_fmt(node.threshold, precision)}", node.left, node.right
+    return f"{names[node.feature]} <= {format_value(node.threshold, precision)}", node.left, node.right
 
 # %% ../nbs/04_models.ipynb #d7c051e7
 def _class_name_map(class_names, classes):
@@ -676,11 +673,6 @@ def _dot_label(*lines) -> str:
     "A graphviz label of several lines (user text has its backslashes escaped; lines are joined by dot's `\\n`)."
     return '\\n'.join(str(l).replace('\\', '\\\\') for l in lines)
 
-def _new_digraph(name:str, rankdir:str='TB'):
-    import graphviz
-    return graphviz.Digraph(name, graph_attr={'rankdir': rankdir, 'nodesep': '0.3', 'ranksep': '0.35'},
-                            node_attr={'fontname': 'Helvetica', 'fontsize': '11', 'penwidth': '0.8'},
-                            edge_attr={'fontname': 'Helvetica', 'fontsize': '10', 'arrowsize': '0.6'})
 
 # %% ../nbs/04_models.ipynb #cf24c53e
 @patch
@@ -693,7 +685,7 @@ def to_graphviz(self:Tree, precision:int=3, class_names=None, yes:str='yes', no:
     True
 
     ```"""
-    g, cmap = _new_digraph('tree'), _class_name_map(class_names, self.classes)
+    g, cmap = new_digraph('tree'), _class_name_map(class_names, self.classes)
     leaves = self.leaves()
     if self.task == 'regression':
         vals = [lf.value for lf in leaves]
@@ -706,8 +698,8 @@ def to_graphviz(self:Tree, precision:int=3, class_names=None, yes:str='yes', no:
                 colour = _PALETTE[_class_index(node.value, self.classes) % len(_PALETTE)]
             else: colour = _blend('#f7fbff', '#6baed6', 0.5 if hi == lo else (node.value - lo) / (hi - lo))
             v = cmap.get(node.value, node.value) if cmap else node.value
-            lines = [f"predict {_fmt(v, precision)}"]
-            if node.n_samples is not None: lines.append(f"n={_fmt(node.n_samples, precision)}")
+            lines = [f"predict {format_value(v, precision)}"]
+            if node.n_samples is not None: lines.append(f"n={format_value(node.n_samples, precision)}")
             g.node(nid, _dot_label(*lines), shape='box', style='rounded,filled', fillcolor=colour)
             return nid
         q, t, f = _split_text(node, self.feature_names, precision, self.binary_features, self.feature_info)
@@ -942,10 +934,10 @@ class RuleList:
         lines = []
         for k, r in enumerate(self.rules):
             s = f"{'IF' if k == 0 else 'ELSE IF'} {r.to_text(self.feature_names, precision, self.binary_features, self.feature_info)} " \
-                f"THEN predict {_fmt(r.value, precision)}"
-            lines.append(s if r.n_samples is None else f"{s}  (n={_fmt(r.n_samples, precision)})")
+                f"THEN predict {format_value(r.value, precision)}"
+            lines.append(s if r.n_samples is None else f"{s}  (n={format_value(r.n_samples, precision)})")
         if self.default is not None:
-            lines.append(f"{'ELSE ' if lines else ''}predict {_fmt(self.default, precision)}")
+            lines.append(f"{'ELSE ' if lines else ''}predict {format_value(self.default, precision)}")
         return '\n'.join(lines)
 
     def __str__(self): return self.to_text()
@@ -1061,7 +1053,7 @@ class RuleEnsemble:
         "Classification with link='logit': columns `(1 - sigmoid(f), sigmoid(f))` in `classes` order."
         if self.task != 'classification' or self.link != 'logit':
             raise InputError("predict_proba needs task='classification' and link='logit'.")
-        s = _sigmoid(self.decision_function(X))
+        s = sigmoid(self.decision_function(X))
         return np.column_stack([1 - s, s])
 
     def to_text(self, precision:int=3, sort:bool=False) -> str:
@@ -1069,17 +1061,17 @@ class RuleEnsemble:
         total = 'intercept + the weights of the rules that hold'
         if self.task == 'regression':
             head = f"log of the expected value = {total}" if self.link == 'log' else f"prediction = {total}"
-        elif self.link == 'logit': head = f"log-odds of {_fmt(self.classes[1])} = {total}"
-        else: head = f"predict {_fmt(self.classes[1])} when {total} > 0"
+        elif self.link == 'logit': head = f"log-odds of {format_value(self.classes[1])} = {total}"
+        else: head = f"predict {format_value(self.classes[1])} when {total} > 0"
         order = sorted(range(self.n_rules), key=lambda k: -abs(self.weights[k])) if sort else range(self.n_rules)
-        sgn = lambda w: ('+' if w >= 0 else '') + _fmt(w, precision)
+        sgn = lambda w: ('+' if w >= 0 else '') + format_value(w, precision)
         ws = [sgn(self.intercept)] + [sgn(self.weights[k]) for k in order]
         width = max(map(len, ws))
         lines = [head, f"{ws[0]:>{width}}  intercept"]
         for w, k in zip(ws[1:], order):
             r = self.rules[k]
             s = f"{w:>{width}}  IF {r.to_text(self.feature_names, precision, self.binary_features, self.feature_info)}"
-            lines.append(s if r.n_samples is None else f"{s}  (n={_fmt(r.n_samples, precision)})")
+            lines.append(s if r.n_samples is None else f"{s}  (n={format_value(r.n_samples, precision)})")
         return '\n'.join(lines)
 
     def __str__(self): return self.to_text()
@@ -1087,14 +1079,14 @@ class RuleEnsemble:
 
     def to_graphviz(self, precision:int=3):
         "A `graphviz.Digraph`: the sum node on the left, one box per rule, edges labelled with the weights."
-        g = _new_digraph('rules', rankdir='LR')
-        g.node('f', _dot_label('f(x)', f"intercept {_fmt(self.intercept, precision)}"), shape='box', style='rounded')
+        g = new_digraph('rules', rankdir='LR')
+        g.node('f', _dot_label('f(x)', f"intercept {format_value(self.intercept, precision)}"), shape='box', style='rounded')
         wmax = max((abs(w) for w in self.weights), default=0) or 1
         for k, (r, w) in enumerate(zip(self.rules, self.weights)):
             colour = _blend('#ffffff', '#6baed6' if w >= 0 else '#fb8072', 0.15 + 0.85 * abs(w) / wmax)
             g.node(f"r{k}", _dot_label(r.to_text(self.feature_names, precision, self.binary_features, self.feature_info)),
                    shape='box', style='filled', fillcolor=colour)
-            g.edge('f', f"r{k}", label=('+' if w >= 0 else '') + _fmt(w, precision))
+            g.edge('f', f"r{k}", label=('+' if w >= 0 else '') + format_value(w, precision))
         return g
 
     def to_dict(self) -> dict:

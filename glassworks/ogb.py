@@ -13,9 +13,9 @@ install_locators()   # numba's cache stamped by the package's source, before thi
 from .base import GlassworksEstimator, GlassworksRegressor, GlassworksClassifier, SearchMonitor
 from .validation import InputError, ParameterError, check_y, check_scalar, check_option, check_sample_weight, MAX_GRID
 from .validation import InputTypeError
-from .binarize import Binarizer, weighted_quantile, format_number, _split_input, _aligned
+from .binarize import Binarizer, weighted_quantile, format_number, numeric_inputs
 from .bitsets import columns_to_bits, from_bool
-from .models import Condition, Rule, RuleEnsemble, _sigmoid
+from .models import Condition, Rule, RuleEnsemble, sigmoid
 
 # %% auto #0
 __all__ = ['LOSSES', 'DEGENERATE_TOL', 'OBJECTIVES', 'LANGUAGES', 'SEARCHES', 'BOUNDS', 'WEIGHTS', 'Loss', 'SquaredLoss',
@@ -69,9 +69,9 @@ class LogisticLoss(Loss):
     def value(self, f, y): return np.logaddexp(0.0, -np.asarray(y) * f)
     def gradient(self, f, y):
         y = np.asarray(y)
-        return -y * _sigmoid(-y * f)
+        return -y * sigmoid(-y * f)
     def hessian(self, f, y):
-        s = _sigmoid(f)
+        s = sigmoid(f)
         return s * (1.0 - s)
 
 _MAX_LOG = 700.0   # exp(700) is still finite in float64
@@ -466,7 +466,7 @@ class ThresholdEncoder:
     def fit(self, X, sample_weight=None):
         bz = Binarizer(strategy='quantile', n_bins=2, output='numpy').fit(X, sample_weight=sample_weight)   # types, checks, levels
         names = [str(c) for c in bz.feature_names_in_]
-        nums, _ = _split_input(bz, X, bz._categorical_in, names)
+        nums = numeric_inputs(bz, X)
         w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
         src = {}                                        # column name -> the binarizer's output indices for it
         for k, f in enumerate(bz.feature_info_): src.setdefault(str(f['column']), []).append(k)
@@ -501,7 +501,7 @@ class ThresholdEncoder:
     def transform(self, X) -> np.ndarray:
         bz = self.binarizer_
         B = bz.transform(X)
-        nums, _ = _split_input(bz, _aligned(bz, X), bz._categorical_in, [str(c) for c in bz.feature_names_in_])
+        nums = numeric_inputs(bz, X)
         cols = []
         for f in self.feature_info_:
             if f['source'] is not None:
@@ -944,8 +944,7 @@ class _RuleBoosting(GlassworksEstimator):
     def _numeric_inputs(self, X):
         "The numeric input columns of X as {input index: float column}, read by the fitted encoder's `Binarizer`."
         bz = getattr(self.binarizer_, 'binarizer_', self.binarizer_)
-        Xa = _aligned(bz, X)
-        return _split_input(bz, Xa, bz._categorical_in, [str(c) for c in bz.feature_names_in_])[0]
+        return numeric_inputs(bz, X)
 
     def _fit_linear_terms(self, X, w=None):
         """With `include_linear_terms`, the standardised numeric inputs z_j = (x_j - mean_j) / sd_j (weighted moments)
@@ -1477,7 +1476,7 @@ class RuleBoostingClassifier(_RuleBoosting, GlassworksClassifier):
 
     def predict_proba(self, X) -> np.ndarray:
         "Columns P(classes_[0]), P(classes_[1]) from the sigmoid of the score."
-        s = _sigmoid(self.decision_function(X))
+        s = sigmoid(self.decision_function(X))
         return np.column_stack([1 - s, s])
 
     def predict(self, X) -> np.ndarray:

@@ -13,7 +13,7 @@ install_locators()   # numba's cache stamped by the package's source, before thi
 from numba.typed import Dict
 from numba.experimental import structref
 from .bitsets import full, and_into, andnot_into, pop_member, memo_new, memo_insert, memo_size
-from .bitsets import _mix64, _GOLDEN
+from .bitsets import mix_int
 from .validation import InputError, ParameterError, check_scalar, check_option
 from .base import SearchMonitor, GlassworksClassifier, ExactSolverMixin
 from .models import Tree, Leaf, Split
@@ -161,11 +161,6 @@ def _report(upper, lower, pushed, popped, queue):
     return stop
 
 # %% ../nbs/11_osdt.ipynb #aea91ca5
-@njit(cache=True)
-def _mix(i):
-    "splitmix64 finaliser (the bitset hash's mixer) of a leaf id: the summand of the order-free tree hash."
-    return _mix64(np.uint64(i) + _GOLDEN)
-
 @njit(cache=True)
 def _grow(a, need):
     "`a` itself if it holds `need` entries, else a zero-padded copy at least twice as long (any dtype, 1-D)."
@@ -518,7 +513,7 @@ def _partition(T, L, t, mask, split, Ul):
             err += L.err[leaf]
             ent += L.ent[leaf]
             gini += L.gini[leaf]
-            h += _mix(leaf)
+            h += mix_int(leaf)
     return nU, err, ent, gini, h
 
 @njit(cache=True)
@@ -622,9 +617,9 @@ def _combination(L, X, s, h_un, Hn):
         a, b = X.child0[k, X.odo[k]], X.child1[k, X.odo[k]]
         X.nid[2 * k] = a
         X.nid[2 * k + 1] = b
-        h += _mix(a) + _mix(b)
+        h += mix_int(a) + mix_int(b)
         err += L.err[a] + L.err[b]
-    return _mix(h ^ np.uint64(Hn)), err
+    return mix_int(h ^ np.uint64(Hn)), err
 
 # %% ../nbs/11_osdt.ipynb #b53b23b8
 @njit(cache=True)
@@ -1150,7 +1145,7 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
             tree = tree_from_leaves(lits, A, yy, w, classes, self.feature_names_)
         elif warm is not None: tree = warm
         else:   # an objective hint below the optimum: nothing reached it; search again without it
-            warnings.warn(f"incumbent objective {hint} is below the optimum; searching again without it.")
+            warnings.warn(f"incumbent objective {hint} is below the optimum; searching again without it.", stacklevel=2)
             self.incumbent, saved = None, self.incumbent
             try: return self._fit_bnb(A, yy, w, data, classes, lam, bnds, mon)
             finally: self.incumbent = saved

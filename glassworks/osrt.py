@@ -7,7 +7,7 @@ from __future__ import annotations
 import numbers, warnings
 import numpy as np
 from .base import GlassworksRegressor, ExactSolverMixin, SearchMonitor
-from .validation import check_scalar, check_option, ParameterError, InputError
+from .validation import check_scalar, check_option, ParameterError
 from .treedp import TreeData, search_tree, weighted_median
 from .rashomon import RashomonSet
 from .models import Tree, Leaf, Split

@@ -1054,7 +1054,6 @@ def plot(self:RashomonSet, ax=None, max_trees:int=20000):
     import matplotlib.pyplot as plt
     from collections import Counter
     pres, exact = self._trees_for(max_trees)
-    d = self.data
     objs = [self.objective(k) for k in range(len(pres))] if exact else None
     if ax is None: ax = plt.subplots(figsize=(5, 3.2))[1]
     leaves = (pres == -1).sum(1)

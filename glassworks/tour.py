@@ -4,35 +4,28 @@
 
 # %% ../nbs/90_tour.ipynb #4afc7c56
 from __future__ import annotations
-import sys, time, shutil, argparse
+import sys, time
 from pathlib import Path
 import numpy as np
+from .registry import METHODS
+from .views import save_graph
 
 # %% auto #0
-__all__ = ['STOPS', 'tour_stop', 'save_graph', 'run_tour']
+__all__ = ['STOPS', 'FOUNDATION_STOPS', 'tour_stop', 'run_tour']
 
 # %% ../nbs/90_tour.ipynb #9effd78e
 STOPS = []
+FOUNDATION_STOPS = ('binarize',)   # stops that show a foundation rather than a method
 
-def tour_stop(name:str, title:str):
+def tour_stop(name:str, # a method of `glassworks.registry.METHODS`, or a foundation ('binarize')
+              title:str):
     "Register a tour stop: a function `f(out:Path, draw:bool, say)` that prints models and writes figures into `out`."
+    if name not in METHODS and name not in FOUNDATION_STOPS:
+        raise ValueError(f"tour stop {name!r} is neither a method ({', '.join(METHODS)}) nor one of {FOUNDATION_STOPS}")
     def register(f):
         STOPS.append((name, title, f))
         return f
     return register
-
-# %% ../nbs/90_tour.ipynb #fa4d3c1f
-def save_graph(graph, path:Path, say) -> Path:
-    "Render a `graphviz.Digraph` to SVG (or write its DOT source when the `dot` binary is missing)."
-    path = Path(path)
-    if shutil.which('dot') is None:
-        src = path.with_suffix('.gv')
-        src.write_text(graph.source)
-        say(f"  (the graphviz `dot` binary is not installed: wrote the DOT source {src.name} instead of an SVG)")
-        return src
-    svg = path.with_suffix('.svg')
-    svg.write_bytes(graph.pipe(format='svg'))
-    return svg
 
 # %% ../nbs/90_tour.ipynb #23a69fb6
 def _breast_cancer_binary(n_bins=3):
@@ -93,7 +86,8 @@ def _stop_osrt(out:Path, draw:bool, say):
 @tour_stop('hierscale', 'Sparse interactions under strong hierarchy (hierScale) on generated data')
 def _stop_hierscale(out:Path, draw:bool, say):
     from glassworks.datasets import make_hierarchical
-    from glassworks.hierscale import HierScaleRegressor, plot_hierscale_path
+    from glassworks.hierscale import HierScaleRegressor
+    from glassworks.views import plot_hierscale_path
     X, y, truth = make_hierarchical(n=300, p=30, k=4, setting='I', snr=10, random_state=0)
     m = HierScaleRegressor(random_state=0).fit(X, y)
     say(f"true main effects {sorted(np.flatnonzero(truth.beta).tolist())}, "
@@ -139,7 +133,8 @@ def _stop_ogb(out:Path, draw:bool, say):
 def _stop_extract(out:Path, draw:bool, say):
     from sklearn.datasets import load_diabetes
     from sklearn.ensemble import GradientBoostingRegressor
-    from glassworks.extract import RuleExtractor, tree_graphviz
+    from glassworks.extract import RuleExtractor
+    from glassworks.views import tree_graphviz
     X, y = load_diabetes(return_X_y=True, as_frame=True)
     gb = GradientBoostingRegressor(n_estimators=100, max_depth=3, random_state=0).fit(X, y)
     ex = RuleExtractor(gb, max_rules=10).fit(X, y)
@@ -170,6 +165,7 @@ def run_tour(out='glassworks-tour', # folder for figures and saved models (creat
     for name, title, f in STOPS:
         if only and name not in only: continue
         say(f"\n=== {title} ===")
+        if name in METHODS: say(f"    ({METHODS[name].paper})")
         t = time.perf_counter()
         f(out, draw, say)
         say(f"  [{name}: {time.perf_counter() - t:.1f}s]")

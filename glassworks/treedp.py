@@ -11,8 +11,7 @@ from numba import njit, types
 from .compiling import install_locators, argsort_stable
 install_locators()   # numba's cache stamped by the package's source, before this module's kernels are decorated
 from numba.experimental import structref
-from .bitsets import (memo_new, memo_size, memo_find, memo_insert, columns_to_bits, rows_to_bits, n_words,
-                                full, indices, pop_member, count_andnot, popcount, copy_into)
+from .bitsets import (memo_new, memo_size, memo_find, memo_insert, columns_to_bits, rows_to_bits, full, indices, pop_member, count_andnot, popcount, copy_into)
 from .kmeans1d import kmeans_penalized_nb
 from .models import Tree, Leaf, Split
 from .base import SearchMonitor

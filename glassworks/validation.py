@@ -9,8 +9,8 @@ import numpy as np
 
 # %% auto #0
 __all__ = ['MAX_GRID', 'InputError', 'ParameterError', 'InputTypeError', 'check_scalar', 'check_option', 'check_bool',
-           'check_random_state', 'check_X', 'check_binary', 'check_y', 'check_sample_weight', 'check_X_y',
-           'check_predict_X']
+           'check_random_state', 'is_dataframe', 'column_names', 'check_X', 'check_binary', 'check_y',
+           'check_sample_weight', 'check_X_y', 'check_predict_X']
 
 # %% ../nbs/00_validation.ipynb #ad525b0c
 class InputError(ValueError):
@@ -134,14 +134,34 @@ def check_random_state(value, name:str='random_state'):
                          f"got {type(value).__name__} ({value!r}).")
 
 # %% ../nbs/00_validation.ipynb #9e228397
-def _is_dataframe(X): return hasattr(X, 'columns') and hasattr(X, 'dtypes') and hasattr(X, 'iloc')
+def is_dataframe(X) -> bool:
+    """Is `X` a pandas-like frame (columns, dtypes and positional indexing)? Checked by shape, not by import, so
+    pandas is never imported for a numpy input.
 
-def _names_from(X, feature_names, n_features):
+    ```python
+    >>> import pandas as pd
+    >>> is_dataframe(pd.DataFrame({'a': [1]})), is_dataframe(np.zeros((1, 1)))
+    (True, False)
+
+    ```"""
+    return hasattr(X, 'columns') and hasattr(X, 'dtypes') and hasattr(X, 'iloc')
+
+def column_names(X, # the input table
+                 feature_names, # names given by the user, or None
+                 n_features:int) -> list:
+    """The names of the input columns as strings: `feature_names` if given, else a frame's column names, else
+    `x0, x1, ...`; a wrong count or a repeated name is an `InputError`.
+
+    ```python
+    >>> column_names(np.zeros((1, 2)), None, 2), column_names(np.zeros((1, 2)), ['a', 'b'], 2)
+    (['x0', 'x1'], ['a', 'b'])
+
+    ```"""
     if feature_names is not None:
         names = [str(f) for f in feature_names]
         if len(names) != n_features:
             raise InputError(f"got {len(names)} feature names for {n_features} columns.")
-    elif _is_dataframe(X): names = [str(c) for c in X.columns]
+    elif is_dataframe(X): names = [str(c) for c in X.columns]
     else: names = [f"x{j}" for j in range(n_features)]
     if len(set(names)) != len(names):
         dup = sorted({n for n in names if names.count(n) > 1})
@@ -183,10 +203,10 @@ def check_X(X, feature_names=None, binary:bool=False, dtype=np.float64, min_samp
 
     ```"""
     if X is None: raise InputError(f"{what} is None.")
-    if hasattr(X, 'toarray') and not _is_dataframe(X):   # scipy sparse: refused, as scikit-learn does for dense-only models
+    if hasattr(X, 'toarray') and not is_dataframe(X):   # scipy sparse: refused, as scikit-learn does for dense-only models
         raise InputError(f"Sparse data was passed for {what}, but dense data is required (the glassworks solvers work on "
                          "dense tables). Use X.toarray() to convert to a dense numpy array.")
-    if _is_dataframe(X): arr = _frame_to_array(X, np.float64)
+    if is_dataframe(X): arr = _frame_to_array(X, np.float64)
     else:
         try: arr = np.asarray(X)
         except Exception as e: raise InputError(f"{what} could not be converted to an array: {e}") from None
@@ -206,7 +226,7 @@ def check_X(X, feature_names=None, binary:bool=False, dtype=np.float64, min_samp
         raise InputError(f"Found array with {n} sample(s) (shape={arr.shape}) while a minimum of {min_samples} is required.")
     if p < min_features:
         raise InputError(f"Found array with {p} feature(s) (shape={arr.shape}) while a minimum of {min_features} is required.")
-    names = _names_from(X, feature_names, p)
+    names = column_names(X, feature_names, p)
     arr = np.ascontiguousarray(arr, dtype=np.float64)
     _report_nonfinite(arr, names, what)
     if binary: check_binary(arr, names, what)
@@ -348,10 +368,10 @@ def check_predict_X(X, feature_names_in, binary:bool=False, estimator:str|None=N
 
     ```"""
     p = len(feature_names_in)
-    if not _is_dataframe(X) and X is not None and not hasattr(X, 'toarray'):
+    if not is_dataframe(X) and X is not None and not hasattr(X, 'toarray'):
         try: X = np.asarray(X)     # once: np.ndim/np.shape below would convert again (and fail on a ragged list)
         except Exception as e: raise InputError(f"X could not be converted to an array: {e}") from None
-    if _is_dataframe(X):
+    if is_dataframe(X):
         cols = [str(c) for c in X.columns]
         if cols != list(feature_names_in):
             missing = [c for c in feature_names_in if c not in cols]
@@ -359,7 +379,7 @@ def check_predict_X(X, feature_names_in, binary:bool=False, estimator:str|None=N
                 raise InputError(f"X is missing column(s) seen in fit: {missing[:5]}.")
             X = X[[c for c in X.columns if str(c) in set(feature_names_in)]]
             X = X.iloc[:, [ [str(c) for c in X.columns].index(f) for f in feature_names_in ]]
-    A, _ = check_X(X, binary=binary, feature_names=list(feature_names_in) if not _is_dataframe(X) and
+    A, _ = check_X(X, binary=binary, feature_names=list(feature_names_in) if not is_dataframe(X) and
                    np.ndim(X) == 2 and np.shape(X)[1] == p else None,
                    min_features=min(p, 1))   # a model of no feature (a constant: every column was constant) reads (n, 0)
     if A.shape[1] != p:

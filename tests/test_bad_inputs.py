@@ -17,7 +17,7 @@ The total number of inputs run is counted, and `test_zz_battery_size` checks it 
 Deterministic (`derandomize=True`, no example database), ~1,500 inputs, about a minute once the numba kernels are cached
 (the first run compiles them: minutes).
 """
-import contextlib, copy, faulthandler, inspect, io, json, math, os, sys, tempfile, time, warnings
+import contextlib, copy, faulthandler, inspect, io, json, sys, tempfile, time, warnings
 from collections import Counter
 from pathlib import Path
 
@@ -28,7 +28,6 @@ from hypothesis import HealthCheck, given, note, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 from sklearn.ensemble import GradientBoostingRegressor
 
-import glassworks
 from glassworks import (Binarizer, HierScaleRegressor, OSDTClassifier, OSRTRegressor, RuleBoostingClassifier,
                         RuleBoostingRegressor, RuleExtractor, Tree, RuleEnsemble, model_from_dict, model_from_json)
 from glassworks.models import RuleList

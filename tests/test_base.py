@@ -8,7 +8,7 @@ from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import FunctionTransformer
 
-from glassworks.base import SearchMonitor, ExactSolverMixin, GlassworksClassifier, GlassworksRegressor
+from glassworks.base import SearchMonitor, ExactSolverMixin, GlassworksRegressor
 from glassworks.validation import InputError, ParameterError
 
 

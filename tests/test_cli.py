@@ -1,7 +1,6 @@
 """`glassworks fit` / `glassworks predict` run as real commands (`python -m glassworks ...` in a subprocess) on tiny
 tables: every method, the predictions round-tripped against the same estimator fitted in this process, every error."""
 import json, subprocess, sys
-from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest

@@ -25,8 +25,8 @@ def test_after_compile_all_a_fresh_process_compiles_nothing():
             def on_start(self, ev): names.append(ev.data['dispatcher'].py_func.__qualname__)
             def on_end(self, ev): pass
         event.register('numba:compile', L())
-        from glassworks.compiling import _tiny_fits
-        for name, fit in _tiny_fits(): fit()
+        from glassworks.registry import warmup_fits
+        for name, fit in warmup_fits(): fit()
         print(json.dumps(names))
     """)
     assert set(json.loads(out.stdout.strip().splitlines()[-1])) <= {'_report'}

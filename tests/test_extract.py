@@ -15,6 +15,9 @@ from sklearn.tree import DecisionTreeRegressor
 from glassworks.extract import (node_table, q_value, is_antichain, cbcd, rule_path, outer_approximation, RuleExtractor,
                                 ExtractionProblem, _ridge_on_support, _relative_gamma, _antichain_dp)
 from glassworks.validation import InputError, ParameterError
+from sklearn.utils.estimator_checks import parametrize_with_checks
+from glassworks.extract import branch_and_bound, exact_solve, relax_and_enumerate, relax_and_branch, q_fractional
+from glassworks.extract import _table_from_arrays
 
 
 # ---------------------------------------------------------------- independent oracles (plain Python, no DP)
@@ -375,7 +378,6 @@ def test_leaves_only():
 
 
 # ---------------------------------------------------------------- scikit-learn's estimator checks
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 _EXPECTED_CHECKS = {'RandomForestRegressor': {
     'check_sample_weight_equivalence_on_dense_data':
@@ -517,8 +519,6 @@ def test_sample_weight_passed_to_unfitted_ensemble():
 
 
 # ---------------------------------------------------------------- branch-and-bound exact solver vs brute force (issue 23)
-from glassworks.extract import branch_and_bound, exact_solve, relax_and_enumerate, relax_and_branch, q_fractional, q_value
-from glassworks.extract import _table_from_arrays
 
 
 def _tiny_problem(seed, trees, depth, n, g_rel, budget='rules', weighted=False, include_root=False):

@@ -1,12 +1,10 @@
 """Acceptance tests of glassworks.hierscale against independent oracles (HiGHS QP / LP, explicit interaction matrices)."""
-import warnings
 
 import numpy as np
 import pytest
 
 from glassworks.datasets import make_hierarchical
-from glassworks.hierscale import (HierScaleRegressor, all_pairs, direct_qp, hierscale_path, kkt_lp, lambda_max_exact,
-                                  pair_dots, penalty, prox, prox_qp, scan_pairs)
+from glassworks.hierscale import (HierScaleRegressor, all_pairs, direct_qp, hierscale_path, kkt_lp, pair_dots, penalty, prox, prox_qp, scan_pairs)
 from glassworks.validation import InputError, ParameterError
 
 

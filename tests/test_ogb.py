@@ -10,6 +10,8 @@ from glassworks.ogb import (OrthonormalBasis, RuleSearch, search_bnb, search_gre
                             bound_ogb_admissible, bound_ogb_presort, corrective_weights, line_weight, keep_weight,
                             get_loss, RuleBoostingRegressor, RuleBoostingClassifier, OBJECTIVES, DEGENERATE_TOL)
 from glassworks.validation import InputError, ParameterError
+from sklearn.utils.estimator_checks import parametrize_with_checks
+from glassworks.ogb import threshold_propositions, LANGUAGES
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -267,7 +269,6 @@ def test_peer_agreement_fastogb():
 
 
 # ---- scikit-learn's estimator contract -----------------------------------------------------------------------------
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 @parametrize_with_checks([RuleBoostingRegressor(n_rules=3, search='greedy', max_rule_length=2),
                           RuleBoostingRegressor(n_rules=5, loss='poisson', search='greedy', max_rule_length=2),
@@ -592,7 +593,6 @@ def test_zero_projected_gradient_stops():
 
 
 # ---- proposition languages (issue 23) -------------------------------------------------------------------------------
-from glassworks.ogb import threshold_propositions, ThresholdEncoder, LANGUAGES
 
 
 def _extents_of(m, X):
@@ -650,7 +650,7 @@ def test_paper_language_titanic_doctest():
 @pytest.mark.parametrize('seed', range(3))
 def test_fastogb_language_equals_fastogb_encoder(seed):
     "language='fastogb': the estimator's proposition extents are exactly fastogb's (non-constant, distinct) extents."
-    fastogb = pytest.importorskip('fastogb')
+    pytest.importorskip("fastogb")
     from fastogb.encoding import PropositionEncoder
     rng = np.random.default_rng(seed)
     X = np.column_stack([rng.integers(0, 4, 90), rng.integers(0, 30, 90) / 3.0, rng.normal(size=90),

@@ -1,5 +1,4 @@
 """OSDT: both search modes against the brute-force oracle, the paper's toy errata, bad input and anytime behaviour."""
-import os
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -63,7 +62,6 @@ def test_bnb_switches_and_incumbents_stay_exact():
 
 def test_max_leaves():
     "max_leaves (bnb only): equal to the oracle restricted to trees with at most that many leaves."
-    from itertools import product
     rng = np.random.default_rng(9)
     for _ in range(15):
         X = rng.integers(0, 2, (12, 3))

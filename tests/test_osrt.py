@@ -1,7 +1,7 @@
 """OSRTRegressor: exactness against the independent exhaustive oracle (glassworks.oracles), bad input, anytime
 behaviour, prediction consistency; and (opt-in, GLASSWORKS_SLOW=1 with `osrt` installed) agreement with the
 reference C++ package wherever it is itself optimal."""
-import os, pickle, time, warnings
+import os, pickle, time
 import numpy as np
 import pandas as pd
 import pytest

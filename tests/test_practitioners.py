@@ -1,6 +1,5 @@
 """What practitioners expect of every fitted model (issue 22): feature importances, probabilities, class weights."""
 import numpy as np
-import pandas as pd
 import pytest
 from sklearn.datasets import load_diabetes, load_breast_cancer
 from sklearn.ensemble import GradientBoostingRegressor

@@ -9,7 +9,7 @@ from glassworks.rashomon import RashomonSet
 from glassworks.oracles import brute_rashomon
 from glassworks.osdt import OSDTClassifier
 from glassworks.osrt import OSRTRegressor
-from glassworks.validation import ParameterError, InputError
+from glassworks.validation import ParameterError
 
 
 @st.composite
