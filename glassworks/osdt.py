@@ -693,7 +693,7 @@ def _push_mask(P, L, Q, X, cnt, t, m, cons, s, Hn, R, Rc, ent, gini):
 # %% ../nbs/11_osdt.ipynb #06c4f511
 @njit(cache=True)
 def _search(P):
-    """Best-first branch and bound over (leaf set, split mask) pairs (spec §3.5), all in weight units.
+    """Best-first branch and bound over (leaf set, split mask) pairs (the paper's Algorithm 1, Appendix A), all in weight units.
     Returns R^c, the certified bound, completeness, the incumbent's tree id and leaf ids, the leaf keys, class
     weights and labels, and the counters."""
     cnt = np.zeros(14, np.int64)

@@ -11,9 +11,9 @@ from .compiling import install_locators, compiling, argsort_stable
 install_locators()   # numba's cache stamped by the package's source, before this module's kernels are decorated
 from numba.experimental import structref
 from .bitsets import memo_new, memo_insert, full, popcount
-from .treedp import (TreeData, CLS, L2, L1, REL_TOL, BUDGET, LB, UB, _problem, _memo, _solve,
-                               _leaf_stats, _rows_in, _distinct_features, _engine_view, _uses_depth_two,
-                               _pair_statistics, _parent_statistics, _leaf_sets, _leaves, _build, _values, _cell_loss)
+from .treedp import (TreeData, CLS, L2, L1, REL_TOL, BUDGET, LB, UB, make_problem, make_memo, solve_node,
+                               leaf_stats, rows_in, representative_features, engine_view, uses_depth_two,
+                               pair_statistics, parent_statistics, leaf_sets, leaves_of_sets, build_subtree, node_values, cell_loss)
 from .models import Tree
 from .validation import check_scalar, check_random_state, ParameterError, InputError
 
@@ -143,7 +143,7 @@ def _open_slot(P, R, bits, d):
     key[W] = np.uint64(d + 1)
     s, new = _slot(R, key)
     if new:
-        loss, eq, nu = _leaf_stats(P, bits)
+        loss, eq, nu = leaf_stats(P, bits)
         base = np.int64(round(loss / R.q)) + R.q_lam
         split_lb = _NO_SPLIT
         if d != 0 and nu > 1: split_lb = np.int64(math.floor(eq / R.q)) - R.slack + 2 * R.q_lam
@@ -165,7 +165,7 @@ def _tighten(R, E, me, cnt, d2, km, s, bits, d, budget):
     `cnt`, `d2`/`km` as in `treedp._solve`), searched only as far as `budget` (in quanta) needs."""
     if R.info[s, _SPLB] >= _NO_SPLIT or R.info[s, _DONE] != _NOT_DONE: return
     raw = (budget + R.slack + 1) * R.q + E.tol
-    se = _solve(E, me, cnt, bits, d, raw, d2, km)
+    se = solve_node(E, me, cnt, bits, d, raw, d2, km)
     lb = np.int64(math.floor((me.vals[se, LB] - E.tol) / R.q)) - R.slack
     if lb > R.info[s, _SPLB]: R.info[s, _SPLB] = lb
     if lb > R.info[s, _LBQ]: R.info[s, _LBQ] = lb
@@ -225,8 +225,8 @@ def _sides(P, bits, j, left, right):
         if left[k]: le = False
         if right[k]: re = False
     if le or re: return False
-    return not (P.min_leaf > 1.5 and (_rows_in(P.counts, left) < P.min_leaf - 0.5 or
-                                      _rows_in(P.counts, right) < P.min_leaf - 0.5))
+    return not (P.min_leaf > 1.5 and (rows_in(P.counts, left) < P.min_leaf - 0.5 or
+                                      rows_in(P.counts, right) < P.min_leaf - 0.5))
 
 @njit(cache=True)
 def _fits(R, sL, sR, budget): return R.info[sL, _LBQ] + R.info[sR, _LBQ] <= budget
@@ -263,7 +263,7 @@ def _enumerate(P, R, E, me, cnt, d2, km, bits, d, budget):
     nsplit = np.int64(0)
     if R.info[s, _SPLB] <= budget:
         dc = d - 1 if d > 0 else -1
-        if R.two and d == 3 and E.incremental: _parent_statistics(E, bits, E.scratch[0])   # children: parent - sibling
+        if R.two and d == 3 and E.incremental: parent_statistics(E, bits, E.scratch[0])   # children: parent - sibling
         left = np.empty(W, np.uint64)
         right = np.empty(W, np.uint64)
         for j in range(M):
@@ -343,7 +343,7 @@ def _cell(tot, single, pair, i, a, j, b, flip, out):
 @njit(cache=True, inline='always')
 def _cell_value(kind, cell, q):
     "(rounded loss of a cell, its rows): the engine's cell loss (`treedp._cell_loss`) in quanta, and the last statistic."
-    return np.int64(round(_cell_loss(kind, cell) / q)), cell[cell.shape[0] - 1]
+    return np.int64(round(cell_loss(kind, cell) / q)), cell[cell.shape[0] - 1]
 
 @njit(cache=True)
 def _side_options(R, kind, tot, single, pair, flip, i, a, d, h, budget, ov, of, cell):
@@ -421,7 +421,7 @@ def _keep_rows(R, s, rows, nr, budget):
 @njit(cache=True)
 def _enumerate_two(P, R, E, s, bits, d, budget):
     "Every tree of (bits, d), d = 1 or 2, within the budget, one row each (Proposition 5), in slot s."
-    q = _pair_statistics(E, bits, popcount(bits), E.scratch[0])
+    q = pair_statistics(E, bits, popcount(bits), E.scratch[0])
     tot, single, pair, flip, kind = E.tot[q], E.single[q], E.pair[q], E.units.flip, E.kind
     M = single.shape[0]
     h = P.min_leaf - 0.5  # a leaf holds more than h rows
@@ -684,20 +684,20 @@ def _route(pre, end, leaf, A, j, b):
 # %% ../nbs/14_rashomon.ipynb #1e617df7
 def _engine_for(data:TreeData, lam:float, max_depth, min_leaf:int):
     "The engine's problem on the representative features, its memo and counters, and the features kept."
-    keep = _distinct_features(data)
+    keep = representative_features(data)
     keep = np.array([j for j in keep if data.fbits[j].any() and (data.fbits[j] != full(data.U)).any()], np.int64)
-    view = _engine_view(data, keep) if len(keep) else _engine_view(data, np.arange(min(1, data.M)))
-    E = _problem(view, lam * data.norm, REL_TOL * data.norm, data.kind == L2, max_depth is not None, True, False,
+    view = engine_view(data, keep) if len(keep) else engine_view(data, np.arange(min(1, data.M)))
+    E = make_problem(view, lam * data.norm, REL_TOL * data.norm, data.kind == L2, max_depth is not None, True, False,
                  max_depth, min_leaf)
-    me = _memo(data.U)
+    me = make_memo(data.U)
     cnt = np.zeros(8, np.int64)
     cnt[BUDGET] = 2 ** 62
-    return view, keep, E, me, cnt, (E if _uses_depth_two(E) else None), (E if data.kind == L2 else None)
+    return view, keep, E, me, cnt, (E if uses_depth_two(E) else None), (E if data.kind == L2 else None)
 
 def _optimum(data, E, me, cnt, d2, km, d) -> float:
     "The optimal objective (normalised), solved by the engine on the shared memo."
-    s = _solve(E, me, cnt, full(data.U), d, np.inf, d2, km)
-    return float(_values(me, s)[UB]) / data.norm
+    s = solve_node(E, me, cnt, full(data.U), d, np.inf, d2, km)
+    return float(node_values(me, s)[UB]) / data.norm
 
 def _check_threshold(epsilon, threshold, n_best):
     given = [k for k, v in (('epsilon', epsilon), ('threshold', threshold), ('n_best', n_best)) if v is not None]
@@ -771,7 +771,7 @@ class RashomonSet:
         self.optimum = _optimum(data, E, me, cnt, d2, km, d)
         q = _quantum(data.norm)
         q_lam = int(round(self.lam * data.norm / q))
-        P = _problem(view, self.lam * data.norm, REL_TOL * data.norm, False, False, min_leaf=self.min_leaf)
+        P = make_problem(view, self.lam * data.norm, REL_TOL * data.norm, False, False, min_leaf=self.min_leaf)
         mstart, mcol, mflip = _classes(data, keep)
         self._q, self._keep = q, keep
         def build(theta):
@@ -892,8 +892,8 @@ def preorders(self:RashomonSet, first:int=0, k:int|None=None) -> np.ndarray:
 def _tree(self:RashomonSet, pre) -> Tree:
     pre = pre[pre > -2]
     d = self.data
-    sets = _leaf_sets(d.fbits, pre, len(pre), full(d.U))
-    root = _build(pre, 0, iter(_leaves(d, sets)), np.arange(d.M))[0]
+    sets = leaf_sets(d.fbits, pre, len(pre), full(d.U))
+    root = build_subtree(pre, 0, iter(leaves_of_sets(d, sets)), np.arange(d.M))[0]
     return Tree(root, d.feature_names, task=d.task, classes=d.classes)
 
 @patch

@@ -18,14 +18,13 @@ from .base import SearchMonitor
 from .validation import check_option, InputError
 
 # %% auto #0
-__all__ = ['CLS', 'L2', 'L1', 'PROBLEM_FIELDS', 'Units', 'DEPTH2_MAX_BYTES', 'SIM_ARCHIVE', 'MAX_UPDATES', 'LB', 'UB', 'BASE',
-           'FEAT', 'LEFT', 'RIGHT', 'N_VALS', 'NODES', 'ABORT', 'BUDGET', 'HITS', 'ENTRIES', 'BOUNDS', 'ROOTS',
-           'REL_TOL', 'FIRST_ROUND', 'OPS_PER_SECOND', 'weighted_median', 'unique_rows', 'TreeData', 'Problem', 'Memo',
-           'SearchResult', 'tree_objective', 'search_tree']
+__all__ = ['weighted_median', 'unique_rows', 'TreeData', 'SearchResult', 'tree_objective', 'search_tree']
 
-# %% ../nbs/10_treedp.ipynb #46d5a782
+# %% ../nbs/10_treedp.ipynb #d8bc2a10
+# the three kinds of problem: classification, squared and absolute regression loss
 CLS, L2, L1 = 0, 1, 2
 
+# %% ../nbs/10_treedp.ipynb #46d5a782
 def weighted_median(y, w):
     """Weighted median (the lower one): the smallest `y` with at least half the total weight at or below it. It
     minimises the weighted absolute error, so it is the leaf value of the `l1` loss.
@@ -180,13 +179,13 @@ class _ProblemType(types.StructRef):
     def preprocess_fields(self, fields): return tuple((name, types.unliteral(t)) for name, t in fields)
 
 class Problem(structref.StructRefProxy):
-    """Everything the search kernels know about one search: `PROBLEM_FIELDS`, made by `_problem`. A record, not a
+    """Everything the search kernels know about one search: `PROBLEM_FIELDS`, made by `make_problem`. A record, not a
     tuple, because numba counts a reference to every array of a tuple argument on each call (about 60 atomic
     operations for these 30 arrays) but only one for a record, and the search makes millions of calls.
 
     ```python
-    >>> P = _problem(TreeData(np.array([[0, 1], [1, 1]]), np.array([0, 1])), 0.0, 1e-12, False)
-    >>> loss, eq, units = _leaf_stats(P, full(2)); float(loss), units
+    >>> P = make_problem(TreeData(np.array([[0, 1], [1, 1]]), np.array([0, 1])), 0.0, 1e-12, False)
+    >>> loss, eq, units = leaf_stats(P, full(2)); float(loss), units
     (1.0, 2)
 
     ```"""
@@ -230,7 +229,7 @@ DEPTH2_MAX_BYTES = 2**28   # the depth-two solver's pair tables (3 * M * M * C f
 SIM_ARCHIVE = 16           # support sets remembered per depth level for Proposition 10
 MAX_UPDATES = 64           # a slot is refilled from scratch after this many incremental updates (bounds the drift)
 
-def _problem(data:TreeData, lam_raw:float, tol:float, use_kmeans:bool, use_depth2:bool=True,
+def make_problem(data:TreeData, lam_raw:float, tol:float, use_kmeans:bool, use_depth2:bool=True,
              incremental:bool=True, similarity:bool=False, max_depth:int|None=None, min_leaf:int=1) -> Problem:
     "The kernels' view of `data` for one search, with fresh scratch buffers."
     K, U, M = data.stats.shape[1], data.U, data.M
@@ -330,7 +329,7 @@ def _l1_loss(stats, ueq, bits, ys, ws, us):
     return sae, eq, nu
 
 @njit(cache=True)   # a dispatcher (a call: inlining copies all three losses into every caller at compile time)
-def _leaf_stats(P, bits):
+def leaf_stats(P, bits):
     "Raw leaf loss, equivalent-points loss EQ and number of units of the support `bits`."
     if P.kind == CLS: return _class_loss(P.stats, P.ueq, bits, P.tmp)
     if P.kind == L1: return _l1_loss(P.stats, P.ueq, bits, P.ys, P.ws, P.us)
@@ -374,10 +373,10 @@ class _MemoType(types.StructRef):
 
 class Memo(structref.StructRefProxy):
     """The memo of one search: `table` (hash table of slots) and `keys` of the bitsets notebook's memo, and `vals`,
-    the `[lb, ub, base, feature, left, right]` of every slot. Made by `_memo`; `entries` and `nbytes` are readable from Python.
+    the `[lb, ub, base, feature, left, right]` of every slot. Made by `make_memo`; `entries` and `nbytes` are readable from Python.
 
     ```python
-    >>> m = _memo(2); s, new = _insert(m, _key(full(2), 1)); (s, new, m.entries)
+    >>> m = make_memo(2); s, new = _insert(m, _key(full(2), 1)); (s, new, m.entries)
     (0, True, 1)
 
     ```"""
@@ -395,7 +394,7 @@ def _new_memo(n_units, capacity):
     table, keys = memo_new(n_units, capacity, 1)                 # keys: the units' words, then the depth word
     return Memo(table, keys, np.zeros((capacity, N_VALS)))
 
-def _memo(n_units:int, capacity:int=1024) -> Memo:
+def make_memo(n_units:int, capacity:int=1024) -> Memo:
     "An empty memo for subproblems of `n_units` units (built by a cached factory, as `Problem` is: see there)."
     return _new_memo(n_units, capacity)
 
@@ -420,7 +419,7 @@ def _insert(memo, key):
     return s, new
 
 @njit(cache=True)
-def _values(memo, s):
+def node_values(memo, s):
     "The stored `[lb, ub, base, feature]` of slot s (a copy)."
     return memo.vals[s].copy()
 
@@ -487,7 +486,7 @@ def _node(P, memo, cnt, bits, d, km):
         cnt[HITS] += 1
         return s
     cnt[ENTRIES] += 1
-    loss, eq, nu = _leaf_stats(P, bits)
+    loss, eq, nu = leaf_stats(P, bits)
     base = loss + P.lam
     lb = _lower_bound(P, cnt, bits, base, eq, nu, d, km)
     if P.use_similarity and lb < base - P.tol: lb = min(base, max(lb, _similarity_bound(P, bits, d)))
@@ -501,7 +500,7 @@ def _node(P, memo, cnt, bits, d, km):
     return s
 
 @njit(cache=True)
-def _rows_in(counts, bits):
+def rows_in(counts, bits):
     "Rows (of positive weight) of the units in `bits`."
     tot = 0.0
     for w in range(bits.shape[0]):
@@ -530,8 +529,8 @@ def _children(P, memo, cnt, bits, dc, kids, ks, fj, greedy, km):
             if a: left_empty = False
             if b: right_empty = False
         if left_empty or right_empty: continue
-        if P.min_leaf > 1.5 and (_rows_in(P.counts, kids[2 * nc]) < P.min_leaf - 0.5 or
-                                 _rows_in(P.counts, kids[2 * nc + 1]) < P.min_leaf - 0.5): continue   # Proposition 14
+        if P.min_leaf > 1.5 and (rows_in(P.counts, kids[2 * nc]) < P.min_leaf - 0.5 or
+                                 rows_in(P.counts, kids[2 * nc + 1]) < P.min_leaf - 0.5): continue   # Proposition 14
         ks[2 * nc] = _node(P, memo, cnt, kids[2 * nc], dc, km)
         ks[2 * nc + 1] = _node(P, memo, cnt, kids[2 * nc + 1], dc, km)
         v = memo.vals
@@ -550,9 +549,9 @@ def _close(memo, s, ks, nc, best, bestf):
     v[s, UB] = best
     v[s, FEAT] = bestf
 
-@njit(cache=True)   # shared by _solve and _descend
+@njit(cache=True)   # shared by solve_node and _descend
 def _open(P, memo, cnt, bits, d, budget, d2, km):
-    """The common start of a visit to (bits, d) by `_solve` and `_descend`: (memo slot, whether it must be expanded).
+    """The common start of a visit to (bits, d) by `solve_node` and `_descend`: (memo slot, whether it must be expanded).
     Not if it is settled or over `budget`, the node budget is spent, or the depth-two solver settles it now. `d2` is
     the problem again when the depth-two solver is used, else None: numba then drops that solver from the compiled
     code (a search without a depth limit never needs it, and compiles a third less); `km` likewise for the k-means
@@ -570,7 +569,7 @@ def _open(P, memo, cnt, bits, d, budget, d2, km):
         return s, False
     return s, True
 
-@njit(cache=True)   # shared by _solve and _descend
+@njit(cache=True)   # shared by solve_node and _descend
 def _expand(P, memo, cnt, bits, d, s, km):
     """Every split of (bits, d) with its two children (kids, memo slots ks, features fj, one-split objectives):
     (number of splits, kids, ks, fj, greedy). No split: the node is closed as a leaf."""
@@ -591,7 +590,7 @@ def _finish(P, memo, s, ks, nc, best, bestf, bits, d):
     if P.use_similarity: _archive(P, bits, d, memo.vals[s, LB])
 
 @njit(cache=True)
-def _solve(P, memo, cnt, bits, d, budget, d2, km):
+def solve_node(P, memo, cnt, bits, d, budget, d2, km):
     "Bounded DP on (bits, d); see Proposition 7 (`d2`, `km`: see `_open`). Returns the memo slot."
     s, go = _open(P, memo, cnt, bits, d, budget, d2, km)
     if not go: return s
@@ -600,7 +599,7 @@ def _solve(P, memo, cnt, bits, d, budget, d2, km):
     tol = P.tol
     dc = d - 1 if d > 0 else -1
     if d2 is not None and d == 3 and P.incremental:            # children's statistics: parent minus sibling
-        _parent_statistics(d2, bits, d2.scratch[0])
+        parent_statistics(d2, bits, d2.scratch[0])
     v = memo.vals                                                  # the value table may have been regrown
     order = argsort_stable(greedy, nc)                         # best one-split trees first: good incumbents early
     best, bestf = v[s, UB], v[s, FEAT]
@@ -613,10 +612,10 @@ def _solve(P, memo, cnt, bits, d, budget, d2, km):
         if v[sL, LB] + v[sR, LB] >= cap - tol: continue        # Proposition 6
         a = 2 * i if d < 0 or v[sL, BASE] >= v[sR, BASE] else 2 * i + 1   # under a depth limit: costlier leaf first
         sa, sb = ks[a], ks[a ^ 1]
-        _solve(P, memo, cnt, kids[a], dc, cap - v[sb, LB], d2, km)
+        solve_node(P, memo, cnt, kids[a], dc, cap - v[sb, LB], d2, km)
         v = memo.vals
         if v[sL, LB] + v[sR, LB] >= cap - tol or cnt[ABORT]: continue
-        _solve(P, memo, cnt, kids[a ^ 1], dc, cap - v[sa, LB], d2, km)
+        solve_node(P, memo, cnt, kids[a ^ 1], dc, cap - v[sa, LB], d2, km)
         v = memo.vals
         if v[sL, UB] + v[sR, UB] < best - tol:
             best = v[sL, UB] + v[sR, UB]
@@ -640,7 +639,7 @@ def _unit_statistics(un, u, c, out):
     out[C - 1] = un.counts[u]
 
 @njit(cache=True, inline='always')   # hot: inlined into its callers (measured faster than a call)
-def _cell_loss(kind, s):
+def cell_loss(kind, s):
     "Leaf loss of a cell from its additive statistics `s` (Proposition 9)."
     C = s.shape[0]
     if kind == CLS:
@@ -839,7 +838,7 @@ def _upper_fill(out, table, value):
         for k in range((i * M + i + 1) * C, (i + 1) * M * C): out[k] = value
 
 @njit(cache=True)
-def _parent_statistics(P, bits, su):
+def parent_statistics(P, bits, su):
     "Slot 2 := the statistics of `bits`, a node whose children the depth-two solver will solve (updated or refilled)."
     q = np.int64(2)            # typed: a literal 2 would make numba compile each callee a second time
     if _updatable(P, q, bits, popcount(bits)) >= 0: _update_slot(P, q, bits, su)
@@ -847,7 +846,7 @@ def _parent_statistics(P, bits, su):
     copy_into(P.slot_bits[q], bits)
 
 @njit(cache=True)
-def _pair_statistics(P, bits, size, su):
+def pair_statistics(P, bits, size, su):
     """Make one of slots 0, 1 hold s(S), s(S, x_i = 1) and s(S, x_i = x_j = 1) for i < j, S = `bits` with `size`
     units; return the slot. The cheapest of (Proposition 11): a slot holds S already; the parent's statistics minus
     the sibling's when a slot holds the sibling (an O(M^2) subtraction); the sibling brought into a slot first, if it
@@ -912,7 +911,7 @@ def _side_leaves(kind, lam, tot, single, flip, best, feat, cell):
     for i in range(M):
         for r in range(2):
             for k in range(C): cell[k] = single[i, k] if r ^ flip[i] else tot[k] - single[i, k]
-            best[r, i] = _cell_loss(kind, cell) + lam
+            best[r, i] = cell_loss(kind, cell) + lam
             feat[r, i] = -1
 
 @njit(cache=True, inline='always')   # hot: once per pair. Scalars only: an array argument of an inlined function
@@ -1017,7 +1016,7 @@ def _depth_two(P, memo, cnt, bits, d, s):
     features of its children (-1: leaves). Root features are completed in ascending order; the scan stops as soon as
     the best tree meets the node's lower bound (Proposition 13)."""
     C = P.tot.shape[1]
-    q = _pair_statistics(P, bits, popcount(bits), P.scratch[0])
+    q = pair_statistics(P, bits, popcount(bits), P.scratch[0])
     tot, single, pair = P.tot[q], P.single[q], P.pair[q]
     sb, sf, flip, sc = P.side_best, P.side_feat, P.units.flip, P.scratch
     _side_leaves(P.kind, P.lam, tot, single, flip, sb, sf, sc[0])
@@ -1091,7 +1090,7 @@ def _critical_split(memo, s, ks, fj, nc, tol):
     return crit, best, bestf
 
 @njit(cache=True)
-def _uses_depth_two(P): return P.use_depth2
+def uses_depth_two(P): return P.use_depth2
 
 @njit(cache=True)
 def _descents(P, memo, cnt, root, d, d2, km):
@@ -1148,7 +1147,7 @@ def _preorder(memo, fbits, bits, d, out, n):
     return _preorder(memo, fbits, bits & fbits[f], dc, out, n)
 
 @njit(cache=True)
-def _leaf_sets(fbits, feats, n, bits):
+def leaf_sets(fbits, feats, n, bits):
     "The units of each leaf of the tree whose preorder features are feats[:n], on the units `bits`, left to right."
     W = bits.shape[0]
     n_leaves = 0
@@ -1201,8 +1200,8 @@ def _set_sums(kind, stats, ueq, sizes, sets):
             out[k, 2] = sse
     return out
 
-def _leaves(data:TreeData, sets):
-    "The `Leaf` of each set of units (the leaves' units from `_leaf_sets`), in order."
+def leaves_of_sets(data:TreeData, sets):
+    "The `Leaf` of each set of units (the leaves' units from `leaf_sets`), in order."
     if data.kind == L1: return [_leaf_for(data, b, 0.0) for b in sets]
     sums, out = _set_sums(data.kind, data.stats, data.ueq, data.sizes, sets).tolist(), []   # Python floats: a Leaf
     for row in sums:                                                                         # is made faster from them
@@ -1214,13 +1213,13 @@ def _leaves(data:TreeData, sets):
         else: out.append(Leaf(row[1], n_samples=n, loss=row[2] / data.norm))
     return out
 
-def _build(feats, pos, leaves, keep):
+def build_subtree(feats, pos, leaves, keep):
     """The subtree whose preorder features start at feats[pos], its leaves taken in order from the iterator `leaves`:
     (tree, position after it); `keep` maps the search's features to the data's columns (Proposition 15)."""
     f = int(feats[pos])
     if f < 0: return next(leaves), pos + 1
-    left, pos = _build(feats, pos + 1, leaves, keep)
-    right, pos = _build(feats, pos, leaves, keep)
+    left, pos = build_subtree(feats, pos + 1, leaves, keep)
+    right, pos = build_subtree(feats, pos, leaves, keep)
     return Split(int(keep[f]), 0.5, left, right, n_samples=left.n_samples + right.n_samples), pos
 
 def _read_tree(data, memo, bits, d, lam, keep=None):
@@ -1228,17 +1227,17 @@ def _read_tree(data, memo, bits, d, lam, keep=None):
     is the view the search ran on, `keep` its features' columns in the full data (None: the same)."""
     feats = np.empty(2 * data.U + 1, np.int64)         # a tree has at most U leaves: at most 2U - 1 nodes
     n = _preorder(memo, data.fbits, bits, d, feats, 0)
-    leaves = _leaves(data, _leaf_sets(data.fbits, feats, n, bits))
-    return _build(feats, 0, iter(leaves), np.arange(data.M) if keep is None else keep)[0]
+    leaves = leaves_of_sets(data, leaf_sets(data.fbits, feats, n, bits))
+    return build_subtree(feats, 0, iter(leaves), np.arange(data.M) if keep is None else keep)[0]
 
 # %% ../nbs/10_treedp.ipynb #eb776567
-def _distinct_features(data:TreeData) -> np.ndarray:
+def representative_features(data:TreeData) -> np.ndarray:
     """The columns the search needs (Proposition 15): the first feature of each class of features equal or
     complementary on every unit, constant features left out (the first feature is kept if every one is constant).
 
     ```python
     >>> X = np.array([[0, 1, 0, 1, 1], [1, 0, 1, 1, 0], [1, 0, 0, 1, 1]])  # x1 = not x0, x3 constant, x4 = not x2
-    >>> _distinct_features(TreeData(X, np.array([0, 1, 1]))).tolist()
+    >>> representative_features(TreeData(X, np.array([0, 1, 1]))).tolist()
     [0, 2]
 
     ```"""
@@ -1251,7 +1250,7 @@ def _distinct_features(data:TreeData) -> np.ndarray:
     idx = np.flatnonzero(keep)
     return idx if len(idx) else np.arange(min(1, data.M))
 
-def _engine_view(data:TreeData, keep) -> TreeData:
+def engine_view(data:TreeData, keep) -> TreeData:
     "`data` restricted to the features `keep` (a shallow copy sharing the unit statistics), or `data` itself if all."
     if len(keep) == data.M: return data
     view = copy.copy(data)
@@ -1259,9 +1258,10 @@ def _engine_view(data:TreeData, keep) -> TreeData:
     view.M, view.feature_names = len(keep), [data.feature_names[j] for j in keep]
     return view
 
-# %% ../nbs/10_treedp.ipynb #719387e0
+# %% ../nbs/10_treedp.ipynb #3d458ac7
 REL_TOL = 1e-12   # every tolerance of the search, as a fraction of the loss normaliser (Proposition 8)
 
+# %% ../nbs/10_treedp.ipynb #719387e0
 class SearchResult:
     """What `search_tree` returns: the tree, its objective, a certified lower bound, and counters.
 
@@ -1277,6 +1277,10 @@ class SearchResult:
     def __repr__(self):
         return (f"SearchResult(objective={self.objective:.6g}, lower_bound={self.lower_bound:.6g}, "
                 f"complete={self.complete}, leaves={self.tree.n_leaves})")
+
+# %% ../nbs/10_treedp.ipynb #d1f073db
+FIRST_ROUND = 2000      # nodes in the first round (at most)
+OPS_PER_SECOND = 1e9    # a rough speed of the kernels' inner loops, to estimate the first round's worst case
 
 # %% ../nbs/10_treedp.ipynb #a576ef72
 def tree_objective(data:TreeData, tree:Tree, lam:float) -> float:
@@ -1321,8 +1325,6 @@ def _feasible(data, tree, min_leaf):
                            minlength=tree.n_leaves)
     return tree if per_leaf.min() >= min_leaf else None
 
-FIRST_ROUND = 2000      # nodes in the first round (at most)
-OPS_PER_SECOND = 1e9    # a rough speed of the kernels' inner loops, to estimate the first round's worst case
 
 def _first_round(data:TreeData, mon:SearchMonitor) -> int:
     """Nodes in the first round: `FIRST_ROUND`, and under a time limit no more than would use half of the overrun the
@@ -1398,13 +1400,13 @@ def search_tree(data:TreeData, # the problem
     U = data.U
     similarity = max_depth is not None if similarity is None else similarity
     similarity = similarity and min_leaf == 1                # unsound under a minimum leaf size (Proposition 14)
-    keep = _distinct_features(data) if distinct_features else np.arange(data.M)
-    view = _engine_view(data, keep)                       # the features the search sees (Proposition 15)
-    P = _problem(view, lam_raw, tol, use_km, depth_two and max_depth is not None, incremental, similarity,
+    keep = representative_features(data) if distinct_features else np.arange(data.M)
+    view = engine_view(data, keep)                       # the features the search sees (Proposition 15)
+    P = make_problem(view, lam_raw, tol, use_km, depth_two and max_depth is not None, incremental, similarity,
                  max_depth, min_leaf)   # no limit: never two levels left
-    d2 = P if _uses_depth_two(P) else None               # the depth-two solver, compiled only when it is used
+    d2 = P if uses_depth_two(P) else None               # the depth-two solver, compiled only when it is used
     km = P if use_km else None                           # the k-means bound, likewise
-    memo = _memo(U)
+    memo = make_memo(U)
     cnt = np.zeros(8, np.int64)
     root = full(U)
     d = -1 if max_depth is None else int(max_depth)
@@ -1423,10 +1425,10 @@ def search_tree(data:TreeData, # the problem
                 budget = max(1, budget - done)
                 total += done
             cnt[NODES], cnt[ABORT], cnt[BUDGET] = 0, 0, budget
-            s = _solve(P, memo, cnt, root, d, budget_root, d2, km)
+            s = solve_node(P, memo, cnt, root, d, budget_root, d2, km)
             total += int(cnt[NODES])
             rounds += 1
-            vals = _values(memo, s)
+            vals = node_values(memo, s)
             lb, ub = vals[LB], min(vals[UB], budget_root)
             mon.update(upper=ub / data.norm, lower=min(lb, ub) / data.norm, nodes=total)
             complete = ub - lb <= tol or lb >= budget_root - tol
@@ -1443,7 +1445,7 @@ def search_tree(data:TreeData, # the problem
         incumbent = _feasible(data, incumbent(), min_leaf)
         inc_obj = _incumbent_objective(data, incumbent, lam, max_depth, mon)
         budget_root = min(budget_root, inc_obj * data.norm)
-    if _values(memo, s)[UB] < budget_root - tol:
+    if node_values(memo, s)[UB] < budget_root - tol:
         tree = Tree(_read_tree(view, memo, root, d, lam_raw, keep), data.feature_names, task=data.task,
                     classes=data.classes)
         leaves = tree.leaves()

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 
 from numba import njit
-from glassworks.treedp import TreeData, search_tree, tree_objective, CLS, _problem, _units, _parent_statistics, _pair_statistics
+from glassworks.treedp import TreeData, search_tree, tree_objective, CLS, make_problem, _units, parent_statistics, pair_statistics
 from glassworks.bitsets import full, indices, popcount
 from glassworks.base import SearchMonitor
 from glassworks.oracles import brute_classification, brute_regression
@@ -281,18 +281,18 @@ def test_pair_statistics_hold_the_support(seed, task):
     X = (rng.random((n, m)) < rng.uniform(0.1, 0.9, m)).astype(int)
     y = rng.integers(0, 3, n) if task == 'classification' else X @ rng.normal(size=m) * 3 + rng.normal(size=n) + 50.0
     data = TreeData(X, y, rng.uniform(0.5, 2.0, n), task=task)
-    P = _problem(data, 0.01, 1e-12, False, max_depth=3)
+    P = make_problem(data, 0.01, 1e-12, False, max_depth=3)
     su = np.empty(data.stats.shape[1] + 1 if task == 'classification' else 4)
     for _ in range(6):
         parent = full(data.U)
         for f in rng.choice(m, int(rng.integers(0, 3)), replace=False):     # a random node with three levels left
             parent = parent & (data.fbits[f] if rng.random() < 0.5 else ~data.fbits[f]) & full(data.U)
         if popcount(parent) < 2: continue
-        _parent_statistics(P, parent, su)
+        parent_statistics(P, parent, su)
         for f in rng.permutation(m)[:4]:
             for child in (parent & ~data.fbits[f], parent & data.fbits[f]):
                 if popcount(child) == 0: continue
-                q = _pair_statistics(P, child, popcount(child), su)
+                q = pair_statistics(P, child, popcount(child), su)
                 tot, single, pair, c = _slot_contents(P, q)
                 t0, s0, p0 = _statistics_from_scratch(data, child, c)
                 iu = np.triu_indices(m, 1)
