@@ -132,9 +132,8 @@ def _dl85_spec(stem, rows, features, ones, title, sha256):
                  label_note=f"0/1 as in the file; {ones} of {rows} rows are 1",
                  sha256=sha256, binary=True, file_stem=stem)
 
-# %% ../nbs/05_datasets.ipynb #d68a7142
-_SPECS_LIST = [
-    # ---- classification/: OSDT, binarized, ';' separated, label last ----
+# %% ../nbs/05_datasets.ipynb #59c2847b
+_OSDT_SPECS = [
     _Spec('compas-binary', 'classification', 'classification', 6907, 12, 'recidivate-within-two-years:1',
           summary="COMPAS recidivism, 12 binary features (OSDT)",
           about="ProPublica's COMPAS recidivism data (Broward County, Florida): was a defendant re-arrested within "
@@ -170,7 +169,10 @@ _SPECS_LIST = [
                 "one-hot encoded as two indicators (FeatK_o, FeatK_x; blank is the dropped level). The raw "
                 "x/o/b table is available as `tic_tac_toe`.",
           sha256='a0bcf0ca0c4ca095d06e2675dbad26bb84c63a1b0d58d12a5fd490f0aca9876b', binary=True),
-    # ---- regression/: OSRT, binarized features, ',' separated, target last ----
+]
+
+# %% ../nbs/05_datasets.ipynb #58b1f404
+_OSRT_SPECS = [
     _Spec('airfoil', 'regression', 'regression', 1503, 17,
           summary="NASA airfoil self-noise, 17 binary features (OSRT)",
           about="NASA airfoil self-noise (Brooks, Pope & Marcolini; UCI, CC BY 4.0): scaled sound pressure level "
@@ -220,7 +222,10 @@ _SPECS_LIST = [
                 "geometry and Froude number.",
           repo_path='experiments/datasets/yacht/yacht.csv',
           sha256='ea6fbe9cda97b82362f08dbaf9a599f89b0256e62c0e78f8d71b71484dc5cf7c', binary=True),
-    # ---- raw/: FCOGB, original tables ----
+]
+
+# %% ../nbs/05_datasets.ipynb #6e05decb
+_FCOGB_CLASSIFICATION_SPECS = [
     _Spec('titanic', 'raw', 'classification', 891, 7, 'Survived',
           summary="Titanic passengers (Kaggle train split), raw; Age/Embarked have NaN",
           about="Titanic passenger list, Kaggle 'Titanic: Machine Learning from Disaster' training split (use is "
@@ -292,6 +297,10 @@ _SPECS_LIST = [
           to_numeric=('TotalCharges',),
           notes="The id column customerID is dropped. TotalCharges is blank for 11 customers with tenure 0; "
                 "it is converted to float with those blanks as NaN (kept, not imputed)."),
+]
+
+# %% ../nbs/05_datasets.ipynb #e1abc239
+_FCOGB_REGRESSION_SPECS = [
     _Spec('insurance', 'raw', 'regression', 1338, 6, 'charges',
           summary="Medical insurance charges (US), raw mixed types",
           about="Medical cost personal data (from Lantz, 'Machine Learning with R'; distributed on Kaggle): "
@@ -350,9 +359,10 @@ _SPECS_LIST = [
           repo_path='datasets/count_data2/smoking.csv',
           sha256='40f0d862b1bbfe50aa9635a138064825628d9e136ad307263c11b6775a4e4692',
           drop=('id', 'dead_per_100'), notes="The id column and the derived rate dead_per_100 are dropped."),
-    # ---- dl85/: the DL8.5 / MurTree / STreeD suite, ' ' separated, label first, no header ----
-    *(_dl85_spec(stem, *row) for stem, row in _DL85_SUITE.items()),
-    # ---- embedded scikit-learn data ----
+]
+
+# %% ../nbs/05_datasets.ipynb #d18bc19a
+_SKLEARN_SPECS = [
     _Spec('diabetes', 'sklearn', 'regression', 442, 10, summary="Diabetes progression (scikit-learn, embedded)",
           about="Diabetes data (Efron et al. 2004, 'Least Angle Regression'), shipped with scikit-learn: disease "
                 "progression one year after baseline from age, sex, BMI, blood pressure and six serum measurements. "
@@ -371,6 +381,10 @@ _SPECS_LIST = [
                 "of wines from three cultivars in the same Italian region.",
           label_note="three classes 0, 1, 2 (cultivars; not binary)"),
 ]
+
+# %% ../nbs/05_datasets.ipynb #6dbb16af
+_SPECS_LIST = [*_OSDT_SPECS, *_OSRT_SPECS, *_FCOGB_CLASSIFICATION_SPECS, *_FCOGB_REGRESSION_SPECS,
+               *(_dl85_spec(stem, *row) for stem, row in _DL85_SUITE.items()), *_SKLEARN_SPECS]
 _SPECS = {s.name: s for s in _SPECS_LIST}
 
 _ALIASES = {'compas': 'compas-binary', 'fico': 'fico_binary', 'monk1': 'monk1-train', 'monk2': 'monk2-train',
