@@ -32,6 +32,7 @@ def resident_bytes() -> int:
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         return int(peak) * (1 if sys.platform == 'darwin' else 1024)
 
+# %% ../nbs/01_base.ipynb #bed494a4
 class SearchMonitor:
     """Time/node/memory limits, progress output and the (time, incumbent, lower bound) trace of an anytime search.
 
@@ -148,6 +149,7 @@ def _watched(fit):
         return out
     return fit_watched
 
+# %% ../nbs/01_base.ipynb #b5582b0e
 class GlassworksEstimator(BaseEstimator):
     """Base of every glassworks estimator: validation in one place, feature names kept for printing.
 

@@ -87,6 +87,7 @@ def _leaves_sklearn(ens, A):
     L = ens.apply(A.astype(np.float32))
     return L.reshape(A.shape[0], -1).astype(np.int64)
 
+# %% ../nbs/40_extract.ipynb #2329b07b
 @dataclass
 class NodeTable:
     """Every node of a fitted tree ensemble, trees one after the other in preorder (so the descendants of node `i`
@@ -185,6 +186,7 @@ class NodeTable:
         n = float(self.count[i])
         return Rule(tuple(conds), None, int(n) if n.is_integer() else n).simplify()
 
+# %% ../nbs/40_extract.ipynb #c6871f45
 def _table_from_arrays(trees, leaf_ids, feature_names, weight=None):
     """Build a `NodeTable` from per-tree arrays `(left, right, feature, threshold, mu)` in any node order with
     node 0 the root, `leaf_ids` (n, T) in each tree's own numbering and optional row weights."""
@@ -237,6 +239,7 @@ def _check_fitted_regressor(ens):
     except NotFittedError: raise InputError(f"{type(ens).__name__} is not fitted; fit it first or pass it to RuleExtractor.fit.") from None
     except TypeError: pass
 
+# %% ../nbs/40_extract.ipynb #ae16b457
 def _xgb_trees(ens, A):
     "Per-tree arrays of a fitted XGBoost regressor (split x < s is written x <= the float32 just below s)."
     df = ens.get_booster().trees_to_dataframe()
@@ -294,6 +297,7 @@ def _lgbm_trees(ens, A):
         leaf_ids[:, t] = [leafmap[j] for j in leaves[:, t]]
     return trees, leaf_ids
 
+# %% ../nbs/40_extract.ipynb #fb8eed47
 def _align_columns(ensemble, X):
     """A DataFrame X in the column order the ensemble was fitted with (fitted on named columns); an error when the
     names differ. Without this, a reordered DataFrame would be routed through the trees by position, silently wrong."""
@@ -515,6 +519,7 @@ class ExtractionProblem:
                T.mu, self.d, self.a, self.cand, 1.0 / self.gamma, float(lam), sums, val, best, take, chosen, acc, active)
         return active
 
+# %% ../nbs/40_extract.ipynb #5dc3a57c
 def cbcd(problem:ExtractionProblem, lam:float, state:CBCDState|None=None, tol:float=1e-7, max_sweeps:int=200, n_init:int=1,
          trace:list|None=None) -> CBCDState:
     """Algorithm 2 with active sets: `n_init` full sweeps, then cycle over the trees that hold a node until F stalls,
@@ -634,6 +639,7 @@ def _to_model(table:NodeTable, nodes, w, intercept:float) -> RuleEnsemble:
     rules = [table.rule(int(nodes[k])) for k in order]
     return RuleEnsemble(tuple(rules), [float(w[k] * table.mu[nodes[k]]) for k in order], intercept, table.feature_names)
 
+# %% ../nbs/40_extract.ipynb #57b7b37f
 # The path opens with the model that uses no budget: the nodes of cost 0, fitted, or the empty model. At lambda_max
 # itself z = 0 is a fixed point only up to ties (a node exactly at the threshold may enter, 1 of 3 folds on a small
 # instance), and free nodes enter at every lambda and can pull priced nodes in with them; without this step a budget
@@ -896,6 +902,7 @@ def _knap_min(vals, mask, a, cap):
         out[r] = tot
     return out
 
+# %% ../nbs/40_extract.ipynb #d94d99b5
 class _BnBData:
     """What the branch-and-bound needs about the candidates, in its search order: the Gram matrix G = M'WM, b = M'Wy,
     y'Wy, costs, and which pairs may be selected together (not ancestor and descendant in one tree)."""
@@ -943,6 +950,7 @@ def _child_bounds(qc, grad, logu, mask, a, cap):
     ratio = qc * np.exp(_knap_min(-logu, mask, a, cap))
     return np.maximum(np.maximum(tang, ratio), 0.0)
 
+# %% ../nbs/40_extract.ipynb #f868d485
 def branch_and_bound(problem:ExtractionProblem, K:float, warm=(), time_limit:float|None=None, tol:float=1e-9,
                      max_nodes:int=10**7, monitor:SearchMonitor|None=None):
     """Exact Problem (2) by a depth-first branch-and-bound over antichain supports (each support is reached once, by
@@ -1103,6 +1111,7 @@ def q_fractional(table:NodeTable, y, z, gamma:float):
     z = np.asarray(z, np.float64)
     return _RidgeOn(table, y, np.flatnonzero(z > 0), gamma)(z)
 
+# %% ../nbs/40_extract.ipynb #b403e759
 class _ColumnCache:
     """The columns M_i of the nodes met so far, with their Gram matrix M'WM and M'Wy. A Frank-Wolfe search meets the
     same few hundred nodes again and again; the cache starts afresh when it would hold more than `capacity`."""
@@ -1173,6 +1182,7 @@ class _RidgeOn:
         r = self.b - self.G[:, k] @ w
         return float(-0.5 * self.gamma * (d[self.S] @ r ** 2))
 
+# %% ../nbs/40_extract.ipynb #3e486315
 class _Tangent:
     "The plane q(zbar) + g'(z - zbar) = c + g'z at a point of [0,1]^m, with its budget table and its least value on F."
     def __init__(self, q, g, z, allowed, a, end, K):
@@ -1221,6 +1231,7 @@ def _seed(consider, problem:ExtractionProblem, K:float, allowed, warm):
 ENUM_MAX_SUPPORTS = 20_000   # relax_and_enumerate gives up (leaving its bound) when more supports than this pass the filter
 ENUM_OA_CUTS = 10            # exact_solve hands this many of its best planes (dense rows) to outer approximation
 
+# %% ../nbs/40_extract.ipynb #313fbf85
 def relax_and_enumerate(problem:ExtractionProblem, K:float, warm=(), time_limit:float|None=None, max_fw:int=100,
                         max_supports:int=ENUM_MAX_SUPPORTS, tol:float=1e-9, monitor:SearchMonitor|None=None):
     """Exact Problem (2) for integer budget attributes, by relaxation and enumeration: Frank-Wolfe on the convex hull
@@ -1333,6 +1344,7 @@ class _Branch:
         f = _budget_table(g, self.allowed, a, end, self.K)
         return c + float(g[self.fixed].sum()) + float(f[0, self.K]), f
 
+# %% ../nbs/40_extract.ipynb #3dcac564
 def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_limit:float|None=None,
                      node_limit:int|None=None, fw_steps:int=BRANCH_FW_STEPS, max_list:int=BRANCH_LIST, tol:float=1e-9,
                      monitor:SearchMonitor|None=None):
@@ -1549,6 +1561,7 @@ def _check_y_input(y, who:str):
         arr = arr.ravel()
     return arr
 
+# %% ../nbs/40_extract.ipynb #0954fe7c
 GAMMA_GRID = (1e-3, 1e-2, 1e-1, 1.0, 10.0)   # relative ridge strengths tried by gamma='cv'
 
 def _fold_error(tab_tr, y_tr, tab_va, y_va, a, gamma_rel:float, K, penalty, include_root:bool, leaves_only:bool,
@@ -1587,6 +1600,7 @@ def _cv_splits(cv, A, y, sw) -> list:
         splits = [(np.asarray(tr), np.asarray(va)) for tr, va in (cv.split(A, y) if hasattr(cv, 'split') else cv)]
     return [(tr, va) for tr, va in splits if sw[tr].sum() > 0 and sw[va].sum() > 0]
 
+# %% ../nbs/40_extract.ipynb #820d53d2
 def _cv_gamma(ensemble, A, y, names, a, grid, K, penalty=None, include_root:bool=False, leaves_only:bool=False,
               n_lambdas:int=50, cv=3, monitor:SearchMonitor|None=None, n_jobs:int|None=None, sample_weight=None):
     """The relative gamma of `grid` with the smallest `cv`-fold validation error (ties: the strongest ridge), and the
@@ -1632,6 +1646,7 @@ def _fit_ensemble(ens, A, y, sample_weight):
                          "fitted (the extraction still uses the weights), or drop sample_weight.")
     return ens.fit(A, y, sample_weight=sample_weight)
 
+# %% ../nbs/40_extract.ipynb #2819acd3
 class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
     """Prune a fitted tree ensemble jointly in rules and depth into a short additive rule list: choose nodes
     (an antichain per tree) and ridge weights to fit y under a budget sum a_i z_i <= `max_rules` (Problem (1))

@@ -143,6 +143,7 @@ def _bca_component(c, coff, cverts, eoff, cedges, adj_off, adj_e, adj_s, bt, tt,
         if P - Q <= tol * scale: break
     return passes
 
+# %% ../nbs/20_hierscale.ipynb #922e43d7
 @njit(cache=True)
 def prox_kernel(bt, tt, ei, ej, s1, s2, u, wa, wb, beta, theta, tol=1e-15, max_pass=100000):
     """Exact prox of Omega/L at (bt, tt) for the pairs (ei[e], ej[e]) over vertices 0..len(bt)-1, with s1 = lambda1/L and
@@ -271,6 +272,7 @@ def prox_kernel(bt, tt, ei, ej, s1, s2, u, wa, wb, beta, theta, tol=1e-15, max_p
         if passes[t] > mp: mp = passes[t]
     return nc, bigv, bige, mp
 
+# %% ../nbs/20_hierscale.ipynb #b34e670f
 def prox(beta_tilde, theta_tilde, pairs, L:float, lambda1:float, lambda2:float, tol:float=1e-15, duals=None):
     """Exact prox of the hierScale penalty: argmin L/2||(b,t)-(bt,tt)||^2 + Omega(b,t); `pairs` is an (E, 2) int array.
 
@@ -373,6 +375,7 @@ def _epigraph_rows(p, pairs, offset_b, offset_t, offset_tau, offset_s, nv):
         r(offset_t + e, -1, offset_s + e)
     return np.array(rows)
 
+# %% ../nbs/20_hierscale.ipynb #e1325717
 def prox_qp(beta_tilde, theta_tilde, pairs, L:float, lambda1:float, lambda2:float):
     """The prox as a convex QP in epigraph form, solved by HiGHS and polished (test oracle; small problems only).
 
@@ -440,6 +443,7 @@ def direct_qp(X, y, lambda1:float, lambda2:float, box:float=None):
     F = 0.5 * float(np.sum((y - D @ z[:m]) ** 2)) + penalty(beta, theta, pairs, lambda1, lambda2)
     return b0, beta, theta, F
 
+# %% ../nbs/20_hierscale.ipynb #4888cd42
 def kkt_lp(X, y, intercept, beta, interactions, lambda1:float, lambda2:float, tie:float=1e-6):
     """Independent optimality certificate (small p): the smallest eta such that subgradients of Omega at the given point
     match the gradient up to eta in every coordinate (an LP, HiGHS), returned as eta / lambda1, plus |sum r| / lambda1.
@@ -637,6 +641,7 @@ def _pair_columns_weighted(XT, I, J, w, sw, mean_out):
         for t in range(n): Z[t, k] = sw[t] * (a[t] * b[t] - mu)
     return Z
 
+# %% ../nbs/20_hierscale.ipynb #daa0a277
 @njit(cache=True)
 def _scan_block(Gb, i0, thresh, rowmax, count_only, outI, outJ, outG, offs):
     "Scan a block of X~'r (rows i0.., columns i0..): pairs above `thresh` are listed, the rest update the per-row maxima."
@@ -669,6 +674,7 @@ def _rownorm_block(Nb, i0, rownorm):
             if Nb[b, jj] > mx: mx = Nb[b, jj]
         rownorm[i0 + b] = mx
 
+# %% ../nbs/20_hierscale.ipynb #8cb95248
 def scan_pairs(X, r, thresh:float, rows=None, cap:int|None=None, norms:bool=False, block:int|None=None):
     """All pairs i<j (i in `rows`) with |X~_ij' r| > thresh, by blocked GEMMs (X_I*r)'X_{i0:} -- never storing the p^2/2 values.
     Returns (I, J, g, rowmax, thresh_used, rownorm): rowmax[i] = max |g| over the pairs of row i NOT returned; if more than
@@ -962,6 +968,7 @@ class HierScalePath:
         tot = imp.sum()
         return imp / tot if tot > 0 else imp
 
+# %% ../nbs/20_hierscale.ipynb #62354b86
 def _wmoments(A, w=None):
     "Mean and standard deviation along axis 0, weighted by `w` (None: unweighted)."
     if w is None: return A.mean(0), A.std(0)
@@ -1046,6 +1053,7 @@ def _initial_active_set(X, XT, mu, yc, b, screen, w=None):
     act.grow(np.argsort(-b)[:5], screen.I[top], screen.J[top])
     return act
 
+# %% ../nbs/20_hierscale.ipynb #51aba1ee
 def _master_step(act, screen, X, lam1, lam2, tol):
     """The master iteration: one prox-gradient step over all p + p(p-1)/2 variables from the restricted solution, the
     pair gradients coming from gradient screening (Lemmas 2-3). Returns (residual, KKT certificate, mains and pairs
@@ -1094,6 +1102,7 @@ def _solve_at(act, screen, X, yy, lam1, lam2, tol, max_iter, max_checks, acceler
         if (len(new_m) == 0 and len(NI) == 0) or checks >= max_checks: return r, kkt, checks, iters, comp
         act.grow(new_m, NI, NJ)
 
+# %% ../nbs/20_hierscale.ipynb #3fa2081a
 def _solution(act, r, ybar, mu, lam1, lam2):
     """The solution held by the active set: (intercept, all p mains, non-zero pairs (I, J, theta), objective F, the
     (weighted) standard deviations of those pairs' product columns)."""
@@ -1215,6 +1224,7 @@ def _index_array(a, n:int):
         raise ParameterError(f"`cv` splits must be non-empty arrays of row indices in [0, {n}).")
     return np.where(a < 0, a + n, a).astype(np.int64)
 
+# %% ../nbs/20_hierscale.ipynb #aa8ec539
 class HierScaleRegressor(GlassworksRegressor):
     """hierScale sparse interaction model under strong hierarchy (scikit-learn API): fits the path and picks lambda1 on a
     validation split (`cv=None`), by K-fold CV (`cv=K`) or on given splits (`cv` a scikit-learn splitter or an iterable

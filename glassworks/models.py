@@ -207,6 +207,7 @@ def _info_from_name(name:str):
         if m['op'] == '==': return {'column': m['lhs'], 'kind': 'category', 'op': '==', 'value': m['rhs'].strip()}
     return None
 
+# %% ../nbs/04_models.ipynb #fb570483
 def _condition_meaning(c:Condition, feature_names, binary_features, feature_info):
     """`(column, kind, payload)` of one condition: kind 'interval' (payload: list of (a, b] pieces), 'category'
     (payload: ('==' or '!=', value)) or 'text' (payload: its own words)."""
@@ -778,6 +779,7 @@ def export_text(self:Tree, decimals:int=2, show_weights:bool=False, spacing:int=
         stack += [(item.right, depth + 1), (f"{ind}{name} >  {t}", depth), (item.left, depth + 1), (f"{ind}{name} <= {t}", depth)]
     return '\n'.join(lines) + '\n'
 
+# %% ../nbs/04_models.ipynb #741c72cd
 @patch
 def export_graphviz(self:Tree, precision:int=3, class_names=None) -> str:
     r"""Graphviz source in the layout of scikit-learn's `sklearn.tree.export_graphviz(..., impurity=False)`: one box per
@@ -1146,6 +1148,7 @@ def _node_from_dict(d:dict):
                            left, right, _scalar(x.get('n_samples'), 'n_samples', True)))
     return built[0]
 
+# %% ../nbs/04_models.ipynb #05ae2ac6
 @patch
 def to_dict(self:Tree) -> dict:
     """Plain JSON-serialisable dict of the tree.
@@ -1306,6 +1309,7 @@ def _importance_data(model, X, y, sample_weight, task):
         raise InputError(f"sample_weight must hold {A.shape[0]} finite non-negative numbers.")
     return A, y, w
 
+# %% ../nbs/04_models.ipynb #13e26826
 @patch
 def feature_importances(self:Tree, X, y, sample_weight=None,
                         metric:str='l2') -> np.ndarray: # regression loss: 'l2' (squared) or 'l1' (absolute) error

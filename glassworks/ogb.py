@@ -302,6 +302,7 @@ def bound_gb(g, eps:float=0.0, sample_weight=None) -> float:
     k = np.sqrt(np.arange(1, len(g) + 1)) + eps
     return float(max(np.max(_top_prefix_sums(g) / k), np.max(_top_prefix_sums(-g) / k)))
 
+# %% ../nbs/30_ogb.ipynb #7d9ebe9f
 def _piecewise(c, w, v, order):
     "The piecewise-linear running sum of v[order] (knots at the running sums of w[order]) at the weight levels c."
     return np.interp(c, np.concatenate([[0.0], np.cumsum(w[order])]), np.concatenate([[0.0], np.cumsum(v[order])]))
@@ -331,6 +332,7 @@ def bound_xgb(g, h, reg:float=0.0, sample_weight=None) -> float:
     G = np.maximum(np.maximum(_top_prefix_sums(g), _top_prefix_sums(-g)), 0.0)
     return float(np.max(G ** 2 / np.maximum(H, 1e-300)))
 
+# %% ../nbs/30_ogb.ipynb #2f83684e
 def bound_ogb_admissible(g, O, eps:float=0.0, sample_weight=None) -> float:
     """Admissible bound on the OGB objective over all sub-extents of the rows whose (projected) gradients are `g` and
     whose basis rows are `O` (|I| x t): the norm of g projected onto (I - O O^T) R^I (a real-valued relaxation).
@@ -447,6 +449,7 @@ def threshold_propositions(x, # the training values of one numeric column (finit
     else: edges = np.unique(np.quantile(x, levels[1:]))
     return [p for t in edges for p in (('<=', float(t)), ('>=', float(t)))]
 
+# %% ../nbs/30_ogb.ipynb #ddf9052b
 class ThresholdEncoder:
     """The 0/1 columns of the language 'paper' or 'fastogb': a numeric column gives the `threshold_propositions` (no
     negations); a 0/1 column gives `x <= 0` and `x >= 1`. The languages differ only there: a categorical column
@@ -523,6 +526,7 @@ def _snap(v, up:bool=False):
     r = (np.ceil if up else np.round)(m * 2.0 ** _TIE_BITS) / 2.0 ** _TIE_BITS
     return np.ldexp(r, ex)
 
+# %% ../nbs/30_ogb.ipynb #61cd348d
 class RuleSearch:
     """Everything needed to score conjunctions of propositions at one boosting step.
 
@@ -659,6 +663,7 @@ def search_greedy(S:RuleSearch):
     S.ties = [c for c, v in visited if v == best]
     return S.ties[0], best
 
+# %% ../nbs/30_ogb.ipynb #3114292f
 def search_beam(S:RuleSearch, beam_width:int=5):
     """Beam search: keep the `beam_width` best distinct extents at each length; return the best conjunction seen.
     Sets `S.ties`: the beam members (and the empty conjunction) with the best value, in the order met.
@@ -690,6 +695,7 @@ def search_beam(S:RuleSearch, beam_width:int=5):
     S.ties = [c for v, c in met if v == best_val]
     return best_conj, best_val
 
+# %% ../nbs/30_ogb.ipynb #d17a40e6
 def search_bnb(S:RuleSearch):
     """Best-bound-first branch-and-bound over conjunctions of at most `max_rule_length` propositions, each visited once
     (propositions added in increasing index order; an extent already reached by a dominating node is skipped).
@@ -817,6 +823,7 @@ def corrective_weights(Q, # (n, t) 0/1 outputs of the selected queries
         beta, obj = beta + a * step, new
     return beta, max_iter
 
+# %% ../nbs/30_ogb.ipynb #0c895030
 def line_weight(q, f, y, loss, reg:float=0.0, max_iter:int=50, sample_weight=None) -> float:
     """Best weight b of a new rule q added to scores f with the others fixed: argmin_b sum l(f + b q, y) + (reg/2) b^2
     (with weights, sum w l).
@@ -1194,6 +1201,7 @@ class _RuleBoosting(GlassworksEstimator):
         ax.legend(fontsize=8)
         return ax
 
+# %% ../nbs/30_ogb.ipynb #6ff7d86f
 class RuleBoostingRegressor(_RuleBoosting, GlassworksRegressor):
     __doc__ = """Additive rule ensemble f(x) = sum_j beta_j q_j(x) by (orthogonal) gradient boosting; loss 'squared' or
     'poisson' (log link: predict = exp f).
@@ -1342,6 +1350,7 @@ class RuleBoostingRegressor(_RuleBoosting, GlassworksRegressor):
         f = self._decision_values(X)
         return np.exp(np.minimum(f, _MAX_LOG)) if self.loss == 'poisson' else f
 
+# %% ../nbs/30_ogb.ipynb #f18eadac
 class RuleBoostingClassifier(_RuleBoosting, GlassworksClassifier):
     __doc__ = """Binary classifier: additive rule ensemble of log-odds fitted with the logistic loss (labels coded -1/+1
     inside; `classes_[1]` is the positive class).

@@ -242,6 +242,7 @@ def _keep_splits(R, s, found, nsplit):
     R.info[s, _SSTART] = st
     R.info[s, _SLEN] = nsplit
 
+# %% ../nbs/14_rashomon.ipynb #6421662a
 @njit(cache=True)
 def _enumerate(P, R, E, me, cnt, d2, km, bits, d, budget):
     """The trees on `bits` with at most d levels (-1: any) and objective <= budget (Proposition 2), stored in their
@@ -369,6 +370,7 @@ def _side_options(R, kind, tot, single, pair, flip, i, a, d, h, budget, ov, of, 
                 n += 1
     return n
 
+# %% ../nbs/14_rashomon.ipynb #46d671ee
 @njit(cache=True)
 def _push_row(rows, nr, v, f, gl, gr, c):
     "Append a tree (objective, root class, left split class, right split class, count) to the growable `rows`."
@@ -418,6 +420,7 @@ def _keep_rows(R, s, rows, nr, budget):
     R.info[s, _SLEN] = nr
     _settle(R, s, tv, tc, nr, budget)
 
+# %% ../nbs/14_rashomon.ipynb #82c7bf9c
 @njit(cache=True)
 def _enumerate_two(P, R, E, s, bits, d, budget):
     "Every tree of (bits, d), d = 1 or 2, within the budget, one row each (Proposition 5), in slot s."
@@ -502,6 +505,7 @@ def _unrank_rows(R, s, v, r, out, pos):
             pos += 3
     return pos
 
+# %% ../nbs/14_rashomon.ipynb #10eb87fd
 @njit(cache=True)
 def _unrank_split(R, s, v, r):
     """The r-th tree of objective v of a (non-explicit) slot s, one level: (-1, ...) for the leaf, else (data column,
@@ -532,6 +536,7 @@ def _unrank_split(R, s, v, r):
             r -= c
     return -2, 0, 0, 0, 0, 0, 0, 0
 
+# %% ../nbs/14_rashomon.ipynb #ac303aee
 @njit(cache=True)
 def _unrank(R, s, v, r, out):
     "Write the r-th tree of objective v of slot s in preorder (data columns, -1 a leaf) into `out`; return its length."
@@ -1011,6 +1016,7 @@ def model_class_reliance(self:RashomonSet, max_trees:int=20000, random_state=0) 
         if t == 0: best = rel
     return dict(low=low, high=high, best=best, exact=exact)
 
+# %% ../nbs/14_rashomon.ipynb #1794412e
 @patch
 def predictions(self:RashomonSet, X, max_trees:int=20000, random_state=0) -> tuple:
     """Every tree's prediction for each row of X: (array (trees, rows), exact) — all trees when the set holds at most
