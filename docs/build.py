@@ -47,6 +47,35 @@ def out_stem(rel: str) -> str:
     return re.sub(r'^\d+[a-zA-Z0-9]*_', '', PurePosixPath(rel).stem.lower())
 
 
+def _public_lookup():
+    """nbdev links every exported name in backticks to its docs anchor. A module's internal names (exported from
+    `#| exporti` cells, outside its `__all__`: the tree engine's parts that the Rashomon search shares) have no docs
+    entry, so linking them would leave dead links: keep only a module's public interface in nbdev's lookup table."""
+    import importlib
+    import nbdev.doclinks as dl
+    build = dl._build_lookup_table
+    if getattr(build, '_public_only', False): return
+
+    def public(*args, **kwargs):
+        entries, syms = build(*args, **kwargs)
+        hidden = set()
+        for key, val in syms.items():
+            mod, _, rest = key.rpartition('.')
+            while mod and rest:                      # 'glassworks.models.Tree.to_text': the module is a prefix
+                try: m = importlib.import_module(mod)
+                except Exception:
+                    mod, _, head = mod.rpartition('.')
+                    rest = f'{head}.{rest}'
+                    continue
+                top = rest.split('.')[0]
+                names = getattr(m, '__all__', None)
+                if names is not None and not top.startswith('_') and top not in names: hidden.add(repr(val))
+                break
+        return entries, {k: v for k, v in syms.items() if repr(v) not in hidden}
+    public._public_only = True
+    dl._build_lookup_table = public
+
+
 # ----------------------------------------------------------------------------------------------------------------
 # 1. nbdev processing (in worker processes)
 
@@ -108,6 +137,7 @@ _MIXED = 'Found cells containing imports and other code'
 def process_notebook(src: str, rel: str) -> dict:
     "Run nbdev's docs processors (+ method entries) on notebook `src`; return the processed notebook as JSON."
     main_mod = sys.modules.get('__main__')  # IPython's shell (exec_show_docs) swaps __main__; the pool needs it back
+    _public_lookup()
     t0, mixed = time.perf_counter(), []
     try:
         os.environ['IN_TEST'] = '1'  # as nbdev.serve_drv does while processing
@@ -498,6 +528,7 @@ def stage_markdown(text: str, rel: str, linker: Linker, nblinker=None) -> str:
         text = text[m.end():]
     try:
         from nbdev.doclinks import NbdevLookup
+        _public_lookup()
         text = NbdevLookup().linkify(text)
     except Exception as e:  # links are a nicety; the page must still build
         print(f'docs/build.py: warning: no nbdev links in {rel}: {e}', file=sys.stderr)
