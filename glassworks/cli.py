@@ -319,6 +319,7 @@ def fit_method(X:pd.DataFrame, y:pd.Series, method:str, task:str, say=print, qui
     [0.0, 0.8]
 
     ```"""
+    if method not in METHODS: raise CLIError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
     m = METHODS[method]
     try: est = m.build(task, options)
     except ParameterError as e: raise CLIError(_one_line(e)) from None
