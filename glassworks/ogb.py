@@ -526,6 +526,13 @@ def _snap(v, up:bool=False):
     r = (np.ceil if up else np.round)(m * 2.0 ** _TIE_BITS) / 2.0 ** _TIE_BITS
     return np.ldexp(r, ex)
 
+_GSUM_FLOOR = 1e-12   # a gradient sum below this fraction of sum_i w_i |g_i| is rounding noise: it counts as zero
+
+def _denoise(gsum, floor:float):
+    "Gradient sums with |value| <= floor set to exactly zero (they are zero up to rounding error)."
+    gsum = np.asarray(gsum, dtype=np.float64)
+    return np.where(np.abs(gsum) <= floor, 0.0, gsum)
+
 # %% ../nbs/30_ogb.ipynb #61cd348d
 class RuleSearch:
     """Everything needed to score conjunctions of propositions at one boosting step.
@@ -540,7 +547,8 @@ class RuleSearch:
     and beam search then follow the tied candidates and report them in `ties`, and the estimator keeps the one whose
     weight update gives the lowest penalised risk (rounded the same way), then the one met first (e.g. the lower
     proposition index); branch-and-bound keeps the first it meets. The chosen rules then do not depend on the order of
-    floating-point sums, e.g. on repeated rows versus integer weights.
+    floating-point sums, e.g. on repeated rows versus integer weights. For the same reason a gradient sum below
+    `_GSUM_FLOOR` times sum_i w_i |g_i| counts as zero.
 
     >>> P, _ = propositions(np.array([[1, 0], [1, 1], [0, 1], [0, 0]]))
     >>> S = RuleSearch(P, np.array([-2., -1., 1., 2.]), np.ones(4), None, objective='gs', max_rule_length=2)
@@ -558,6 +566,7 @@ class RuleSearch:
         if self.w is None: self.wg, self.wh, self.wO = self.g, self.h, self.O
         else: self.wg, self.wh, self.wO = self.w * self.g, self.w * self.h, self.w[:, None] * self.O
         self.objective, self.eps, self.reg, self.bound_kind = objective, eps, reg, bound
+        self.floor = _GSUM_FLOOR * float(np.abs(self.wg).sum())
         self.max_rule_length, self.monitor = max_rule_length, monitor
         self.nodes = 0
 
@@ -570,7 +579,7 @@ class RuleSearch:
     def values_of(self, masks) -> np.ndarray:
         "Objective of each extent given as a boolean matrix (n x k)."
         M = np.asarray(masks, dtype=np.float64)
-        gsum, count = self.wg @ M, (M.sum(axis=0) if self.w is None else self.w @ M)
+        gsum, count = _denoise(self.wg @ M, self.floor), (M.sum(axis=0) if self.w is None else self.w @ M)
         hsum = self.wh @ M if self.objective == 'xgb' else None
         par = ((self.wO.T @ M) ** 2).sum(axis=0) if self.objective == 'ogb' and self.O.shape[1] else None
         return _snap(objective_values(self.objective, gsum, count, hsum, par, self.eps, self.reg))
@@ -581,7 +590,7 @@ class RuleSearch:
         """Values and sizes (numbers of rows) of the extents `mask AND P[:, j]` for every proposition j >= start (one
         matrix product); propositions before `start` get value -inf and size 0."""
         A = self.Pf[mask, start:]                          # |E| x (p - start)
-        gsum, count = self.wg[mask] @ A, A.sum(axis=0)
+        gsum, count = _denoise(self.wg[mask] @ A, self.floor), A.sum(axis=0)
         weight = count if self.w is None else self.w[mask] @ A
         hsum = self.wh[mask] @ A if self.objective == 'xgb' else None
         par = None
