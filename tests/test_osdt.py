@@ -3,7 +3,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from glassworks.osdt import OSDTClassifier, POLICIES, max_leaves_apriori
+from glassworks.osdt import OSDTClassifier
+from glassworks.treebnb import POLICIES, max_leaves_apriori
 from glassworks.models import Tree
 from glassworks.validation import InputError, ParameterError
 from glassworks.oracles import brute_classification
