@@ -8,6 +8,7 @@ import heapq, itertools, math, numbers, sys
 import numpy as np
 import pandas as pd
 from numba import njit
+from fastcore.basics import patch
 from .compiling import install_locators
 install_locators()   # numba's cache stamped by the package's source, before this module's kernels are decorated
 from .base import GlassworksEstimator, GlassworksRegressor, GlassworksClassifier, SearchMonitor
@@ -586,46 +587,54 @@ class RuleSearch:
 
     def value(self, mask) -> float: return float(self.values_of(mask[:, None])[0])
 
-    def children(self, mask, start:int=0):
-        """Values and sizes (numbers of rows) of the extents `mask AND P[:, j]` for every proposition j >= start (one
-        matrix product); propositions before `start` get value -inf and size 0."""
-        A = self.Pf[mask, start:]                          # |E| x (p - start)
-        gsum, count = _denoise(self.wg[mask] @ A, self.floor), A.sum(axis=0)
-        weight = count if self.w is None else self.w[mask] @ A
-        hsum = self.wh[mask] @ A if self.objective == 'xgb' else None
-        par = None
-        if self.objective == 'ogb' and self.O.shape[1]:
-            par = ((A.T @ self.wO[mask]) ** 2).sum(axis=1)
-        vals = _snap(objective_values(self.objective, gsum, weight, hsum, par, self.eps, self.reg))
-        if start == 0: return vals, count
-        return (np.concatenate([np.full(start, -np.inf), vals]), np.concatenate([np.zeros(start), count]))
-
-    def bound(self, mask) -> float:
-        "Bound on the objective of every sub-extent of `mask` (admissible except objective 'ogb' with bound 'presort')."
-        return float(_snap(self._bound(mask), up=True))
-
-    def _bound(self, mask) -> float:
-        g, w = self.g[mask], (None if self.w is None else self.w[mask])
-        if self.objective == 'gs': return bound_gs(g, w)
-        if self.objective == 'gb': return bound_gb(g, 0.0, w)
-        if self.objective == 'xgb': return bound_xgb(g, self.h[mask], self.reg, w)
-        if self.bound_kind == 'presort': return bound_ogb_presort(g, self.O[mask], self.eps, w)
-        return bound_ogb_admissible(g, self.O[mask], self.eps, w)
-
-    def child_key(self, mask_bits, j) -> bytes:
-        "Bitset of the child extent, as a dictionary key."
-        return (mask_bits & self.colbits[j]).tobytes()
-
     def expired(self) -> bool:
         return self.monitor is not None and self.monitor.expired()
 
-    def simplify(self, conj) -> tuple:
-        "A shortest sub-conjunction of `conj` with the same extent (brute force over the few subsets)."
-        target = self.extent(conj)
-        for r in range(len(conj)):
-            for sub in itertools.combinations(conj, r):
-                if np.array_equal(self.extent(sub), target): return tuple(sub)
-        return tuple(conj)
+# %% ../nbs/30_ogb.ipynb #b2efff5e
+@patch
+def children(self:RuleSearch, mask, start:int=0):
+    """Values and sizes (numbers of rows) of the extents `mask AND P[:, j]` for every proposition j >= start (one
+    matrix product); propositions before `start` get value -inf and size 0."""
+    A = self.Pf[mask, start:]                          # |E| x (p - start)
+    gsum, count = _denoise(self.wg[mask] @ A, self.floor), A.sum(axis=0)
+    weight = count if self.w is None else self.w[mask] @ A
+    hsum = self.wh[mask] @ A if self.objective == 'xgb' else None
+    par = None
+    if self.objective == 'ogb' and self.O.shape[1]:
+        par = ((A.T @ self.wO[mask]) ** 2).sum(axis=1)
+    vals = _snap(objective_values(self.objective, gsum, weight, hsum, par, self.eps, self.reg))
+    if start == 0: return vals, count
+    return (np.concatenate([np.full(start, -np.inf), vals]), np.concatenate([np.zeros(start), count]))
+
+@patch
+def child_key(self:RuleSearch, mask_bits, j) -> bytes:
+    "Bitset of the child extent, as a dictionary key."
+    return (mask_bits & self.colbits[j]).tobytes()
+
+# %% ../nbs/30_ogb.ipynb #e3956b6e
+@patch
+def bound(self:RuleSearch, mask) -> float:
+    "Bound on the objective of every sub-extent of `mask` (admissible except objective 'ogb' with bound 'presort')."
+    return float(_snap(self._bound(mask), up=True))
+
+@patch
+def _bound(self:RuleSearch, mask) -> float:
+    g, w = self.g[mask], (None if self.w is None else self.w[mask])
+    if self.objective == 'gs': return bound_gs(g, w)
+    if self.objective == 'gb': return bound_gb(g, 0.0, w)
+    if self.objective == 'xgb': return bound_xgb(g, self.h[mask], self.reg, w)
+    if self.bound_kind == 'presort': return bound_ogb_presort(g, self.O[mask], self.eps, w)
+    return bound_ogb_admissible(g, self.O[mask], self.eps, w)
+
+# %% ../nbs/30_ogb.ipynb #3b787dab
+@patch
+def simplify(self:RuleSearch, conj) -> tuple:
+    "A shortest sub-conjunction of `conj` with the same extent (brute force over the few subsets)."
+    target = self.extent(conj)
+    for r in range(len(conj)):
+        for sub in itertools.combinations(conj, r):
+            if np.array_equal(self.extent(sub), target): return tuple(sub)
+    return tuple(conj)
 
 # %% ../nbs/30_ogb.ipynb #46bdbfde
 _TIE_WIDTH = 8   # greedy search follows at most this many walks (tied branches) per search
@@ -908,254 +917,6 @@ class _RuleBoosting(GlassworksEstimator):
         tags.input_tags.categorical = True      # pandas categorical / object columns become equality propositions
         return tags
 
-    def _check_X_shape(self, X):
-        "Refuse X that the Binarizer cannot read, with scikit-learn's wording (sparse, complex, 1-D, no columns, objects)."
-        if X is None: raise InputError("X is None.")
-        if hasattr(X, 'toarray') or hasattr(X, 'tocsr'):
-            raise InputError("sparse X is not supported: pass a dense array or a DataFrame.")
-        try: arr = X if hasattr(X, 'columns') else np.asarray(X)
-        except Exception as e: raise InputError(f"X could not be converted to an array (ragged rows?): {e}") from None
-        if not hasattr(X, 'columns'):
-            if arr.dtype.kind == 'c':
-                raise InputError("Complex data not supported: rule boosting needs real or categorical columns.")
-            if arr.ndim != 2:
-                raise InputError(f"Reshape your data: X must be 2-D (n_samples, n_features), got shape {arr.shape}; use "
-                                 "X.reshape(-1, 1) for a single feature or X.reshape(1, -1) for a single sample.")
-            if arr.dtype == object:
-                bad = [v for v in arr.ravel() if not isinstance(v, (str, numbers.Number)) and v is not None]
-                if bad: raise InputTypeError(f"X entries: argument must be a string or a number, got {type(bad[0]).__name__}.")
-        if arr.shape[1] == 0:
-            raise InputError(f"Found array with 0 feature(s) (shape={tuple(arr.shape)}) while a minimum of 1 is required.")
-        return arr
-
-    def _binarize_fit(self, X, sample_weight=None):
-        """Fit the proposition language on the rows of X with positive weight (NaN is refused with the Binarizer's
-        message). Returns `(B, w, keep)`: the binarised kept rows, their weights (None when all are 1) and the boolean
-        mask of kept rows (None when all rows are kept). Rows of weight zero are dropped here, before the cut-points
-        are learnt, so a zero weight is the same as removing the row."""
-        n = self._check_X_shape(X).shape[0]
-        if n < 2:
-            raise InputError(f"X has n_samples={n}: rule boosting needs at least 2 rows (with 1 sample only the "
-                             "intercept could be fitted).")
-        w = check_sample_weight(sample_weight, n)
-        keep = w > 0
-        if keep.all(): keep = None
-        else:
-            if keep.sum() < 2:
-                raise InputError(f"sample_weight is positive on {int(keep.sum())} row(s): rule boosting needs at least 2 "
-                                 "rows of positive weight.")
-            X = X.iloc[np.flatnonzero(keep)] if hasattr(X, 'iloc') else np.asarray(X)[keep]
-            w = w[keep]
-        if self.language == 'quantile':
-            self.binarizer_ = Binarizer(strategy='quantile', n_bins=self.n_cutpoints + 1, output='numpy').fit(X, sample_weight=w)   # weighted quantiles
-        else: self.binarizer_ = ThresholdEncoder(self.language, self.n_cutpoints).fit(X, sample_weight=w)
-        B = self.binarizer_.transform(X)
-        self._fit_linear_terms(X, w)
-        self.n_features_in_ = self.binarizer_.n_features_in_
-        self.feature_names_ = [str(c) for c in self.binarizer_.feature_names_in_]
-        if hasattr(X, 'columns'): self.feature_names_in_ = np.asarray(self.feature_names_, dtype=object)
-        elif hasattr(self, 'feature_names_in_'): del self.feature_names_in_
-        return B, (None if np.all(w == 1.0) else w), keep
-
-    def _numeric_inputs(self, X):
-        "The numeric input columns of X as {input index: float column}, read by the fitted encoder's `Binarizer`."
-        bz = getattr(self.binarizer_, 'binarizer_', self.binarizer_)
-        return numeric_inputs(bz, X)
-
-    def _fit_linear_terms(self, X, w=None):
-        """With `include_linear_terms`, the standardised numeric inputs z_j = (x_j - mean_j) / sd_j (weighted moments)
-        become fixed terms of the model, fitted with the rules; constant columns are skipped. Sets `linear_terms_`:
-        a list of (input index, mean, sd)."""
-        self.linear_terms_ = []
-        if not self.include_linear_terms: return
-        for j, x in self._numeric_inputs(X).items():
-            mu = float(np.average(x, weights=w))
-            sd = float(np.sqrt(np.average((x - mu) ** 2, weights=w)))
-            if sd > _DEPENDENCE_RTOL * max(float(np.max(np.abs(x))), 1.0): self.linear_terms_.append((j, mu, sd))
-
-    def _linear_matrix(self, X) -> np.ndarray:
-        "The standardised linear terms of X: (n_samples, len(linear_terms_))."
-        if not self.linear_terms_: return np.zeros((self._check_X_shape(X).shape[0], 0))
-        nums = self._numeric_inputs(X)
-        return np.column_stack([(nums[j] - mu) / sd for j, mu, sd in self.linear_terms_])
-
-    def _offset_value(self, y, w=None) -> float:
-        "The fixed score added to every row: `offset`, or for 'geometric_mean' log of exp(mean log y) (log 0 := 0)."
-        off = getattr(self, 'offset', None)
-        if off is None: return 0.0
-        if off == 'geometric_mean':
-            ly = np.where(y > 0, np.log(np.where(y > 0, y, 1.0)), 0.0)
-            return float(np.average(ly, weights=w))
-        return float(off)
-
-    def _kept(self, X, keep):
-        "The rows of X with positive weight (all of X when `keep` is None)."
-        if keep is None: return X
-        return X.iloc[np.flatnonzero(keep)] if hasattr(X, 'iloc') else np.asarray(X)[keep]
-
-    def _rows(self, y, keep, task):
-        "The targets of the kept rows (all of `y` when `keep` is None), after checking `y` against all the rows of X."
-        if keep is None: return y
-        check_y(y, task=task, n_samples=len(keep))
-        ya = np.asarray(y)
-        return (ya.ravel() if ya.ndim == 2 else ya)[keep]
-
-    def _boost(self, B, y, sample_weight=None, L=None):
-        """The boosting loop on binarised data B and encoded targets y, minimising sum_i w_i l(f_i, y_i) with weights
-        (all sums, inner products and bounds are weighted; `sample_weight` must be positive). `L` (n x p) holds fixed
-        linear terms: they start in the basis and their weights are fitted with the rules' (`linear_path_`). The
-        scores are f = offset + L gamma + Q beta, with the fixed `offset_`."""
-        loss = get_loss(self.loss)
-        n = B.shape[0]
-        w = _weights(sample_weight)
-        P, self.propositions_ = propositions(B, negations=self.language == 'quantile')
-        monitor = SearchMonitor(self.time_limit, verbose=0, name='ogb', memory_limit=self.memory_limit)
-        basis = OrthonormalBasis(n, sample_weight=w)
-        self.offset_ = off = self._offset_value(y, w)
-        kept = [k for k in range(0 if L is None else L.shape[1]) if basis.add(L[:, k])]   # independent terms only
-        lin, p = [L[:, k] for k in kept], len(kept)
-        self.linear_terms_ = [getattr(self, 'linear_terms_', [])[k] for k in kept]
-        conjs, cols, beta, f = [], list(lin), np.zeros(0), np.full(n, off)
-        empty_risk = loss.risk(f, y, w)
-        if p:
-            beta, _ = corrective_weights(np.column_stack(cols), y, loss, self.reg, sample_weight=w, offset=off)
-            f = off + np.column_stack(cols) @ beta
-        self.history_ = [dict(n_rules=0, complexity=p, risk=loss.risk(f, y, w), objective=np.nan, nodes=0, time=0.0)]
-        self.weights_path_, self.linear_path_ = [np.zeros(0)], [beta[:p].copy()]
-        reason, nodes_total, complete = 'n_rules', 0, True
-        g_scale = basis.norm(loss.gradient(f, y))
-        with monitor.interruptible():              # Ctrl-C: stop after the current rule, keep the rules so far
-            for step in range(self.n_rules):
-                g_raw, h = loss.gradient(f, y), loss.hessian(f, y)
-                g = basis.project_out(g_raw) if self.objective == 'ogb' else g_raw
-                if basis.norm(g) <= _ZERO_GRADIENT * max(g_scale, basis.norm(g_raw)):
-                    reason = 'no_query'
-                    break  # zero up to rounding: any rule would be chosen by noise
-                S = RuleSearch(P, g, h, basis.O, self.objective, self.epsilon, self.reg, self.bound,
-                               self.max_rule_length, monitor, sample_weight=w)
-                conj, val = search_rules(S, self.search, self.beam_width)
-                nodes_total += S.nodes
-                complete = complete and getattr(S, 'complete', True)
-                if not np.isfinite(val) or val <= 0:
-                    reason = monitor.stopped_by if monitor.expired() else 'no_query'
-                    break
-                conj = self._break_tie(S, conj, cols, beta, f, y, loss, w, off)
-                q = S.extent(conj).astype(np.float64)
-                added = basis.add(q)
-                if not added and self.weights == 'corrective':
-                    reason = 'linearly_dependent_query_extent'
-                    break
-                beta = self._new_weights(cols, beta, q, f, y, loss, w, off)
-                conjs.append(conj)
-                cols.append(q)
-                Q = np.column_stack(cols)
-                if not np.all(np.isfinite(beta)):
-                    reason = 'diverged'
-                    conjs.pop()
-                    cols.pop()
-                    break
-                if self.reg == 0 and loss.name != 'squared' and _separated(off + Q @ beta, loss.name):
-                    reason = 'separated'
-                    conjs.pop()
-                    cols.pop()
-                    beta = beta[:-1]
-                    break  # its weight would grow without bound
-                f = off + Q @ beta
-                cx = p + sum(1 + len(c) for c in conjs)
-                self.history_.append(dict(n_rules=len(conjs), complexity=cx, risk=loss.risk(f, y, w), objective=val,
-                                          nodes=S.nodes, time=monitor.elapsed))
-                self.weights_path_.append(beta[p:].copy())
-                self.linear_path_.append(beta[:p].copy())
-                if self.verbose:
-                    print(f"[ogb] rule {len(conjs):3d}  complexity {cx:4d}  risk {self.history_[-1]['risk']:.6g}  "
-                          f"objective {val:.4g}  {self._conj_text(conj)}", file=sys.stderr, flush=True)
-                if self.max_complexity is not None and cx >= self.max_complexity:
-                    reason = 'max_complexity'
-                    break
-                if monitor.expired():  # time, memory or Ctrl-C
-                    reason = monitor.stopped_by
-                    break
-        self.conjunctions_, self.coef_ = conjs, beta[p:p + len(conjs)]
-        self.linear_coef_ = beta[:p].copy()
-        self.stopping_reason_ = reason
-        self.fit_time_ = monitor.elapsed
-        self.stats_ = dict(time=self.fit_time_, nodes=nodes_total, n_propositions=P.shape[1], n_rules=len(conjs),
-                           empty_risk=empty_risk, stopping_reason=reason,
-                           searches_complete=complete)   # False: a B&B search was cut short by time_limit
-        return self
-
-    def _new_weights(self, cols, beta, q, f, y, loss, w, off) -> np.ndarray:
-        "The weights once the column q joins `cols` (weights `beta`, scores f), by the `weights` rule."
-        if self.weights == 'corrective':
-            return corrective_weights(np.column_stack(cols + [q]), y, loss, self.reg, np.append(beta, 0.0),
-                                      sample_weight=w, offset=off)[0]
-        if self.weights == 'line': return np.append(beta, line_weight(q, f, y, loss, self.reg, sample_weight=w))
-        return np.append(beta, keep_weight(q, loss.gradient(f, y), loss.hessian(f, y), self.reg, w))
-
-    def _break_tie(self, S, conj, cols, beta, f, y, loss, w, off) -> tuple:
-        """Among the conjunctions the search found tied at the best objective value (`S.ties`, from greedy and beam
-        search), the one whose weight update gives the lowest penalised risk sum_i w_i l_i + (reg/2)||beta||^2,
-        rounded like the objectives; a remaining tie goes to the first. Conjunctions with the same extent count once."""
-        ties = getattr(S, 'ties', None) or []
-        cands, seen = [], set()
-        for c in ties:
-            c = S.simplify(c)
-            key = from_bool(S.extent(c)).tobytes()
-            if key not in seen:
-                seen.add(key)
-                cands.append(c)
-        if len(cands) < 2: return conj
-        def penalised(c):
-            q = S.extent(c).astype(np.float64)
-            b = self._new_weights(cols, beta, q, f, y, loss, w, off)
-            r = _penalised_risk(loss, np.column_stack(cols + [q]), b, y, self.reg, w, off)
-            return float(_snap(r)) if np.isfinite(r) else np.inf
-        return cands[int(np.argmin([penalised(c) for c in cands]))]
-
-    def _conj_text(self, conj) -> str:
-        names = self.binarizer_.get_feature_names_out()
-        return Rule(self._conditions(conj)).to_text(list(names), binary_features=[True] * len(names))
-
-    def _conditions(self, conj):
-        return tuple(Condition(self.propositions_[j][0], '>' if self.propositions_[j][1] else '<=', 0.5) for j in conj)
-
-    def _ensemble(self, k:int|None=None, task='regression', link='identity', classes=None) -> RuleEnsemble:
-        "The fitted ensemble after its first k rules (all by default), empty conjunctions folded into the intercept."
-        k = len(self.conjunctions_) if k is None else k
-        beta = self.weights_path_[k]
-        rules, ws, icpt = [], [], getattr(self, 'offset_', 0.0)   # the fixed offset is part of the intercept
-        for conj, w in zip(self.conjunctions_[:k], beta):
-            if not conj:
-                icpt += float(w)
-                continue
-            rules.append(Rule(self._conditions(conj), n_samples=None))
-            ws.append(float(w))
-        return RuleEnsemble(tuple(rules), tuple(ws), icpt, list(self.binarizer_.get_feature_names_out()),
-                            task=task, link=link, classes=classes, binary_features=True)
-
-    def _scores_path(self, X):
-        "Decision values of every prefix ensemble on X: (n_samples, n_steps + 1)."
-        B = self.binarizer_.transform(X).astype(bool)
-        P = np.concatenate([B, ~B], axis=1)
-        m = B.shape[1]
-        Q = np.column_stack([np.all([P[:, c + (0 if pos else m)] for c, pos in
-                                     (self.propositions_[j] for j in conj)] or [np.ones(len(B), bool)], axis=0)
-                             for conj in self.conjunctions_]) if self.conjunctions_ else np.zeros((len(B), 0))
-        Q = Q.astype(np.float64)
-        Z, lp = self._linear_matrix(X), getattr(self, 'linear_path_', [np.zeros(0)] * len(self.weights_path_))
-        return np.column_stack([getattr(self, 'offset_', 0.0) + Q[:, :k] @ w + Z @ lp[k]
-                                for k, w in enumerate(self.weights_path_)])
-
-    def _decision_values(self, X) -> np.ndarray:
-        "The additive score f(x) = sum of the weights of the rules that hold (after checking X against the fit)."
-        self._check_fitted()
-        k = self._check_X_shape(X).shape[1]
-        if not hasattr(X, 'columns') and k != self.n_features_in_:
-            raise InputError(f"X has {k} features, but {type(self).__name__} is expecting "
-                             f"{self.n_features_in_} features as input.")
-        f = self.model_.decision_function(self.binarizer_.transform(X))
-        return f + self._linear_matrix(X) @ self.linear_coef_ if len(getattr(self, 'linear_terms_', [])) else f
-
     def _check_y_given(self, y):
         "None and 2-D column targets, with scikit-learn's messages and warning."
         if y is None:
@@ -1170,45 +931,318 @@ class _RuleBoosting(GlassworksEstimator):
         from sklearn.utils.validation import check_is_fitted
         check_is_fitted(self, 'model_')
 
-    def risk_complexity_curve(self, X=None, y=None, max_complexity:int=50):
-        """Risk (mean loss) against complexity c = 0..max_complexity: at each c the last ensemble of the sequence with
-        complexity <= c (a step function, as in the paper). Training data when X, y are None. Returns a DataFrame with
-        columns complexity, risk, normalized_risk (risk / risk of the empty model), n_rules.
+# %% ../nbs/30_ogb.ipynb #487c91db
+@patch
+def _check_X_shape(self:_RuleBoosting, X):
+    "Refuse X that the Binarizer cannot read, with scikit-learn's wording (sparse, complex, 1-D, no columns, objects)."
+    if X is None: raise InputError("X is None.")
+    if hasattr(X, 'toarray') or hasattr(X, 'tocsr'):
+        raise InputError("sparse X is not supported: pass a dense array or a DataFrame.")
+    try: arr = X if hasattr(X, 'columns') else np.asarray(X)
+    except Exception as e: raise InputError(f"X could not be converted to an array (ragged rows?): {e}") from None
+    if not hasattr(X, 'columns'):
+        if arr.dtype.kind == 'c':
+            raise InputError("Complex data not supported: rule boosting needs real or categorical columns.")
+        if arr.ndim != 2:
+            raise InputError(f"Reshape your data: X must be 2-D (n_samples, n_features), got shape {arr.shape}; use "
+                             "X.reshape(-1, 1) for a single feature or X.reshape(1, -1) for a single sample.")
+        if arr.dtype == object:
+            bad = [v for v in arr.ravel() if not isinstance(v, (str, numbers.Number)) and v is not None]
+            if bad: raise InputTypeError(f"X entries: argument must be a string or a number, got {type(bad[0]).__name__}.")
+    if arr.shape[1] == 0:
+        raise InputError(f"Found array with 0 feature(s) (shape={tuple(arr.shape)}) while a minimum of 1 is required.")
+    return arr
 
-        >>> X = pd.DataFrame({'x1': [1, 0, 1], 'x2': [1, 1, 0]})
-        >>> m = RuleBoostingRegressor(n_rules=2, reg=0.0).fit(X, [-6., -10., 5.])
-        >>> m.risk_complexity_curve(max_complexity=4).normalized_risk.round(4).tolist()
-        [1.0, 1.0, 0.205, 0.205, 0.0021]
-        """
-        import pandas as pd
-        self._check_fitted()
-        loss = get_loss(self.loss)
-        if X is None:
-            risks = [h['risk'] for h in self.history_]
-            base = self.stats_['empty_risk']
-        else:
-            yy = self._encode_y(y)
-            F = self._scores_path(X)
-            risks = [loss.risk(F[:, k], yy) for k in range(F.shape[1])]
-            base = loss.risk(np.zeros(len(yy)), yy)
-        cx = np.array([h['complexity'] for h in self.history_])
-        rows = []
-        for c in range(max_complexity + 1):
-            k = int(np.flatnonzero(cx <= c).max())
-            rows.append(dict(complexity=c, risk=risks[k], normalized_risk=risks[k] / base if base > 0 else np.nan,
-                             n_rules=self.history_[k]['n_rules']))
-        return pd.DataFrame(rows)
+@patch
+def _binarize_fit(self:_RuleBoosting, X, sample_weight=None):
+    """Fit the proposition language on the rows of X with positive weight (NaN is refused with the Binarizer's
+    message). Returns `(B, w, keep)`: the binarised kept rows, their weights (None when all are 1) and the boolean
+    mask of kept rows (None when all rows are kept). Rows of weight zero are dropped here, before the cut-points
+    are learnt, so a zero weight is the same as removing the row."""
+    n = self._check_X_shape(X).shape[0]
+    if n < 2:
+        raise InputError(f"X has n_samples={n}: rule boosting needs at least 2 rows (with 1 sample only the "
+                         "intercept could be fitted).")
+    w = check_sample_weight(sample_weight, n)
+    keep = w > 0
+    if keep.all(): keep = None
+    else:
+        if keep.sum() < 2:
+            raise InputError(f"sample_weight is positive on {int(keep.sum())} row(s): rule boosting needs at least 2 "
+                             "rows of positive weight.")
+        X = X.iloc[np.flatnonzero(keep)] if hasattr(X, 'iloc') else np.asarray(X)[keep]
+        w = w[keep]
+    if self.language == 'quantile':
+        self.binarizer_ = Binarizer(strategy='quantile', n_bins=self.n_cutpoints + 1, output='numpy').fit(X, sample_weight=w)   # weighted quantiles
+    else: self.binarizer_ = ThresholdEncoder(self.language, self.n_cutpoints).fit(X, sample_weight=w)
+    B = self.binarizer_.transform(X)
+    self._fit_linear_terms(X, w)
+    self.n_features_in_ = self.binarizer_.n_features_in_
+    self.feature_names_ = [str(c) for c in self.binarizer_.feature_names_in_]
+    if hasattr(X, 'columns'): self.feature_names_in_ = np.asarray(self.feature_names_, dtype=object)
+    elif hasattr(self, 'feature_names_in_'): del self.feature_names_in_
+    return B, (None if np.all(w == 1.0) else w), keep
 
-    def plot_risk_complexity(self, X=None, y=None, max_complexity:int=50, ax=None, label:str|None=None):
-        "Step plot of `risk_complexity_curve` (normalised risk)."
-        import matplotlib.pyplot as plt
-        d = self.risk_complexity_curve(X, y, max_complexity)
-        if ax is None: ax = plt.subplots(figsize=(5, 3))[1]
-        ax.step(d['complexity'], d['normalized_risk'], where='post', label=label or f"{self.objective}/{self.search}")
-        ax.set_xlabel('complexity (rules + propositions)')
-        ax.set_ylabel('risk / risk of empty model')
-        ax.legend(fontsize=8)
-        return ax
+@patch
+def _kept(self:_RuleBoosting, X, keep):
+    "The rows of X with positive weight (all of X when `keep` is None)."
+    if keep is None: return X
+    return X.iloc[np.flatnonzero(keep)] if hasattr(X, 'iloc') else np.asarray(X)[keep]
+
+@patch
+def _rows(self:_RuleBoosting, y, keep, task):
+    "The targets of the kept rows (all of `y` when `keep` is None), after checking `y` against all the rows of X."
+    if keep is None: return y
+    check_y(y, task=task, n_samples=len(keep))
+    ya = np.asarray(y)
+    return (ya.ravel() if ya.ndim == 2 else ya)[keep]
+
+# %% ../nbs/30_ogb.ipynb #55446a9a
+@patch
+def _numeric_inputs(self:_RuleBoosting, X):
+    "The numeric input columns of X as {input index: float column}, read by the fitted encoder's `Binarizer`."
+    bz = getattr(self.binarizer_, 'binarizer_', self.binarizer_)
+    return numeric_inputs(bz, X)
+
+@patch
+def _fit_linear_terms(self:_RuleBoosting, X, w=None):
+    """With `include_linear_terms`, the standardised numeric inputs z_j = (x_j - mean_j) / sd_j (weighted moments)
+    become fixed terms of the model, fitted with the rules; constant columns are skipped. Sets `linear_terms_`:
+    a list of (input index, mean, sd)."""
+    self.linear_terms_ = []
+    if not self.include_linear_terms: return
+    for j, x in self._numeric_inputs(X).items():
+        mu = float(np.average(x, weights=w))
+        sd = float(np.sqrt(np.average((x - mu) ** 2, weights=w)))
+        if sd > _DEPENDENCE_RTOL * max(float(np.max(np.abs(x))), 1.0): self.linear_terms_.append((j, mu, sd))
+
+@patch
+def _linear_matrix(self:_RuleBoosting, X) -> np.ndarray:
+    "The standardised linear terms of X: (n_samples, len(linear_terms_))."
+    if not self.linear_terms_: return np.zeros((self._check_X_shape(X).shape[0], 0))
+    nums = self._numeric_inputs(X)
+    return np.column_stack([(nums[j] - mu) / sd for j, mu, sd in self.linear_terms_])
+
+@patch
+def _offset_value(self:_RuleBoosting, y, w=None) -> float:
+    "The fixed score added to every row: `offset`, or for 'geometric_mean' log of exp(mean log y) (log 0 := 0)."
+    off = getattr(self, 'offset', None)
+    if off is None: return 0.0
+    if off == 'geometric_mean':
+        ly = np.where(y > 0, np.log(np.where(y > 0, y, 1.0)), 0.0)
+        return float(np.average(ly, weights=w))
+    return float(off)
+
+# %% ../nbs/30_ogb.ipynb #78beac9a
+@patch
+def _boost(self:_RuleBoosting, B, y, sample_weight=None, L=None):
+    """The boosting loop on binarised data B and encoded targets y, minimising sum_i w_i l(f_i, y_i) with weights
+    (all sums, inner products and bounds are weighted; `sample_weight` must be positive). `L` (n x p) holds fixed
+    linear terms: they start in the basis and their weights are fitted with the rules' (`linear_path_`). The
+    scores are f = offset + L gamma + Q beta, with the fixed `offset_`."""
+    loss = get_loss(self.loss)
+    n = B.shape[0]
+    w = _weights(sample_weight)
+    P, self.propositions_ = propositions(B, negations=self.language == 'quantile')
+    monitor = SearchMonitor(self.time_limit, verbose=0, name='ogb', memory_limit=self.memory_limit)
+    basis = OrthonormalBasis(n, sample_weight=w)
+    self.offset_ = off = self._offset_value(y, w)
+    kept = [k for k in range(0 if L is None else L.shape[1]) if basis.add(L[:, k])]   # independent terms only
+    lin, p = [L[:, k] for k in kept], len(kept)
+    self.linear_terms_ = [getattr(self, 'linear_terms_', [])[k] for k in kept]
+    conjs, cols, beta, f = [], list(lin), np.zeros(0), np.full(n, off)
+    empty_risk = loss.risk(f, y, w)
+    if p:
+        beta, _ = corrective_weights(np.column_stack(cols), y, loss, self.reg, sample_weight=w, offset=off)
+        f = off + np.column_stack(cols) @ beta
+    self.history_ = [dict(n_rules=0, complexity=p, risk=loss.risk(f, y, w), objective=np.nan, nodes=0, time=0.0)]
+    self.weights_path_, self.linear_path_ = [np.zeros(0)], [beta[:p].copy()]
+    reason, nodes_total, complete = 'n_rules', 0, True
+    g_scale = basis.norm(loss.gradient(f, y))
+    with monitor.interruptible():              # Ctrl-C: stop after the current rule, keep the rules so far
+        for step in range(self.n_rules):
+            g_raw, h = loss.gradient(f, y), loss.hessian(f, y)
+            g = basis.project_out(g_raw) if self.objective == 'ogb' else g_raw
+            if basis.norm(g) <= _ZERO_GRADIENT * max(g_scale, basis.norm(g_raw)):
+                reason = 'no_query'
+                break  # zero up to rounding: any rule would be chosen by noise
+            S = RuleSearch(P, g, h, basis.O, self.objective, self.epsilon, self.reg, self.bound,
+                           self.max_rule_length, monitor, sample_weight=w)
+            conj, val = search_rules(S, self.search, self.beam_width)
+            nodes_total += S.nodes
+            complete = complete and getattr(S, 'complete', True)
+            if not np.isfinite(val) or val <= 0:
+                reason = monitor.stopped_by if monitor.expired() else 'no_query'
+                break
+            conj = self._break_tie(S, conj, cols, beta, f, y, loss, w, off)
+            q = S.extent(conj).astype(np.float64)
+            added = basis.add(q)
+            if not added and self.weights == 'corrective':
+                reason = 'linearly_dependent_query_extent'
+                break
+            beta = self._new_weights(cols, beta, q, f, y, loss, w, off)
+            conjs.append(conj)
+            cols.append(q)
+            Q = np.column_stack(cols)
+            if not np.all(np.isfinite(beta)):
+                reason = 'diverged'
+                conjs.pop()
+                cols.pop()
+                break
+            if self.reg == 0 and loss.name != 'squared' and _separated(off + Q @ beta, loss.name):
+                reason = 'separated'
+                conjs.pop()
+                cols.pop()
+                beta = beta[:-1]
+                break  # its weight would grow without bound
+            f = off + Q @ beta
+            cx = p + sum(1 + len(c) for c in conjs)
+            self.history_.append(dict(n_rules=len(conjs), complexity=cx, risk=loss.risk(f, y, w), objective=val,
+                                      nodes=S.nodes, time=monitor.elapsed))
+            self.weights_path_.append(beta[p:].copy())
+            self.linear_path_.append(beta[:p].copy())
+            if self.verbose:
+                print(f"[ogb] rule {len(conjs):3d}  complexity {cx:4d}  risk {self.history_[-1]['risk']:.6g}  "
+                      f"objective {val:.4g}  {self._conj_text(conj)}", file=sys.stderr, flush=True)
+            if self.max_complexity is not None and cx >= self.max_complexity:
+                reason = 'max_complexity'
+                break
+            if monitor.expired():  # time, memory or Ctrl-C
+                reason = monitor.stopped_by
+                break
+    self.conjunctions_, self.coef_ = conjs, beta[p:p + len(conjs)]
+    self.linear_coef_ = beta[:p].copy()
+    self.stopping_reason_ = reason
+    self.fit_time_ = monitor.elapsed
+    self.stats_ = dict(time=self.fit_time_, nodes=nodes_total, n_propositions=P.shape[1], n_rules=len(conjs),
+                       empty_risk=empty_risk, stopping_reason=reason,
+                       searches_complete=complete)   # False: a B&B search was cut short by time_limit
+    return self
+
+# %% ../nbs/30_ogb.ipynb #93356256
+@patch
+def _new_weights(self:_RuleBoosting, cols, beta, q, f, y, loss, w, off) -> np.ndarray:
+    "The weights once the column q joins `cols` (weights `beta`, scores f), by the `weights` rule."
+    if self.weights == 'corrective':
+        return corrective_weights(np.column_stack(cols + [q]), y, loss, self.reg, np.append(beta, 0.0),
+                                  sample_weight=w, offset=off)[0]
+    if self.weights == 'line': return np.append(beta, line_weight(q, f, y, loss, self.reg, sample_weight=w))
+    return np.append(beta, keep_weight(q, loss.gradient(f, y), loss.hessian(f, y), self.reg, w))
+
+@patch
+def _break_tie(self:_RuleBoosting, S, conj, cols, beta, f, y, loss, w, off) -> tuple:
+    """Among the conjunctions the search found tied at the best objective value (`S.ties`, from greedy and beam
+    search), the one whose weight update gives the lowest penalised risk sum_i w_i l_i + (reg/2)||beta||^2,
+    rounded like the objectives; a remaining tie goes to the first. Conjunctions with the same extent count once."""
+    ties = getattr(S, 'ties', None) or []
+    cands, seen = [], set()
+    for c in ties:
+        c = S.simplify(c)
+        key = from_bool(S.extent(c)).tobytes()
+        if key not in seen:
+            seen.add(key)
+            cands.append(c)
+    if len(cands) < 2: return conj
+    def penalised(c):
+        q = S.extent(c).astype(np.float64)
+        b = self._new_weights(cols, beta, q, f, y, loss, w, off)
+        r = _penalised_risk(loss, np.column_stack(cols + [q]), b, y, self.reg, w, off)
+        return float(_snap(r)) if np.isfinite(r) else np.inf
+    return cands[int(np.argmin([penalised(c) for c in cands]))]
+
+# %% ../nbs/30_ogb.ipynb #7f3afb89
+@patch
+def _conj_text(self:_RuleBoosting, conj) -> str:
+    names = self.binarizer_.get_feature_names_out()
+    return Rule(self._conditions(conj)).to_text(list(names), binary_features=[True] * len(names))
+
+@patch
+def _conditions(self:_RuleBoosting, conj):
+    return tuple(Condition(self.propositions_[j][0], '>' if self.propositions_[j][1] else '<=', 0.5) for j in conj)
+
+@patch
+def _ensemble(self:_RuleBoosting, k:int|None=None, task='regression', link='identity', classes=None) -> RuleEnsemble:
+    "The fitted ensemble after its first k rules (all by default), empty conjunctions folded into the intercept."
+    k = len(self.conjunctions_) if k is None else k
+    beta = self.weights_path_[k]
+    rules, ws, icpt = [], [], getattr(self, 'offset_', 0.0)   # the fixed offset is part of the intercept
+    for conj, w in zip(self.conjunctions_[:k], beta):
+        if not conj:
+            icpt += float(w)
+            continue
+        rules.append(Rule(self._conditions(conj), n_samples=None))
+        ws.append(float(w))
+    return RuleEnsemble(tuple(rules), tuple(ws), icpt, list(self.binarizer_.get_feature_names_out()),
+                        task=task, link=link, classes=classes, binary_features=True)
+
+@patch
+def _decision_values(self:_RuleBoosting, X) -> np.ndarray:
+    "The additive score f(x) = sum of the weights of the rules that hold (after checking X against the fit)."
+    self._check_fitted()
+    k = self._check_X_shape(X).shape[1]
+    if not hasattr(X, 'columns') and k != self.n_features_in_:
+        raise InputError(f"X has {k} features, but {type(self).__name__} is expecting "
+                         f"{self.n_features_in_} features as input.")
+    f = self.model_.decision_function(self.binarizer_.transform(X))
+    return f + self._linear_matrix(X) @ self.linear_coef_ if len(getattr(self, 'linear_terms_', [])) else f
+
+# %% ../nbs/30_ogb.ipynb #cecbf5d0
+@patch
+def _scores_path(self:_RuleBoosting, X):
+    "Decision values of every prefix ensemble on X: (n_samples, n_steps + 1)."
+    B = self.binarizer_.transform(X).astype(bool)
+    P = np.concatenate([B, ~B], axis=1)
+    m = B.shape[1]
+    Q = np.column_stack([np.all([P[:, c + (0 if pos else m)] for c, pos in
+                                 (self.propositions_[j] for j in conj)] or [np.ones(len(B), bool)], axis=0)
+                         for conj in self.conjunctions_]) if self.conjunctions_ else np.zeros((len(B), 0))
+    Q = Q.astype(np.float64)
+    Z, lp = self._linear_matrix(X), getattr(self, 'linear_path_', [np.zeros(0)] * len(self.weights_path_))
+    return np.column_stack([getattr(self, 'offset_', 0.0) + Q[:, :k] @ w + Z @ lp[k]
+                            for k, w in enumerate(self.weights_path_)])
+
+@patch
+def risk_complexity_curve(self:_RuleBoosting, X=None, y=None, max_complexity:int=50):
+    """Risk (mean loss) against complexity c = 0..max_complexity: at each c the last ensemble of the sequence with
+    complexity <= c (a step function, as in the paper); below the first ensemble's complexity (the number of linear
+    terms, with `include_linear_terms`) the empty model. Training data when X, y are None. Returns a DataFrame with
+    columns complexity, risk, normalized_risk (risk / risk of the empty model), n_rules.
+
+    >>> X = pd.DataFrame({'x1': [1, 0, 1], 'x2': [1, 1, 0]})
+    >>> m = RuleBoostingRegressor(n_rules=2, reg=0.0).fit(X, [-6., -10., 5.])
+    >>> m.risk_complexity_curve(max_complexity=4).normalized_risk.round(4).tolist()
+    [1.0, 1.0, 0.205, 0.205, 0.0021]
+    """
+    import pandas as pd
+    self._check_fitted()
+    loss = get_loss(self.loss)
+    if X is None:
+        risks = [h['risk'] for h in self.history_]
+        base = self.stats_['empty_risk']
+    else:
+        yy = self._encode_y(y)
+        F = self._scores_path(X)
+        risks = [loss.risk(F[:, k], yy) for k in range(F.shape[1])]
+        base = loss.risk(np.zeros(len(yy)), yy)
+    cx = np.array([h['complexity'] for h in self.history_])
+    rows = []
+    for c in range(max_complexity + 1):
+        fit = np.flatnonzero(cx <= c)
+        r, n = (risks[fit[-1]], self.history_[fit[-1]]['n_rules']) if fit.size else (base, 0)   # else: the empty model
+        rows.append(dict(complexity=c, risk=r, normalized_risk=r / base if base > 0 else np.nan, n_rules=n))
+    return pd.DataFrame(rows)
+
+@patch
+def plot_risk_complexity(self:_RuleBoosting, X=None, y=None, max_complexity:int=50, ax=None, label:str|None=None):
+    "Step plot of `risk_complexity_curve` (normalised risk)."
+    import matplotlib.pyplot as plt
+    d = self.risk_complexity_curve(X, y, max_complexity)
+    if ax is None: ax = plt.subplots(figsize=(5, 3))[1]
+    ax.step(d['complexity'], d['normalized_risk'], where='post', label=label or f"{self.objective}/{self.search}")
+    ax.set_xlabel('complexity (rules + propositions)')
+    ax.set_ylabel('risk / risk of empty model')
+    ax.legend(fontsize=8)
+    return ax
 
 # %% ../nbs/30_ogb.ipynb #6ff7d86f
 class RuleBoostingRegressor(_RuleBoosting, GlassworksRegressor):
@@ -1335,12 +1369,6 @@ class RuleBoostingRegressor(_RuleBoosting, GlassworksRegressor):
         tags.target_tags.positive_only = self.loss == 'poisson'   # counts
         return tags
 
-    def _encode_y(self, y, n=None):
-        yy = check_y(y, task='regression', n_samples=n)
-        if self.loss == 'poisson' and (yy < 0).any():
-            raise InputError(f"the Poisson loss needs non-negative counts; y has {int((yy < 0).sum())} negative value(s).")
-        return yy
-
     def fit(self, X, y, sample_weight=None):
         """Binarise X, then add rules one at a time; sets `model_`, `history_`, `stopping_reason_`, `fit_time_`, `stats_`.
         `sample_weight` (non-negative, default 1) weights each row's loss; an integer weight k fits like k copies of
@@ -1354,10 +1382,19 @@ class RuleBoostingRegressor(_RuleBoosting, GlassworksRegressor):
         self.feature_importances_ = self._input_importances(self.model_.feature_importances(B, w))
         return self
 
-    def predict(self, X) -> np.ndarray:
-        "f(x) for the squared loss, exp(f(x)) for the Poisson loss."
-        f = self._decision_values(X)
-        return np.exp(np.minimum(f, _MAX_LOG)) if self.loss == 'poisson' else f
+# %% ../nbs/30_ogb.ipynb #e9178f51
+@patch
+def _encode_y(self:RuleBoostingRegressor, y, n=None):
+    yy = check_y(y, task='regression', n_samples=n)
+    if self.loss == 'poisson' and (yy < 0).any():
+        raise InputError(f"the Poisson loss needs non-negative counts; y has {int((yy < 0).sum())} negative value(s).")
+    return yy
+
+@patch
+def predict(self:RuleBoostingRegressor, X) -> np.ndarray:
+    "f(x) for the squared loss, exp(f(x)) for the Poisson loss."
+    f = self._decision_values(X)
+    return np.exp(np.minimum(f, _MAX_LOG)) if self.loss == 'poisson' else f
 
 # %% ../nbs/30_ogb.ipynb #f18eadac
 class RuleBoostingClassifier(_RuleBoosting, GlassworksClassifier):
@@ -1450,25 +1487,6 @@ class RuleBoostingClassifier(_RuleBoosting, GlassworksClassifier):
         self.memory_limit = memory_limit
         self.language, self.include_linear_terms = language, include_linear_terms
 
-    def _encode_y(self, y, n=None):
-        "Labels as -1 (classes_[0]) / +1 (classes_[1]); at fit time (no `classes_` yet) the classes are learned."
-        from sklearn.utils.multiclass import type_of_target
-        codes, classes = check_y(y, task='classification', n_samples=n)    # None, length, NaN, missing labels
-        ya = np.asarray(y)
-        kind = type_of_target(ya.ravel() if ya.ndim == 2 and ya.shape[1] == 1 else ya)
-        if kind in ('continuous', 'continuous-multioutput', 'unknown'):
-            raise InputError(f"Unknown label type: {kind} (RuleBoostingClassifier needs class labels; for a numeric "
-                             "target use RuleBoostingRegressor).")
-        if len(classes) < 2 and not hasattr(self, 'classes_'):
-            raise InputError(f"y has {len(classes)} class(es); RuleBoostingClassifier needs 2.")
-        if len(classes) > 2:
-            raise InputError(f"Only binary classification is supported (RuleBoostingClassifier is binary); y has "
-                             f"{len(classes)} classes, the type of the target is {kind}.")
-        if not hasattr(self, 'classes_'): self.classes_ = classes
-        pos = np.asarray(y).ravel() == self.classes_[1]
-        if not np.isin(np.asarray(y).ravel(), self.classes_).all(): raise InputError("y has labels not seen in fit.")
-        return np.where(pos, 1.0, -1.0)
-
     def fit(self, X, y, sample_weight=None):
         """Binarise X, then add rules one at a time; sets `model_`, `classes_`, `history_`, `stopping_reason_`, ...
         `sample_weight` (non-negative, default 1) weights each row's loss; an integer weight k fits like k copies of
@@ -1488,16 +1506,41 @@ class RuleBoostingClassifier(_RuleBoosting, GlassworksClassifier):
         tags.classifier_tags.multi_class = False   # binary only: the logistic loss on labels -1/+1
         return tags
 
-    def decision_function(self, X) -> np.ndarray:
-        "The log-odds f(x) of `classes_[1]`: the sum of the weights of the rules that hold."
-        return self._decision_values(X)
+# %% ../nbs/30_ogb.ipynb #18b80935
+@patch
+def _encode_y(self:RuleBoostingClassifier, y, n=None):
+    "Labels as -1 (classes_[0]) / +1 (classes_[1]); at fit time (no `classes_` yet) the classes are learned."
+    from sklearn.utils.multiclass import type_of_target
+    codes, classes = check_y(y, task='classification', n_samples=n)    # None, length, NaN, missing labels
+    ya = np.asarray(y)
+    kind = type_of_target(ya.ravel() if ya.ndim == 2 and ya.shape[1] == 1 else ya)
+    if kind in ('continuous', 'continuous-multioutput', 'unknown'):
+        raise InputError(f"Unknown label type: {kind} (RuleBoostingClassifier needs class labels; for a numeric "
+                         "target use RuleBoostingRegressor).")
+    if len(classes) < 2 and not hasattr(self, 'classes_'):
+        raise InputError(f"y has {len(classes)} class(es); RuleBoostingClassifier needs 2.")
+    if len(classes) > 2:
+        raise InputError(f"Only binary classification is supported (RuleBoostingClassifier is binary); y has "
+                         f"{len(classes)} classes, the type of the target is {kind}.")
+    if not hasattr(self, 'classes_'): self.classes_ = classes
+    pos = np.asarray(y).ravel() == self.classes_[1]
+    if not np.isin(np.asarray(y).ravel(), self.classes_).all(): raise InputError("y has labels not seen in fit.")
+    return np.where(pos, 1.0, -1.0)
 
-    def predict_proba(self, X) -> np.ndarray:
-        "Columns P(classes_[0]), P(classes_[1]) from the sigmoid of the score."
-        s = sigmoid(self.decision_function(X))
-        return np.column_stack([1 - s, s])
+# %% ../nbs/30_ogb.ipynb #57af5c90
+@patch
+def decision_function(self:RuleBoostingClassifier, X) -> np.ndarray:
+    "The log-odds f(x) of `classes_[1]`: the sum of the weights of the rules that hold."
+    return self._decision_values(X)
 
-    def predict(self, X) -> np.ndarray:
-        "classes_[1] where the score is positive, classes_[0] otherwise."
-        f = self._decision_values(X)                       # checks that the estimator is fitted
-        return np.asarray(self.classes_)[(f > 0).astype(np.int64)]
+@patch
+def predict_proba(self:RuleBoostingClassifier, X) -> np.ndarray:
+    "Columns P(classes_[0]), P(classes_[1]) from the sigmoid of the score."
+    s = sigmoid(self.decision_function(X))
+    return np.column_stack([1 - s, s])
+
+@patch
+def predict(self:RuleBoostingClassifier, X) -> np.ndarray:
+    "classes_[1] where the score is positive, classes_[0] otherwise."
+    f = self._decision_values(X)                       # checks that the estimator is fitted
+    return np.asarray(self.classes_)[(f > 0).astype(np.int64)]

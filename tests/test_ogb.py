@@ -794,3 +794,17 @@ def test_fastogb_greedy_never_lower_on_friedman3():
     r = np.array([h['risk'] for h in ours.history_[1:]])
     p = np.asarray(f.loss_history_, float)
     assert len(r) == len(p) == 10 and np.all(r <= p * (1 + 1e-9))
+
+
+def test_risk_complexity_curve_with_linear_terms():
+    "Below the linear terms' complexity the curve shows the empty model (it used to raise on an empty max)."
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(60, 3)), columns=list('abc'))
+    y = 2 * X.a + (X.b > 0) + 0.1 * rng.normal(size=60)
+    m = RuleBoostingRegressor(n_rules=2, include_linear_terms=True).fit(X, y)
+    p = m.history_[0]['complexity']
+    assert p == 3
+    d = m.risk_complexity_curve(max_complexity=p + 8)
+    assert (d.normalized_risk[:p] == 1.0).all() and (d.n_rules[:p] == 0).all()
+    assert d.risk[p] == m.history_[0]['risk'] and d.normalized_risk.is_monotonic_decreasing
+    assert m.risk_complexity_curve(X, y, max_complexity=p + 8).shape == d.shape
