@@ -99,6 +99,49 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
         self.time_limit, self.node_limit, self.memory_limit, self.verbose = time_limit, node_limit, memory_limit, verbose
         self.binarizer, self.explore = binarizer, explore
 
+    def fit(self, X, y, sample_weight=None):
+        "Find the optimal tree on 0/1 features `X` (binarize others first); returns `self`."
+        bnds = self._check_params()
+        A, yy, w = self._validate_fit(X, y, 'classification', sample_weight)
+        w = self._class_weighted(yy, w)                 # misclassification costs enter as weights
+        min_leaf = self._min_leaf_rows(w)
+        mode = self.search
+        if mode == 'auto': mode = 'bnb' if self.max_leaves is not None else 'dp'
+        if mode == 'dp' and self.max_leaves is not None:
+            raise ParameterError("max_leaves needs search='bnb' (or 'auto'); the DP engine bounds depth, not leaves.")
+        if mode == 'bnb' and min_leaf > 1:
+            raise ParameterError("min_samples_leaf needs the DP search (search='dp', or 'auto' without max_leaves): the "
+                                 "paper's branch and bound has no leaf-size constraint.")
+        self.search_ = mode
+        classes = [c.item() if hasattr(c, 'item') else c for c in self.classes_]
+        lam = float(self.regularization)
+        if mode == 'bnb': ensure_compiled()          # compile (or load) the kernel before the clock starts
+        mon = SearchMonitor(self.time_limit, self.node_limit, self.verbose, name=f'osdt-{mode}',
+                            memory_limit=self.memory_limit)
+        data = TreeData(A, yy, sample_weight=w, task='classification', feature_names=self.feature_names_,
+                        classes=classes)
+        if mode == 'dp':
+            # a warm-start tree seeds the DP's budget too; the greedy one is built only if the first round is not enough
+            seed = ((lambda: self._warm(A, yy, w, classes, lam)[0]) if isinstance(self.incumbent, str) else
+                    self._warm(A, yy, w, classes, lam)[0])
+            res = search_tree(data, lam, max_depth=self.max_depth, monitor=mon, incumbent=seed,
+                              memory_limit=self.memory_limit, min_leaf=min_leaf,
+                              anytime=self.explore == 'hybrid')   # descents raise the bound steadily (treedp, Prop. 12)
+            tree = refit_leaves(res.tree, A, yy, w, classes)
+            obj = tree_regularized_risk(tree, lam)
+            mon.update(upper=obj, lower=obj if res.complete else min(res.lower_bound, obj))
+            stats = dict(search='dp', **res.stats)
+            complete = res.complete
+        else:
+            tree, stats, complete = self._fit_bnb(A, yy, w, data, classes, lam, bnds, mon)
+            if bnds['leaf_count'] == 'reference':   # the paper's off-by-one (kept to show the erratum) is unsound: its
+                complete, mon.lower = False, 0.0    # search proves nothing, so no bound but 0 and never 'optimal'
+                stats['unsound_bound'] = 'leaf_count=reference'
+        self.tree_, self.n_leaves_ = tree, tree.n_leaves
+        self.feature_importances_ = self._input_importances(tree.feature_importances(A, yy, w))
+        self._set_result(mon, stats, complete=complete)
+        return self
+
 
 # %% ../nbs/11_osdt.ipynb #5c0b6772
 _SEARCHES = ('auto', 'dp', 'bnb')
@@ -121,52 +164,6 @@ def _check_params(self:OSDTClassifier):
             (isinstance(ws, numbers.Real) and not isinstance(ws, (bool, np.bool_)))):
         raise ParameterError(f"`incumbent` must be 'greedy', None, a Tree or an objective value; got {ws!r}.")
     return resolve_bounds(self.bounds)
-
-
-# %% ../nbs/11_osdt.ipynb #9f71f344
-@patch
-def fit(self:OSDTClassifier, X, y, sample_weight=None):
-    "Find the optimal tree on 0/1 features `X` (binarize others first); returns `self`."
-    bnds = self._check_params()
-    A, yy, w = self._validate_fit(X, y, 'classification', sample_weight)
-    w = self._class_weighted(yy, w)                 # misclassification costs enter as weights
-    min_leaf = self._min_leaf_rows(w)
-    mode = self.search
-    if mode == 'auto': mode = 'bnb' if self.max_leaves is not None else 'dp'
-    if mode == 'dp' and self.max_leaves is not None:
-        raise ParameterError("max_leaves needs search='bnb' (or 'auto'); the DP engine bounds depth, not leaves.")
-    if mode == 'bnb' and min_leaf > 1:
-        raise ParameterError("min_samples_leaf needs the DP search (search='dp', or 'auto' without max_leaves): the "
-                             "paper's branch and bound has no leaf-size constraint.")
-    self.search_ = mode
-    classes = [c.item() if hasattr(c, 'item') else c for c in self.classes_]
-    lam = float(self.regularization)
-    if mode == 'bnb': ensure_compiled()          # compile (or load) the kernel before the clock starts
-    mon = SearchMonitor(self.time_limit, self.node_limit, self.verbose, name=f'osdt-{mode}',
-                        memory_limit=self.memory_limit)
-    data = TreeData(A, yy, sample_weight=w, task='classification', feature_names=self.feature_names_,
-                    classes=classes)
-    if mode == 'dp':
-        # a warm-start tree seeds the DP's budget too; the greedy one is built only if the first round is not enough
-        seed = ((lambda: self._warm(A, yy, w, classes, lam)[0]) if isinstance(self.incumbent, str) else
-                self._warm(A, yy, w, classes, lam)[0])
-        res = search_tree(data, lam, max_depth=self.max_depth, monitor=mon, incumbent=seed,
-                          memory_limit=self.memory_limit, min_leaf=min_leaf,
-                          anytime=self.explore == 'hybrid')   # descents raise the bound steadily (treedp, Prop. 12)
-        tree = refit_leaves(res.tree, A, yy, w, classes)
-        obj = tree_regularized_risk(tree, lam)
-        mon.update(upper=obj, lower=obj if res.complete else min(res.lower_bound, obj))
-        stats = dict(search='dp', **res.stats)
-        complete = res.complete
-    else:
-        tree, stats, complete = self._fit_bnb(A, yy, w, data, classes, lam, bnds, mon)
-        if bnds['leaf_count'] == 'reference':   # the paper's off-by-one (kept to show the erratum) is unsound: its
-            complete, mon.lower = False, 0.0    # search proves nothing, so no bound but 0 and never 'optimal'
-            stats['unsound_bound'] = 'leaf_count=reference'
-    self.tree_, self.n_leaves_ = tree, tree.n_leaves
-    self.feature_importances_ = self._input_importances(tree.feature_importances(A, yy, w))
-    self._set_result(mon, stats, complete=complete)
-    return self
 
 
 # %% ../nbs/11_osdt.ipynb #637ec2c1

@@ -123,3 +123,22 @@ def test_monitor_progress_and_trace_monotone():
     tr = np.array(m.trace)
     assert np.all(np.diff(tr[:, 1]) <= 0) and np.all(np.diff(tr[:, 2]) >= 0) and np.all(tr[:, 2] <= tr[:, 1])
     assert buf.getvalue().count('incumbent') == 50
+
+
+def test_every_estimator_defines_fit_in_its_class_body():
+    """`fit` must be in the class body (not added by `@patch` afterwards): `GlassworksEstimator.__init_subclass__` wraps it
+    to report numba compilation (`compile_seconds_`), and scikit-learn builds `set_fit_request` from its signature when
+    the class is created. A `fit` patched in later silently loses both."""
+    from glassworks.registry import METHODS
+    from glassworks.base import GlassworksEstimator
+    classes = {m.estimator_class(t) for m in METHODS.values() for t in m.tasks}
+    todo = [GlassworksEstimator]
+    while todo:
+        c = todo.pop()
+        todo += c.__subclasses__()
+        if not c.__name__.startswith('_') and c.__module__.startswith('glassworks.') and c.__module__ != 'glassworks.base':
+            classes.add(c)
+    assert len(classes) >= 6, classes
+    for cls in classes:
+        assert 'fit' in cls.__dict__ and hasattr(cls.fit, '__wrapped__'), f'{cls.__name__}.fit is not watched'
+        assert hasattr(cls, 'set_fit_request'), f'{cls.__name__} has no set_fit_request'
