@@ -174,7 +174,7 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
         res = search_tree(data, lam, self.max_depth, monitor=mon, bound=self.bound, incumbent=g,
                           memory_limit=self.memory_limit,   # rounds sized by the engine (small ones under a time limit)
                           anytime=self.explore == 'hybrid',   # descents raise the bound steadily (Prop. 12 of treedp)
-                          min_leaf=min_leaf)                  # every leaf holds min_leaf rows (Prop. 14 of treedp)
+                          min_leaf=min_leaf)                  # every leaf holds min_leaf rows (Prop. 15 of treedp)
         tree, obj = res.tree, float(res.objective)
         # the result is the returned tree: its objective (recomputed from its leaves, not the engine's running
         # incumbent) and the certified bound; `_set_result` copies them into objective_, lower_bound_, gap_, optimal_

@@ -70,6 +70,7 @@ def unique_rows(X):
     rows = np.unpackbits(packed[order[first]], axis=1, count=M)
     return np.ascontiguousarray(rows, dtype=np.uint8), inv
 
+# %% ../nbs/10_treedp.ipynb #85d79e19
 class TreeData:
     """Binary features grouped into units (identical rows) with the per-unit statistics the loss needs.
 
@@ -157,19 +158,19 @@ PROBLEM_FIELDS = [
     'key',         # (words + 1,) scratch: the memo key of the subproblem being looked up
     'tot', 'single', 'pair',  # (3, C), (3, M, C), (3, M, M, C): slots of statistics of S, of x_j = 1, of x_i = x_j = 1
                               # (slots 0, 1: recent depth-two supports; slot 2: the parent of the current ones)
-    'incremental',   # update the nearer slot by the symmetric difference when that is cheaper (Proposition 11)
+    'incremental',   # update the nearer slot by the symmetric difference when that is cheaper (Proposition 10)
     'slot_bits',     # (3, words) the support whose statistics each slot holds
     'slot_centre',   # (3,) the l2 centre c of each slot's statistics
     'slot_updates',  # (3,) incremental updates since the slot was last filled from scratch; -1: empty
     'slot_last',     # (1,) the slot used last (a refill takes the other one)
-    'use_similarity',  # classification: lower bounds from a solved neighbouring support set (Proposition 10)
+    'use_similarity',  # classification: lower bounds from a solved neighbouring support set (Proposition 6)
     'uweight',       # (U,) total weight of each unit
     'sim_bits', 'sim_val', 'sim_next',  # (D, A, words), (D, A), (D,): the last A bounded supports per depth level
     'scratch',     # (4, C) scratch of the depth-two solver: one unit's statistics, a side, and its two cells
     'scratch_bits',  # (3, words) scratch bitsets: units to add, units to remove, the sibling of a support
     'subtract_units',  # what an O(M^2) slot subtraction costs, in units added to a slot (M^2 / mean ones per unit^2)
     'side_best', 'side_feat',  # (2, M), (2, M) scratch of the depth-two solver: best subtree of each side of each root
-    'min_leaf',    # every leaf holds at least this many rows (of positive weight); 1: no constraint (Proposition 14)
+    'min_leaf',    # every leaf holds at least this many rows (of positive weight); 1: no constraint (Proposition 15)
     'counts',      # (U,) rows of positive weight in each unit
 ]
 
@@ -202,6 +203,7 @@ _CACHE_RECORDS = __name__ != '__main__'
 @njit(cache=_CACHE_RECORDS)
 def _new_problem(*fields): return Problem(*fields)
 
+# %% ../nbs/10_treedp.ipynb #add8ea4d
 # The kernels called once per unit or per cell take this small tuple (or scalars), not P: reading a field of P inside
 # such a loop would count a reference on every iteration.
 Units = namedtuple('Units', ['kind', 'stats', 'ueq', 'flip', 'fb', 'ub', 'ones', 'counts'])
@@ -225,8 +227,9 @@ def _units(data:TreeData) -> Units:
     return Units(data.kind, data.stats, data.ueq, flip, columns_to_bits(flipped), rows_to_bits(flipped),
                  int(flipped.sum()), np.ascontiguousarray(data.counts))
 
+# %% ../nbs/10_treedp.ipynb #b1c4f82f
 DEPTH2_MAX_BYTES = 2**28   # the depth-two solver's pair tables (3 * M * M * C floats) are used only up to this size
-SIM_ARCHIVE = 16           # support sets remembered per depth level for Proposition 10
+SIM_ARCHIVE = 16           # support sets remembered per depth level for Proposition 6
 MAX_UPDATES = 64           # a slot is refilled from scratch after this many incremental updates (bounds the drift)
 
 def make_problem(data:TreeData, lam_raw:float, tol:float, use_kmeans:bool, use_depth2:bool=True,
@@ -250,6 +253,7 @@ def make_problem(data:TreeData, lam_raw:float, tol:float, use_kmeans:bool, use_d
                    np.zeros((3, W), np.uint64), float(M * M) / max(un.ones / max(U, 1), 1.0) ** 2,
                    np.zeros((2, M)), np.zeros((2, M), np.int64), float(min_leaf), np.ascontiguousarray(data.counts))
 
+# %% ../nbs/10_treedp.ipynb #b616a5bc
 _ONE = np.uint64(1)
 
 @njit(cache=True)
@@ -276,6 +280,7 @@ def _class_loss(stats, ueq, bits, tmp):
         if tmp[k] > mx: mx = tmp[k]
     return tot - mx, eq, nu
 
+# %% ../nbs/10_treedp.ipynb #9e329477
 @njit(cache=True)
 def _l2_loss(stats, ueq, bits):
     "SSE of one leaf around its weighted mean: within-unit SSE (= EQ) plus sum_u W_u (mean_u - mean)^2; EQ; units."
@@ -438,7 +443,7 @@ def _removed_weight(P, old, new, stop):
 
 @njit(cache=True)
 def _similarity_bound(P, bits, d):
-    "The best lower bound on (bits, d) carried from the archived neighbours at depth d (Proposition 10); 0 if none."
+    "The best lower bound on (bits, d) carried from the archived neighbours at depth d (Proposition 6); 0 if none."
     r = d + 1 if d >= 0 else 0
     best = 0.0
     for e in range(P.sim_val.shape[1]):
@@ -499,6 +504,7 @@ def _node(P, memo, cnt, bits, d, km):
     v[s, RIGHT] = -2
     return s
 
+# %% ../nbs/10_treedp.ipynb #5f1e567a
 @njit(cache=True)
 def rows_in(counts, bits):
     "Rows (of positive weight) of the units in `bits`."
@@ -530,7 +536,7 @@ def _children(P, memo, cnt, bits, dc, kids, ks, fj, greedy, km):
             if b: right_empty = False
         if left_empty or right_empty: continue
         if P.min_leaf > 1.5 and (rows_in(P.counts, kids[2 * nc]) < P.min_leaf - 0.5 or
-                                 rows_in(P.counts, kids[2 * nc + 1]) < P.min_leaf - 0.5): continue   # Proposition 14
+                                 rows_in(P.counts, kids[2 * nc + 1]) < P.min_leaf - 0.5): continue   # Proposition 15
         ks[2 * nc] = _node(P, memo, cnt, kids[2 * nc], dc, km)
         ks[2 * nc + 1] = _node(P, memo, cnt, kids[2 * nc + 1], dc, km)
         v = memo.vals
@@ -539,9 +545,10 @@ def _children(P, memo, cnt, bits, dc, kids, ks, fj, greedy, km):
         nc += 1
     return nc
 
+# %% ../nbs/10_treedp.ipynb #2a1574bc
 @njit(cache=True)
 def _close(memo, s, ks, nc, best, bestf):
-    "Store the node's result (Proposition 7): bound = min(leaf, each split's child bounds), capped by the incumbent."
+    "Store the node's result (Proposition 8): bound = min(leaf, each split's child bounds), capped by the incumbent."
     v = memo.vals
     lb = v[s, BASE]
     for i in range(nc): lb = min(lb, v[ks[2 * i], LB] + v[ks[2 * i + 1], LB])
@@ -585,13 +592,14 @@ def _expand(P, memo, cnt, bits, d, s, km):
 
 @njit(cache=True)
 def _finish(P, memo, s, ks, nc, best, bestf, bits, d):
-    "Close the node with its best split (Proposition 7) and remember its bound for Proposition 10."
+    "Close the node with its best split (Proposition 8) and remember its bound for Proposition 6."
     _close(memo, s, ks, nc, best, bestf)
     if P.use_similarity: _archive(P, bits, d, memo.vals[s, LB])
 
+# %% ../nbs/10_treedp.ipynb #43930c0c
 @njit(cache=True)
 def solve_node(P, memo, cnt, bits, d, budget, d2, km):
-    "Bounded DP on (bits, d); see Proposition 7 (`d2`, `km`: see `_open`). Returns the memo slot."
+    "Bounded DP on (bits, d); see Proposition 8 (`d2`, `km`: see `_open`). Returns the memo slot."
     s, go = _open(P, memo, cnt, bits, d, budget, d2, km)
     if not go: return s
     nc, kids, ks, fj, greedy = _expand(P, memo, cnt, bits, d, s, km)
@@ -609,7 +617,7 @@ def solve_node(P, memo, cnt, bits, d, budget, d2, km):
         sL, sR = ks[2 * i], ks[2 * i + 1]
         cap = min(best, budget)
         v = memo.vals
-        if v[sL, LB] + v[sR, LB] >= cap - tol: continue        # Proposition 6
+        if v[sL, LB] + v[sR, LB] >= cap - tol: continue        # Proposition 7
         a = 2 * i if d < 0 or v[sL, BASE] >= v[sR, BASE] else 2 * i + 1   # under a depth limit: costlier leaf first
         sa, sb = ks[a], ks[a ^ 1]
         solve_node(P, memo, cnt, kids[a], dc, cap - v[sb, LB], d2, km)
@@ -665,13 +673,14 @@ def _subproblem_mean(P, bits):
             S1 += P.stats[u, 0] * P.stats[u, 1]
     return S1 / W if W > 0 else 0.0
 
+# %% ../nbs/10_treedp.ipynb #027196b5
 @njit(cache=True)
 def _add_units(un, bits, sign, c, su, tot, single, pair):
     """Add (sign = 1) or remove (sign = -1) the statistics of every unit of `bits` to s(S), to s(S, x_i = 1) and to
     s(S, x_i = x_j = 1), i < j. Row by row: for each feature i, the units of `bits` that have it add to row i of the
     pair table at their features j > i, so the writes of a row stay in one small block of memory (1.8x faster than
     unit by unit, which scatters every unit over the whole table; measured on diabetes, 768 units x 112 features). The
-    sums are those of Proposition 11 in another order. Two classes and l2 are written out, other class counts loop."""
+    sums are those of Proposition 10 in another order. Two classes and l2 are written out, other class counts loop."""
     C = tot.shape[0]
     M = single.shape[0]
     W = bits.shape[0]
@@ -745,6 +754,7 @@ def _add_units(un, bits, sign, c, su, tot, single, pair):
                 else:
                     for k in range(C): single[i, k] += sign * su[k]
 
+# %% ../nbs/10_treedp.ipynb #1b3de705
 @njit(cache=True)
 def _fill_slot(P, q, bits, su, c):
     "Slot q := the statistics of `bits` from scratch, centred on c (l2; NaN: on its own mean)."
@@ -759,7 +769,7 @@ def _fill_slot(P, q, bits, su, c):
 
 @njit(cache=True)
 def _update_slot(P, q, bits, su):
-    "Slot q := the statistics of `bits`, by adding the units it lacks and removing those `bits` lacks (Proposition 11)."
+    "Slot q := the statistics of `bits`, by adding the units it lacks and removing those `bits` lacks (Proposition 10)."
     old = P.slot_bits[q]
     c = P.slot_centre[q]
     W = bits.shape[0]
@@ -790,6 +800,7 @@ def _nearest_slot(P, bits, size):
             best_q = q
     return best_q, best
 
+# %% ../nbs/10_treedp.ipynb #e8b808b8
 @njit(cache=True)
 def _sibling_slot(P, bits):
     "A recent slot holding the sibling of `bits` under the parent slot 2 (disjoint, together the parent), or -1."
@@ -807,7 +818,7 @@ def _sibling_slot(P, bits):
 
 @njit(cache=True)
 def _subtract_slot(P, q, t):
-    "Slot t := parent slot 2 minus slot q, entry by entry (Proposition 11: the statistics add over disjoint sets)."
+    "Slot t := parent slot 2 minus slot q, entry by entry (Proposition 10: the statistics add over disjoint sets)."
     _difference(P.tot[t], P.tot[2], P.tot[q])
     _difference(P.single[t].reshape(-1), P.single[2].reshape(-1), P.single[q].reshape(-1))
     _upper_difference(P.pair[t].reshape(-1), P.pair[2].reshape(-1), P.pair[q].reshape(-1), P.pair[t])
@@ -837,6 +848,7 @@ def _upper_fill(out, table, value):
     for i in range(M):
         for k in range((i * M + i + 1) * C, (i + 1) * M * C): out[k] = value
 
+# %% ../nbs/10_treedp.ipynb #f7f6b7e9
 @njit(cache=True)
 def parent_statistics(P, bits, su):
     "Slot 2 := the statistics of `bits`, a node whose children the depth-two solver will solve (updated or refilled)."
@@ -848,7 +860,7 @@ def parent_statistics(P, bits, su):
 @njit(cache=True)
 def pair_statistics(P, bits, size, su):
     """Make one of slots 0, 1 hold s(S), s(S, x_i = 1) and s(S, x_i = x_j = 1) for i < j, S = `bits` with `size`
-    units; return the slot. The cheapest of (Proposition 11): a slot holds S already; the parent's statistics minus
+    units; return the slot. The cheapest of (Proposition 10): a slot holds S already; the parent's statistics minus
     the sibling's when a slot holds the sibling (an O(M^2) subtraction); the sibling brought into a slot first, if it
     is much cheaper to reach than S, then the subtraction; the nearer slot updated by the symmetric difference; S from
     scratch in the slot not used last."""
@@ -903,6 +915,7 @@ def _via_sibling(P, bits, size, q, diff, su):
         _fill_slot(P, q, bits, su, P.slot_centre[2])
     return q
 
+# %% ../nbs/10_treedp.ipynb #9b18403a
 @njit(cache=True)
 def _side_leaves(kind, lam, tot, single, flip, best, feat, cell):
     """Every root feature i with a leaf on each side: `best[r, i]` (side x_i = r), `feat[r, i] = -1`. The statistics
@@ -927,6 +940,7 @@ def _sse(w, a, q):
     "Squared error of a cell around its mean, from W, sum W a and sum W a^2 (+ EQ); 0 for an empty cell."
     return max(q - a * a / w, 0.0) if w > 0.0 else 0.0
 
+# %% ../nbs/10_treedp.ipynb #463f11fb
 @njit(cache=True)
 def _root_pairs(kind, lam, tol, h, tot, single, pair, flip, i, best, feat):
     """The pairs (i, j), j > i: each side of root i split on j, and each side of root j split on i, replace the side's
@@ -936,7 +950,7 @@ def _root_pairs(kind, lam, tol, h, tot, single, pair, flip, i, best, feat):
     The cell losses are computed in the loop, one branch per loss (two classes, more classes, l2), and the four
     candidates are compared written out: a helper taking `best` or a row of the tables would count references on
     every pair (measured 4x slower). A cell may be a leaf only if it holds more than `h` rows (min_leaf - 1/2:
-    Proposition 14)."""
+    Proposition 15)."""
     M, C = single.shape
     K = C - 1
     n = tot[K]
@@ -1010,11 +1024,12 @@ def _root_pairs(kind, lam, tol, h, tot, single, pair, flip, i, best, feat):
             feat[1 - rj, j] = i
     best[ri, i], feat[ri, i], best[1 - ri, i], feat[1 - ri, i] = b0, f0, b1, f1
 
+# %% ../nbs/10_treedp.ipynb #a88db5ef
 @njit(cache=True)
 def _depth_two(P, memo, cnt, bits, d, s):
     """Solve (bits, d) for d = 1 or 2 exactly from pair statistics (Proposition 9) and record it with the split
     features of its children (-1: leaves). Root features are completed in ascending order; the scan stops as soon as
-    the best tree meets the node's lower bound (Proposition 13)."""
+    the best tree meets the node's lower bound (Proposition 11)."""
     C = P.tot.shape[1]
     q = pair_statistics(P, bits, popcount(bits), P.scratch[0])
     tot, single, pair = P.tot[q], P.single[q], P.pair[q]
@@ -1027,9 +1042,9 @@ def _depth_two(P, memo, cnt, bits, d, s):
     fr = -1
     stop = v[s, LB] + P.tol                       # no tree of (bits, d) is below the node's bound
     n_rows = tot[C - 1]
-    h = P.min_leaf - 0.5  # a leaf needs more than h rows (Proposition 14)
+    h = P.min_leaf - 0.5  # a leaf needs more than h rows (Proposition 15)
     for i in range(single.shape[0]):
-        if best <= stop: break                                                      # Proposition 13
+        if best <= stop: break                                                      # Proposition 11
         if single[i, C - 1] < h or single[i, C - 1] > n_rows - h: continue       # x_i constant on S, or a side too small
         if d == 2:
             cnt[ROOTS] += 1
@@ -1123,6 +1138,7 @@ def _leaf_for(data:TreeData, bits, lam):
     loss = float(np.sum(ww * np.abs(yy - c))) / data.norm
     return Leaf(c, n_samples=n, loss=loss)
 
+# %% ../nbs/10_treedp.ipynb #7657d5b7
 @njit(cache=True)
 def _preorder(memo, fbits, bits, d, out, n):
     """Write the split features of the best tree stored for (bits, d) into out[n:] in preorder (-1: a leaf); return
@@ -1170,6 +1186,7 @@ def leaf_sets(fbits, feats, n, bits):
             top += 2
     return out
 
+# %% ../nbs/10_treedp.ipynb #79ada7aa
 @njit(cache=True)
 def _set_sums(kind, stats, ueq, sizes, sets):
     """Per set of units: its class weights (classification) or weight, mean and squared error about the mean (l2, two
@@ -1213,9 +1230,10 @@ def leaves_of_sets(data:TreeData, sets):
         else: out.append(Leaf(row[1], n_samples=n, loss=row[2] / data.norm))
     return out
 
+# %% ../nbs/10_treedp.ipynb #70357eda
 def build_subtree(feats, pos, leaves, keep):
     """The subtree whose preorder features start at feats[pos], its leaves taken in order from the iterator `leaves`:
-    (tree, position after it); `keep` maps the search's features to the data's columns (Proposition 15)."""
+    (tree, position after it); `keep` maps the search's features to the data's columns (Proposition 13)."""
     f = int(feats[pos])
     if f < 0: return next(leaves), pos + 1
     left, pos = build_subtree(feats, pos + 1, leaves, keep)
@@ -1232,7 +1250,7 @@ def _read_tree(data, memo, bits, d, lam, keep=None):
 
 # %% ../nbs/10_treedp.ipynb #eb776567
 def representative_features(data:TreeData) -> np.ndarray:
-    """The columns the search needs (Proposition 15): the first feature of each class of features equal or
+    """The columns the search needs (Proposition 13): the first feature of each class of features equal or
     complementary on every unit, constant features left out (the first feature is kept if every one is constant).
 
     ```python
@@ -1259,7 +1277,7 @@ def engine_view(data:TreeData, keep) -> TreeData:
     return view
 
 # %% ../nbs/10_treedp.ipynb #3d458ac7
-REL_TOL = 1e-12   # every tolerance of the search, as a fraction of the loss normaliser (Proposition 8)
+REL_TOL = 1e-12   # every tolerance of the search, as a fraction of the loss normaliser (Proposition 14)
 
 # %% ../nbs/10_treedp.ipynb #719387e0
 class SearchResult:
@@ -1362,13 +1380,13 @@ def search_tree(data:TreeData, # the problem
                                      # ~0.25 s each)
                 memory_limit:float|None=8.0, # GB for the memo; the search stops (anytime result) when it is exceeded
                 depth_two:bool=True, # solve subproblems with <= 2 levels left from pair statistics (Proposition 9)
-                incremental:bool=True, # depth-two statistics updated from a neighbouring support set (Proposition 11)
+                incremental:bool=True, # depth-two statistics updated from a neighbouring support set (Proposition 10)
                 similarity:bool|None=None, # classification: bounds carried from a neighbouring support set
-                                           # (Proposition 10); None: on under a depth limit
+                                           # (Proposition 6); None: on under a depth limit
                 anytime:bool=False, # half of every round's nodes go to best-first descents (Proposition 12)
-                min_leaf:int=1, # every leaf holds at least this many rows of positive weight (Proposition 14)
+                min_leaf:int=1, # every leaf holds at least this many rows of positive weight (Proposition 15)
                 distinct_features:bool=True): # search one feature of each class of equal or complementary
-                                              # features, none of the constant ones (Proposition 15)
+                                              # features, none of the constant ones (Proposition 13)
     """Optimal tree by bounded DP; stops early (with a valid lower bound) when the monitor's limits are hit.
 
     ```python
@@ -1399,9 +1417,9 @@ def search_tree(data:TreeData, # the problem
     use_km = data.kind == L2 and bound != 'equiv'
     U = data.U
     similarity = max_depth is not None if similarity is None else similarity
-    similarity = similarity and min_leaf == 1                # unsound under a minimum leaf size (Proposition 14)
+    similarity = similarity and min_leaf == 1                # unsound under a minimum leaf size (Proposition 15)
     keep = representative_features(data) if distinct_features else np.arange(data.M)
-    view = engine_view(data, keep)                       # the features the search sees (Proposition 15)
+    view = engine_view(data, keep)                       # the features the search sees (Proposition 13)
     P = make_problem(view, lam_raw, tol, use_km, depth_two and max_depth is not None, incremental, similarity,
                  max_depth, min_leaf)   # no limit: never two levels left
     d2 = P if uses_depth_two(P) else None               # the depth-two solver, compiled only when it is used

@@ -19,7 +19,7 @@ def instances(draw, task):
     X = rng.integers(0, 2, (n, m))
     if draw(st.booleans()):                                  # duplicated rows (equivalence classes)
         X = np.r_[X, X[: max(1, n // 2)]]
-    if draw(st.booleans()):                                  # copies, complements, constants (Proposition 15)
+    if draw(st.booleans()):                                  # copies, complements, constants (Proposition 13)
         cols = [X[:, rng.integers(m)], 1 - X[:, rng.integers(m)], np.zeros(len(X), int), np.ones(len(X), int)]
         X = np.column_stack([X] + cols[:draw(st.integers(1, 4))])
         X = X[:, rng.permutation(X.shape[1])]
@@ -175,7 +175,7 @@ def test_concurrent_searches_in_threads():
 @given(instances('classification'), instances('regression'), st.integers(1, 4), st.booleans(), st.booleans(),
        st.booleans(), st.booleans(), st.booleans())
 def test_depth_two_solver_matches_oracle(inst_c, inst_r, depth, depth_two, incremental, similarity, anytime, distinct):
-    """Propositions 9-11 and 15: subproblems with <= 2 levels left solved from pair statistics (updated incrementally
+    """Propositions 6, 9, 10 and 13: subproblems with <= 2 levels left solved from pair statistics (updated incrementally
     or not), bounds carried from neighbouring supports (or not), equivalent features searched once (or not), both
     losses, against the oracle."""
     X, y, w, lam, _, chunk = inst_c
@@ -196,8 +196,8 @@ def test_depth_two_solver_matches_oracle(inst_c, inst_r, depth, depth_two, incre
 @given(st.integers(0, 2**31 - 1), st.sampled_from(['classification', 'regression']), st.integers(3, 4))
 def test_switches_agree_on_larger_instances(seed, task, depth):
     """Beyond the oracle's reach (up to 300 rows, 12 features, real weights): every combination of the depth-two
-    switches certifies the same objective, so many incremental updates in a row (Proposition 11's drift) and carried
-    bounds (Proposition 10) change nothing."""
+    switches certifies the same objective, so many incremental updates in a row (Proposition 10's drift) and carried
+    bounds (Proposition 6) change nothing."""
     rng = np.random.default_rng(seed)
     n, m = int(rng.integers(20, 300)), int(rng.integers(4, 13))
     X = rng.integers(0, 2, (n, m))
@@ -272,7 +272,7 @@ def _statistics_from_scratch(data, bits, c):
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**31 - 1), st.sampled_from(['classification', 'regression']))
 def test_pair_statistics_hold_the_support(seed, task):
-    """Proposition 11, every route (a slot already holding S, parent minus sibling, sibling first then subtraction,
+    """Proposition 10, every route (a slot already holding S, parent minus sibling, sibling first then subtraction,
     update from the nearer slot, from scratch): after each call the returned slot holds the statistics of exactly S,
     centred on the slot's centre. Parents come in a random order with overlaps, so slots of older parents (with other
     centres) are often the nearest."""
