@@ -6,6 +6,7 @@
 from __future__ import annotations
 import contextlib, functools, os, signal, sys, threading, time, numbers
 import numpy as np
+from fastcore.basics import patch
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 from .compiling import compile_seconds, compiling
@@ -67,23 +68,6 @@ class SearchMonitor:
         self.time_to_best, self.interrupted = None, False
         return self
 
-    @contextlib.contextmanager
-    def interruptible(self):
-        """Within this block Ctrl-C stops the search instead of killing it: the first SIGINT only sets `interrupted`,
-        which `expired()` reports as `stopped_by='interrupt'`, so the search returns its best model and bound; a
-        second one raises `KeyboardInterrupt` as usual. Only in the main thread (the one Python delivers signals to)
-        and only over Python's default handler (a program that handles SIGINT itself keeps its handler)."""
-        if threading.current_thread() is not threading.main_thread() or \
-           signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
-            yield self
-            return
-        def note(signum, frame):
-            if self.interrupted: raise KeyboardInterrupt
-            self.interrupted = True
-        old = signal.signal(signal.SIGINT, note)
-        try: yield self
-        finally: signal.signal(signal.SIGINT, old)
-
     @property
     def compile_seconds(self):
         "Seconds this thread spent compiling numba kernels since `start()` (see `glassworks.compiling`)."
@@ -94,41 +78,8 @@ class SearchMonitor:
         "Seconds of search since `start()`: wall-clock time minus compilation, which time limits do not count."
         return time.perf_counter() - self.t0 - self.compile_seconds
 
-    def expired(self, nodes:int|None=None):
-        "True when a limit is reached; records which one in `stopped_by`."
-        if nodes is not None: self.nodes = nodes
-        if self.interrupted: self.stopped_by = 'interrupt'
-        elif self.time_limit is not None and self.elapsed >= self.time_limit: self.stopped_by = 'time_limit'
-        elif self.node_limit is not None and self.nodes >= self.node_limit: self.stopped_by = 'node_limit'
-        elif self.memory_limit is not None and self._memory_due() and \
-             resident_bytes() - self.rss0 > self.memory_limit * 2**30:
-            self.stopped_by = 'memory_limit'
-        return self.stopped_by is not None
-
     MEMORY_EVERY = 0.05   # seconds between two reads of the resident memory (a read costs ~10 us; searches in Python
                           # ask `expired()` at every node)
-
-    def _memory_due(self) -> bool:
-        "Is it time to read the resident memory again?"
-        now = time.perf_counter()
-        if now - self._memory_read < self.MEMORY_EVERY: return False
-        self._memory_read = now
-        return True
-
-    def update(self, upper:float|None=None, lower:float|None=None, nodes:int|None=None, queue:int|None=None,
-               force:bool=False):
-        "Record a new incumbent and/or lower bound; print progress when due."
-        t, changed = self.elapsed, False
-        if upper is not None and upper < self.upper:
-            self.upper, changed, self.time_to_best = float(upper), True, t
-        if lower is not None and lower > self.lower: self.lower, changed = float(lower), True
-        if nodes is not None: self.nodes = nodes
-        if changed: self.trace.append((t, self.upper, min(self.lower, self.upper)))
-        if self.verbose and (force or (self.verbose >= 2 and changed) or t - self._last_print >= self.every):
-            self._last_print = t
-            q = '' if queue is None else f"  queue {queue:,}"
-            print(f"[{self.name}] {t:8.2f}s  incumbent {self.upper:.6g}  bound {self.lower:.6g}  "
-                  f"gap {self.gap:.3g}  nodes {self.nodes:,}{q}", file=self.stream, flush=True)
 
     @property
     def gap(self):
@@ -138,6 +89,63 @@ class SearchMonitor:
     def certified(self, tol:float=1e-9):
         "Was optimality proven? (gap closed within `tol`, relative to the objective's scale)."
         return bool(self.gap <= tol * max(1.0, abs(self.upper)))
+
+# %% ../nbs/01_base.ipynb #3eb16752
+@patch
+def expired(self:SearchMonitor, nodes:int|None=None):
+    "True when a limit is reached; records which one in `stopped_by`."
+    if nodes is not None: self.nodes = nodes
+    if self.interrupted: self.stopped_by = 'interrupt'
+    elif self.time_limit is not None and self.elapsed >= self.time_limit: self.stopped_by = 'time_limit'
+    elif self.node_limit is not None and self.nodes >= self.node_limit: self.stopped_by = 'node_limit'
+    elif self.memory_limit is not None and self._memory_due() and \
+         resident_bytes() - self.rss0 > self.memory_limit * 2**30:
+        self.stopped_by = 'memory_limit'
+    return self.stopped_by is not None
+
+@patch
+def _memory_due(self:SearchMonitor) -> bool:
+    "Is it time to read the resident memory again?"
+    now = time.perf_counter()
+    if now - self._memory_read < self.MEMORY_EVERY: return False
+    self._memory_read = now
+    return True
+
+# %% ../nbs/01_base.ipynb #1ad504f6
+@patch
+def update(self:SearchMonitor, upper:float|None=None, lower:float|None=None, nodes:int|None=None, queue:int|None=None,
+           force:bool=False):
+    "Record a new incumbent and/or lower bound; print progress when due."
+    t, changed = self.elapsed, False
+    if upper is not None and upper < self.upper:
+        self.upper, changed, self.time_to_best = float(upper), True, t
+    if lower is not None and lower > self.lower: self.lower, changed = float(lower), True
+    if nodes is not None: self.nodes = nodes
+    if changed: self.trace.append((t, self.upper, min(self.lower, self.upper)))
+    if self.verbose and (force or (self.verbose >= 2 and changed) or t - self._last_print >= self.every):
+        self._last_print = t
+        q = '' if queue is None else f"  queue {queue:,}"
+        print(f"[{self.name}] {t:8.2f}s  incumbent {self.upper:.6g}  bound {self.lower:.6g}  "
+              f"gap {self.gap:.3g}  nodes {self.nodes:,}{q}", file=self.stream, flush=True)
+
+# %% ../nbs/01_base.ipynb #25fdbc8a
+@patch
+@contextlib.contextmanager
+def interruptible(self:SearchMonitor):
+    """Within this block Ctrl-C stops the search instead of killing it: the first SIGINT only sets `interrupted`,
+    which `expired()` reports as `stopped_by='interrupt'`, so the search returns its best model and bound; a
+    second one raises `KeyboardInterrupt` as usual. Only in the main thread (the one Python delivers signals to)
+    and only over Python's default handler (a program that handles SIGINT itself keeps its handler)."""
+    if threading.current_thread() is not threading.main_thread() or \
+       signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield self
+        return
+    def note(signum, frame):
+        if self.interrupted: raise KeyboardInterrupt
+        self.interrupted = True
+    old = signal.signal(signal.SIGINT, note)
+    try: yield self
+    finally: signal.signal(signal.SIGINT, old)
 
 # %% ../nbs/01_base.ipynb #dae5d89e
 def _watched(fit):
@@ -168,31 +176,6 @@ class GlassworksEstimator(BaseEstimator):
         super().__init_subclass__(**kwargs)
         if 'fit' in cls.__dict__: cls.fit = _watched(cls.__dict__['fit'])
 
-    def _validate_fit(self, X, y, task:str, sample_weight=None, min_classes:int=1, allow_constant:bool=True):
-        "Validate training data; set `n_features_in_`, `feature_names_in_` (named input), `feature_names_`, `classes_`."
-        B = self._new_binarizer()
-        if B is not None:   # any numeric table: binarised inside, the fitted Binarizer kept as `binarizer_`
-            if X is None: check_X(X)
-            if B.strategy == 'gbdt' and B.target == 'auto': B.set_params(target=task)   # whole-number y of a regressor
-            B.fit(X, y if B.strategy == 'gbdt' else None, sample_weight=sample_weight)   # weighted quantiles
-            self.binarizer_, Xb = B, B.transform(X)
-        elif hasattr(self, 'binarizer_'): del self.binarizer_
-        out = check_X_y(X if B is None else Xb, y, task=task, binary=self._binary_features, min_classes=min_classes,
-                        allow_constant=allow_constant)
-        A, yy, names = out[:3]
-        if task == 'classification': self.classes_ = out[3]
-        self.n_features_in_, self.feature_names_ = (A.shape[1] if B is None else B.n_features_in_), names
-        if is_dataframe(X): self.feature_names_in_ = np.asarray([str(c) for c in X.columns], dtype=object)
-        elif hasattr(self, 'feature_names_in_'): del self.feature_names_in_
-        w = check_sample_weight(sample_weight, A.shape[0])
-        return A, yy, w
-
-    def _validate_predict(self, X):
-        "Validate data at predict time (fitted? same features? binary if required?)."
-        check_is_fitted(self, 'n_features_in_')
-        if getattr(self, 'binarizer_', None) is not None: X = self.binarizer_.transform(X)   # original units in, 0/1 out
-        return check_predict_X(X, self.feature_names_, binary=self._binary_features, estimator=type(self).__name__)
-
     def __sklearn_tags__(self):
         """scikit-learn's tags. With a `binarizer` the input may hold categories and strings (it one-hot encodes them).
         Without one the input must be 0/1. scikit-learn has no tag for that (its nearest, `positive_only`, only makes
@@ -204,77 +187,112 @@ class GlassworksEstimator(BaseEstimator):
             tags.input_tags.categorical = tags.input_tags.string = True
         return tags
 
-    def _new_binarizer(self):
-        "A fresh `Binarizer` from the `binarizer` parameter (a strategy name or a Binarizer), or None (strict 0/1 input)."
-        bz = getattr(self, 'binarizer', None)
-        if bz is None or not self._binary_features: return None
-        from sklearn.base import clone
-        from .binarize import Binarizer
-        if isinstance(bz, Binarizer): return clone(bz).set_params(output='pandas')
-        if isinstance(bz, str):
-            return Binarizer(strategy=check_option(bz, 'binarizer', ('quantile', 'midpoints', 'equal_width', 'gbdt')))
-        raise ParameterError(f"`binarizer` must be None, a strategy name or a glassworks Binarizer, got {type(bz).__name__}.")
+# %% ../nbs/01_base.ipynb #f46859a5
+@patch
+def _validate_fit(self:GlassworksEstimator, X, y, task:str, sample_weight=None, min_classes:int=1, allow_constant:bool=True):
+    "Validate training data; set `n_features_in_`, `feature_names_in_` (named input), `feature_names_`, `classes_`."
+    B = self._new_binarizer()
+    if B is not None:   # any numeric table: binarised inside, the fitted Binarizer kept as `binarizer_`
+        if X is None: check_X(X)
+        if B.strategy == 'gbdt' and B.target == 'auto': B.set_params(target=task)   # whole-number y of a regressor
+        B.fit(X, y if B.strategy == 'gbdt' else None, sample_weight=sample_weight)   # weighted quantiles
+        self.binarizer_, Xb = B, B.transform(X)
+    elif hasattr(self, 'binarizer_'): del self.binarizer_
+    out = check_X_y(X if B is None else Xb, y, task=task, binary=self._binary_features, min_classes=min_classes,
+                    allow_constant=allow_constant)
+    A, yy, names = out[:3]
+    if task == 'classification': self.classes_ = out[3]
+    self.n_features_in_, self.feature_names_ = (A.shape[1] if B is None else B.n_features_in_), names
+    if is_dataframe(X): self.feature_names_in_ = np.asarray([str(c) for c in X.columns], dtype=object)
+    elif hasattr(self, 'feature_names_in_'): del self.feature_names_in_
+    w = check_sample_weight(sample_weight, A.shape[0])
+    return A, yy, w
 
-    def _check_common_params(self):
-        "Validate `time_limit`, `memory_limit` and `verbose` (used by the anytime solvers)."
-        check_scalar(getattr(self, 'time_limit', None), 'time_limit', low=0, include_low=False, allow_none=True)
-        check_scalar(getattr(self, 'memory_limit', None), 'memory_limit', low=0, include_low=False, allow_none=True)
-        check_scalar(getattr(self, 'verbose', 0), 'verbose', kind=(numbers.Integral, bool), low=0)
+@patch
+def _validate_predict(self:GlassworksEstimator, X):
+    "Validate data at predict time (fitted? same features? binary if required?)."
+    check_is_fitted(self, 'n_features_in_')
+    if getattr(self, 'binarizer_', None) is not None: X = self.binarizer_.transform(X)   # original units in, 0/1 out
+    return check_predict_X(X, self.feature_names_, binary=self._binary_features, estimator=type(self).__name__)
 
-    def _min_leaf_rows(self, w:np.ndarray) -> int:
-        """Rows every leaf must hold, from `min_samples_leaf`: a count >= 1, or a fraction in (0, 1) of the rows of
-        positive weight (rounded up), as in scikit-learn. Rows of weight zero do not count.
+@patch
+def _new_binarizer(self:GlassworksEstimator):
+    "A fresh `Binarizer` from the `binarizer` parameter (a strategy name or a Binarizer), or None (strict 0/1 input)."
+    bz = getattr(self, 'binarizer', None)
+    if bz is None or not self._binary_features: return None
+    from sklearn.base import clone
+    from .binarize import Binarizer
+    if isinstance(bz, Binarizer): return clone(bz).set_params(output='pandas')
+    if isinstance(bz, str):
+        return Binarizer(strategy=check_option(bz, 'binarizer', ('quantile', 'midpoints', 'equal_width', 'gbdt')))
+    raise ParameterError(f"`binarizer` must be None, a strategy name or a glassworks Binarizer, got {type(bz).__name__}.")
 
-        ```python
-        >>> from glassworks.osrt import OSRTRegressor
-        >>> OSRTRegressor(min_samples_leaf=0.25)._min_leaf_rows(np.array([1, 1, 0, 2, 1, 1.])), OSRTRegressor()._min_leaf_rows(np.ones(3))
-        (2, 1)
+# %% ../nbs/01_base.ipynb #10dd1bfa
+@patch
+def _check_common_params(self:GlassworksEstimator):
+    "Validate `time_limit`, `memory_limit` and `verbose` (used by the anytime solvers)."
+    check_scalar(getattr(self, 'time_limit', None), 'time_limit', low=0, include_low=False, allow_none=True)
+    check_scalar(getattr(self, 'memory_limit', None), 'memory_limit', low=0, include_low=False, allow_none=True)
+    check_scalar(getattr(self, 'verbose', 0), 'verbose', kind=(numbers.Integral, bool), low=0)
 
-        ```"""
-        m = getattr(self, 'min_samples_leaf', 1)
-        n = int((w > 0).sum())
-        if isinstance(m, numbers.Integral) and not isinstance(m, (bool, np.bool_)):
-            check_scalar(m, 'min_samples_leaf', numbers.Integral, low=1)
-            rows = int(m)
-        else:
-            check_scalar(m, 'min_samples_leaf', numbers.Real, low=0, high=1, include_low=False, include_high=False)
-            rows = max(1, int(np.ceil(float(m) * n - 1e-9)))
-        if rows > n:
-            raise InputError(f"min_samples_leaf={m} asks for {rows} rows in every leaf, but the data have {n} rows of "
-                             "positive weight.")
-        return rows
+@patch
+def _min_leaf_rows(self:GlassworksEstimator, w:np.ndarray) -> int:
+    """Rows every leaf must hold, from `min_samples_leaf`: a count >= 1, or a fraction in (0, 1) of the rows of
+    positive weight (rounded up), as in scikit-learn. Rows of weight zero do not count.
 
-    def _input_importances(self, raw) -> np.ndarray:
-        """Importances over the model's features -> over the input columns (`n_features_in_`), summing to one (or all
-        zero). A 0/1 feature made by the fitted `binarizer_` credits the column it was cut from.
+    ```python
+    >>> from glassworks.osrt import OSRTRegressor
+    >>> OSRTRegressor(min_samples_leaf=0.25)._min_leaf_rows(np.array([1, 1, 0, 2, 1, 1.])), OSRTRegressor()._min_leaf_rows(np.ones(3))
+    (2, 1)
 
-        ```python
-        >>> from glassworks.osdt import OSDTClassifier
-        >>> import pandas as pd
-        >>> X = pd.DataFrame({'age': [20, 30, 40, 50, 60, 70], 'bmi': [30, 20, 30, 20, 30, 20]})
-        >>> m = OSDTClassifier(0.1, binarizer='quantile').fit(X, [0, 0, 0, 1, 1, 1])
-        >>> m.feature_importances_.tolist()
-        [1.0, 0.0]
+    ```"""
+    m = getattr(self, 'min_samples_leaf', 1)
+    n = int((w > 0).sum())
+    if isinstance(m, numbers.Integral) and not isinstance(m, (bool, np.bool_)):
+        check_scalar(m, 'min_samples_leaf', numbers.Integral, low=1)
+        rows = int(m)
+    else:
+        check_scalar(m, 'min_samples_leaf', numbers.Real, low=0, high=1, include_low=False, include_high=False)
+        rows = max(1, int(np.ceil(float(m) * n - 1e-9)))
+    if rows > n:
+        raise InputError(f"min_samples_leaf={m} asks for {rows} rows in every leaf, but the data have {n} rows of "
+                         "positive weight.")
+    return rows
 
-        ```"""
-        raw = np.maximum(np.asarray(raw, dtype=np.float64), 0.0)
-        bz = getattr(self, 'binarizer_', None)
-        if bz is not None:
-            cols = {str(c): k for k, c in enumerate(bz.feature_names_in_)}
-            out = np.zeros(self.n_features_in_)
-            for j, info in enumerate(bz.feature_info_): out[cols[str(info['column'])]] += raw[j]
-            raw = out
-        s = raw.sum()
-        return raw / s if s > 0 else raw
+@patch
+def _check_leaf_price(self:GlassworksEstimator):
+    """Validate `regularization` of the optimal trees: > 0, or 0 together with `max_depth` (the most accurate tree
+    of that depth: the setting of DL8.5, MurTree and STreeD). With neither a leaf price nor a depth limit the
+    optimum splits until no leaf can be improved, which is not a sparse tree."""
+    check_scalar(self.regularization, 'regularization', low=0)
+    if self.regularization == 0 and getattr(self, 'max_depth', None) is None:
+        raise ParameterError("`regularization` must be > 0, or 0 together with max_depth (the most accurate tree of "
+                             "that depth); without either the optimal tree splits until no leaf can improve.")
 
-    def _check_leaf_price(self):
-        """Validate `regularization` of the optimal trees: > 0, or 0 together with `max_depth` (the most accurate tree
-        of that depth: the setting of DL8.5, MurTree and STreeD). With neither a leaf price nor a depth limit the
-        optimum splits until no leaf can be improved, which is not a sparse tree."""
-        check_scalar(self.regularization, 'regularization', low=0)
-        if self.regularization == 0 and getattr(self, 'max_depth', None) is None:
-            raise ParameterError("`regularization` must be > 0, or 0 together with max_depth (the most accurate tree of "
-                                 "that depth); without either the optimal tree splits until no leaf can improve.")
+# %% ../nbs/01_base.ipynb #a365a9dd
+@patch
+def _input_importances(self:GlassworksEstimator, raw) -> np.ndarray:
+    """Importances over the model's features -> over the input columns (`n_features_in_`), summing to one (or all
+    zero). A 0/1 feature made by the fitted `binarizer_` credits the column it was cut from.
+
+    ```python
+    >>> from glassworks.osdt import OSDTClassifier
+    >>> import pandas as pd
+    >>> X = pd.DataFrame({'age': [20, 30, 40, 50, 60, 70], 'bmi': [30, 20, 30, 20, 30, 20]})
+    >>> m = OSDTClassifier(0.1, binarizer='quantile').fit(X, [0, 0, 0, 1, 1, 1])
+    >>> m.feature_importances_.tolist()
+    [1.0, 0.0]
+
+    ```"""
+    raw = np.maximum(np.asarray(raw, dtype=np.float64), 0.0)
+    bz = getattr(self, 'binarizer_', None)
+    if bz is not None:
+        cols = {str(c): k for k, c in enumerate(bz.feature_names_in_)}
+        out = np.zeros(self.n_features_in_)
+        for j, info in enumerate(bz.feature_info_): out[cols[str(info['column'])]] += raw[j]
+        raw = out
+    s = raw.sum()
+    return raw / s if s > 0 else raw
 
 # %% ../nbs/01_base.ipynb #e1433e20
 class ExactSolverMixin:

@@ -660,6 +660,7 @@ def memo_size(table):
     ```"""
     return table[0, 0]
 
+# %% ../nbs/02_bitsets.ipynb #4bdf757d
 @njit(cache=True)
 def _memo_row(table, keys, bits, h):
     "Row of the table holding `bits` (hash h), or the empty row where it would go."
@@ -674,6 +675,7 @@ def _memo_row(table, keys, bits, h):
 def _memo_find_from(table, keys, bits, h):
     return table[_memo_row(table, keys, bits, h), 0]
 
+# %% ../nbs/02_bitsets.ipynb #14c2d16a
 @njit(cache=True)
 def _grow_table(table):
     "The table at twice the size, every key re-placed by its stored hash."
@@ -707,6 +709,7 @@ def _memo_insert_from(table, keys, bits, h):
     if 2 * (s + 1) >= table.shape[0] - 1: table = _grow_table(table)   # keep it under half full
     return table, keys, s, True
 
+# %% ../nbs/02_bitsets.ipynb #a30b6766
 @njit(cache=True)
 def memo_find(table, keys, bits):
     """Slot of `bits` in the memo table, or -1 if absent (hash hits are verified against the stored key).
@@ -734,7 +737,6 @@ def memo_insert(table, keys, bits):
 
     ```"""
     return _memo_insert_from(table, keys, bits, hash_bits(bits))
-
 
 # %% ../nbs/02_bitsets.ipynb #6054deb2
 def bitset(x, n:int|None=None) -> np.ndarray:

@@ -305,6 +305,7 @@ def _hierscale_predict(d:dict, A:np.ndarray) -> np.ndarray:
     for i, j, t in d['interactions']: f = f + t * Z[:, i] * Z[:, j]
     return f
 
+# %% ../nbs/92_fit_cli.ipynb #5cb1333d
 def fit_method(X:pd.DataFrame, y:pd.Series, method:str, task:str, say=print, quiet:bool=True, **options):
     """Fit `method` on the table's features `X` and target `y`; returns `(estimator, envelope)` (envelope: a dict,
     see below). `options`: regularization, max_depth, time_limit, max_rules, n_bins, verbose. Unless `quiet`, stages
@@ -406,6 +407,7 @@ def predict_envelope(env:dict, df:pd.DataFrame) -> np.ndarray:
     try: return model.predict(A)
     except (InputError, ValueError) as e: raise CLIError(f"cannot predict: {_one_line(e)}") from None
 
+# %% ../nbs/92_fit_cli.ipynb #353ca822
 def load_envelope(path) -> dict:
     """Read a `model.json` written by `glassworks fit`.
 

@@ -538,7 +538,6 @@ class Tree:
             if lf.counts is not None and len(lf.counts) != len(self.classes):
                 raise InputError(f"a leaf has {len(lf.counts)} counts for {len(self.classes)} classes {self.classes}.")
 
-    # --- construction helpers -------------------------------------------------------------
     @classmethod
     def from_nested(cls, spec, feature_names, task:str='classification', classes=None, binary_features=None,
                     feature_info=None) -> Tree:
@@ -553,63 +552,68 @@ class Tree:
         names = [str(f) for f in feature_names]
         return cls(_from_nested(spec, names), names, task, classes, binary_features, feature_info)
 
-    # --- structure --------------------------------------------------------------------------
-    def leaves(self) -> list:
-        "The leaves, left to right (the numbering used by `apply` and `to_rules`)."
-        return [n for n, _, _ in _walk(self.root, paths=False) if isinstance(n, Leaf)]
-
-    @property
-    def n_leaves(self) -> int: return len(self.leaves())
-
-    @property
-    def depth(self) -> int:
-        "Largest number of splits on a root-to-leaf path (0 for a single leaf)."
-        return max(d for _, d, _ in _walk(self.root, paths=False))
-
-    @property
-    def features_used(self) -> list:
-        "Names of the features that some split tests, in column order."
-        used = {n.feature for n, _, _ in _walk(self.root, paths=False) if isinstance(n, Split)}
-        return [self.feature_names[j] for j in sorted(used)]
-
     def __repr__(self):
         return f"Tree(n_leaves={self.n_leaves}, depth={self.depth}, task={self.task!r})"
 
-    # --- prediction --------------------------------------------------------------------------
-    def _apply(self, A:np.ndarray) -> np.ndarray:
-        out = np.empty(A.shape[0], dtype=np.int64)
-        k, stack = 0, [(self.root, np.arange(A.shape[0]))]
-        while stack:
-            node, rows = stack.pop()
-            if isinstance(node, Leaf):
-                out[rows] = k
-                k += 1
-                continue
-            go_left = A[rows, node.feature] <= node.threshold
-            stack.append((node.right, rows[~go_left]))
-            stack.append((node.left, rows[go_left]))
-        return out
+# %% ../nbs/04_models.ipynb #3517445c
+@patch
+def leaves(self:Tree) -> list:
+    "The leaves, left to right (the numbering used by `apply` and `to_rules`)."
+    return [n for n, _, _ in _walk(self.root, paths=False) if isinstance(n, Leaf)]
 
-    def apply(self, X) -> np.ndarray:
-        "Index (in `leaves()` order) of the leaf each row of `X` lands in."
-        return self._apply(check_predict_X(X, self.feature_names))
+@patch(as_prop=True)
+def n_leaves(self:Tree) -> int: return len(self.leaves())
 
-    def predict(self, X) -> np.ndarray:
-        "Predicted class label (classification) or value (regression) for each row of `X`."
-        idx = self.apply(X)
-        return _outputs([lf.value for lf in self.leaves()], self.task, self.classes)[idx]
+@patch(as_prop=True)
+def depth(self:Tree) -> int:
+    "Largest number of splits on a root-to-leaf path (0 for a single leaf)."
+    return max(d for _, d, _ in _walk(self.root, paths=False))
 
-    def predict_proba(self, X) -> np.ndarray:
-        "Class probabilities (columns in `classes` order): the normalised leaf `counts`."
-        if self.task != 'classification': raise InputError("predict_proba is only defined for classification trees.")
-        leaves = self.leaves()
-        if any(lf.counts is None for lf in leaves):
-            raise InputError("predict_proba needs per-class counts in every leaf; this tree's leaves lack them.")
-        P = np.array([lf.counts for lf in leaves], dtype=np.float64).reshape(len(leaves), len(self.classes))
-        tot = P.sum(axis=1, keepdims=True)
-        onehot = np.eye(len(self.classes))[[_class_index(lf.value, self.classes) for lf in leaves]]
-        P = np.where(tot > 0, P / np.where(tot > 0, tot, 1), onehot)  # an empty leaf is certain of its label
-        return P[self.apply(X)]
+@patch(as_prop=True)
+def features_used(self:Tree) -> list:
+    "Names of the features that some split tests, in column order."
+    used = {n.feature for n, _, _ in _walk(self.root, paths=False) if isinstance(n, Split)}
+    return [self.feature_names[j] for j in sorted(used)]
+
+# %% ../nbs/04_models.ipynb #32324a8e
+@patch
+def _apply(self:Tree, A:np.ndarray) -> np.ndarray:
+    out = np.empty(A.shape[0], dtype=np.int64)
+    k, stack = 0, [(self.root, np.arange(A.shape[0]))]
+    while stack:
+        node, rows = stack.pop()
+        if isinstance(node, Leaf):
+            out[rows] = k
+            k += 1
+            continue
+        go_left = A[rows, node.feature] <= node.threshold
+        stack.append((node.right, rows[~go_left]))
+        stack.append((node.left, rows[go_left]))
+    return out
+
+@patch
+def apply(self:Tree, X) -> np.ndarray:
+    "Index (in `leaves()` order) of the leaf each row of `X` lands in."
+    return self._apply(check_predict_X(X, self.feature_names))
+
+@patch
+def predict(self:Tree, X) -> np.ndarray:
+    "Predicted class label (classification) or value (regression) for each row of `X`."
+    idx = self.apply(X)
+    return _outputs([lf.value for lf in self.leaves()], self.task, self.classes)[idx]
+
+@patch
+def predict_proba(self:Tree, X) -> np.ndarray:
+    "Class probabilities (columns in `classes` order): the normalised leaf `counts`."
+    if self.task != 'classification': raise InputError("predict_proba is only defined for classification trees.")
+    leaves = self.leaves()
+    if any(lf.counts is None for lf in leaves):
+        raise InputError("predict_proba needs per-class counts in every leaf; this tree's leaves lack them.")
+    P = np.array([lf.counts for lf in leaves], dtype=np.float64).reshape(len(leaves), len(self.classes))
+    tot = P.sum(axis=1, keepdims=True)
+    onehot = np.eye(len(self.classes))[[_class_index(lf.value, self.classes) for lf in leaves]]
+    P = np.where(tot > 0, P / np.where(tot > 0, tot, 1), onehot)  # an empty leaf is certain of its label
+    return P[self.apply(X)]
 
 # %% ../nbs/04_models.ipynb #2df20d30
 def _leaf_text(leaf:Leaf, precision:int, class_names:dict|None=None) -> str:
@@ -913,35 +917,6 @@ class RuleList:
 
     def __repr__(self): return f"RuleList(n_rules={self.n_rules}, complexity={self.complexity}, task={self.task!r})"
 
-    def _decide(self, A) -> np.ndarray:
-        "Index of the deciding rule per row (`n_rules` for the default)."
-        idx = np.full(A.shape[0], self.n_rules, dtype=np.int64)
-        open_ = np.ones(A.shape[0], dtype=bool)
-        for k, r in enumerate(self.rules):
-            hit = open_ & r._covers(A)
-            idx[hit] = k
-            open_ &= ~hit
-        if open_.any() and self.default is None:
-            raise InputError(f"{int(open_.sum())} row(s) are covered by no rule and the rule list has no default.")
-        return idx
-
-    def predict(self, X) -> np.ndarray:
-        "The value of the first rule covering each row of `X` (or `default`)."
-        idx = self._decide(check_predict_X(X, self.feature_names))
-        values = [r.value for r in self.rules] + [self.default if self.default is not None else self.rules[0].value]
-        return _outputs(values, self.task, self.classes)[idx]
-
-    def to_text(self, precision:int=3) -> str:
-        "`IF ... THEN predict ...` / `ELSE IF ...` / `ELSE predict default`."
-        lines = []
-        for k, r in enumerate(self.rules):
-            s = f"{'IF' if k == 0 else 'ELSE IF'} {r.to_text(self.feature_names, precision, self.binary_features, self.feature_info)} " \
-                f"THEN predict {format_value(r.value, precision)}"
-            lines.append(s if r.n_samples is None else f"{s}  (n={format_value(r.n_samples, precision)})")
-        if self.default is not None:
-            lines.append(f"{'ELSE ' if lines else ''}predict {format_value(self.default, precision)}")
-        return '\n'.join(lines)
-
     def __str__(self): return self.to_text()
     def _repr_mimebundle_(self, include=None, exclude=None): return {'text/plain': self.to_text()}
 
@@ -965,6 +940,40 @@ class RuleList:
     def to_json(self, **kwargs) -> str: return json.dumps(self.to_dict(), **kwargs)
     @classmethod
     def from_json(cls, s:str) -> RuleList: return cls.from_dict(_loads(s))
+
+# %% ../nbs/04_models.ipynb #cac966e7
+@patch
+def _decide(self:RuleList, A) -> np.ndarray:
+    "Index of the deciding rule per row (`n_rules` for the default)."
+    idx = np.full(A.shape[0], self.n_rules, dtype=np.int64)
+    open_ = np.ones(A.shape[0], dtype=bool)
+    for k, r in enumerate(self.rules):
+        hit = open_ & r._covers(A)
+        idx[hit] = k
+        open_ &= ~hit
+    if open_.any() and self.default is None:
+        raise InputError(f"{int(open_.sum())} row(s) are covered by no rule and the rule list has no default.")
+    return idx
+
+@patch
+def predict(self:RuleList, X) -> np.ndarray:
+    "The value of the first rule covering each row of `X` (or `default`)."
+    idx = self._decide(check_predict_X(X, self.feature_names))
+    values = [r.value for r in self.rules] + [self.default if self.default is not None else self.rules[0].value]
+    return _outputs(values, self.task, self.classes)[idx]
+
+# %% ../nbs/04_models.ipynb #29a6ff22
+@patch
+def to_text(self:RuleList, precision:int=3) -> str:
+    "`IF ... THEN predict ...` / `ELSE IF ...` / `ELSE predict default`."
+    lines = []
+    for k, r in enumerate(self.rules):
+        s = f"{'IF' if k == 0 else 'ELSE IF'} {r.to_text(self.feature_names, precision, self.binary_features, self.feature_info)} " \
+            f"THEN predict {format_value(r.value, precision)}"
+        lines.append(s if r.n_samples is None else f"{s}  (n={format_value(r.n_samples, precision)})")
+    if self.default is not None:
+        lines.append(f"{'ELSE ' if lines else ''}predict {format_value(self.default, precision)}")
+    return '\n'.join(lines)
 
 # %% ../nbs/04_models.ipynb #04c211bc
 _LINKS = ('identity', 'logit', 'log')
@@ -1030,75 +1039,6 @@ class RuleEnsemble:
         "Total number of conditions over all rules (the model's length)."
         return sum(r.length for r in self.rules)
 
-    def __repr__(self):
-        return (f"RuleEnsemble(n_rules={self.n_rules}, complexity={self.complexity}, task={self.task!r}"
-                + (f", link={self.link!r})" if self.link != 'identity' or self.task == 'classification' else ")"))
-
-    def _coverage(self, A) -> np.ndarray:
-        return np.column_stack([r._covers(A) for r in self.rules]) if self.rules else np.zeros((A.shape[0], 0), bool)
-
-    def coverage(self, X) -> np.ndarray:
-        "Boolean matrix (n_samples, n_rules): which rules cover which rows."
-        return self._coverage(check_predict_X(X, self.feature_names))
-
-    def decision_function(self, X) -> np.ndarray:
-        "f(x) = intercept + sum of the weights of the rules covering x."
-        return self.intercept + self.coverage(X).astype(np.float64) @ np.asarray(self.weights, dtype=np.float64)
-
-    def predict(self, X) -> np.ndarray:
-        "Regression: f(x) (link 'identity') or exp(f(x)) (link 'log'). Classification: `classes[1]` where f(x) > 0."
-        f = self.decision_function(X)
-        if self.task == 'regression': return np.exp(f) if self.link == 'log' else f
-        return np.asarray(self.classes)[(f > 0).astype(np.int64)]
-
-    def predict_proba(self, X) -> np.ndarray:
-        "Classification with link='logit': columns `(1 - sigmoid(f), sigmoid(f))` in `classes` order."
-        if self.task != 'classification' or self.link != 'logit':
-            raise InputError("predict_proba needs task='classification' and link='logit'.")
-        s = sigmoid(self.decision_function(X))
-        return np.column_stack([1 - s, s])
-
-    def to_text(self, precision:int=3, sort:bool=False) -> str:
-        "One line per rule, `+1.234  IF age <= 25.5 AND smoker`; `sort=True` orders by decreasing |weight|."
-        total = 'intercept + the weights of the rules that hold'
-        if self.task == 'regression':
-            head = f"log of the expected value = {total}" if self.link == 'log' else f"prediction = {total}"
-        elif self.link == 'logit': head = f"log-odds of {format_value(self.classes[1])} = {total}"
-        else: head = f"predict {format_value(self.classes[1])} when {total} > 0"
-        order = sorted(range(self.n_rules), key=lambda k: -abs(self.weights[k])) if sort else range(self.n_rules)
-        sgn = lambda w: ('+' if w >= 0 else '') + format_value(w, precision)
-        ws = [sgn(self.intercept)] + [sgn(self.weights[k]) for k in order]
-        width = max(map(len, ws))
-        lines = [head, f"{ws[0]:>{width}}  intercept"]
-        for w, k in zip(ws[1:], order):
-            r = self.rules[k]
-            s = f"{w:>{width}}  IF {r.to_text(self.feature_names, precision, self.binary_features, self.feature_info)}"
-            lines.append(s if r.n_samples is None else f"{s}  (n={format_value(r.n_samples, precision)})")
-        return '\n'.join(lines)
-
-    def __str__(self): return self.to_text()
-    def _repr_mimebundle_(self, include=None, exclude=None): return {'text/plain': self.to_text()}
-
-    def to_graphviz(self, precision:int=3):
-        "A `graphviz.Digraph`: the sum node on the left, one box per rule, edges labelled with the weights."
-        g = new_digraph('rules', rankdir='LR')
-        g.node('f', _dot_label('f(x)', f"intercept {format_value(self.intercept, precision)}"), shape='box', style='rounded')
-        wmax = max((abs(w) for w in self.weights), default=0) or 1
-        for k, (r, w) in enumerate(zip(self.rules, self.weights)):
-            colour = _blend('#ffffff', '#6baed6' if w >= 0 else '#fb8072', 0.15 + 0.85 * abs(w) / wmax)
-            g.node(f"r{k}", _dot_label(r.to_text(self.feature_names, precision, self.binary_features, self.feature_info)),
-                   shape='box', style='filled', fillcolor=colour)
-            g.edge('f', f"r{k}", label=('+' if w >= 0 else '') + format_value(w, precision))
-        return g
-
-    def to_dict(self) -> dict:
-        "Plain JSON-serialisable dict."
-        return {'type': 'RuleEnsemble', 'format_version': FORMAT_VERSION, 'task': self.task, 'link': self.link,
-                'feature_names': list(self.feature_names), 'classes': _plain(self.classes),
-                'binary_features': None if self.binary_features is None else list(self.binary_features),
-                'feature_info': self.feature_info, 'intercept': self.intercept, 'weights': list(self.weights),
-                'rules': [r._to_dict() for r in self.rules]}
-
     @classmethod
     def from_dict(cls, d:dict) -> RuleEnsemble:
         "Inverse of `to_dict`."
@@ -1111,9 +1051,96 @@ class RuleEnsemble:
         return cls(tuple(Rule._from_dict(r) for r in d['rules']), d['weights'], d['intercept'], d['feature_names'],
                    d['task'], d['link'], d.get('classes'), d.get('binary_features'), d.get('feature_info'))
 
-    def to_json(self, **kwargs) -> str: return json.dumps(self.to_dict(), **kwargs)
     @classmethod
     def from_json(cls, s:str) -> RuleEnsemble: return cls.from_dict(_loads(s))
+
+# %% ../nbs/04_models.ipynb #20c9ae0e
+@patch
+def _coverage(self:RuleEnsemble, A) -> np.ndarray:
+    return np.column_stack([r._covers(A) for r in self.rules]) if self.rules else np.zeros((A.shape[0], 0), bool)
+
+@patch
+def coverage(self:RuleEnsemble, X) -> np.ndarray:
+    "Boolean matrix (n_samples, n_rules): which rules cover which rows."
+    return self._coverage(check_predict_X(X, self.feature_names))
+
+@patch
+def decision_function(self:RuleEnsemble, X) -> np.ndarray:
+    "f(x) = intercept + sum of the weights of the rules covering x."
+    return self.intercept + self.coverage(X).astype(np.float64) @ np.asarray(self.weights, dtype=np.float64)
+
+@patch
+def predict(self:RuleEnsemble, X) -> np.ndarray:
+    "Regression: f(x) (link 'identity') or exp(f(x)) (link 'log'). Classification: `classes[1]` where f(x) > 0."
+    f = self.decision_function(X)
+    if self.task == 'regression': return np.exp(f) if self.link == 'log' else f
+    return np.asarray(self.classes)[(f > 0).astype(np.int64)]
+
+@patch
+def predict_proba(self:RuleEnsemble, X) -> np.ndarray:
+    "Classification with link='logit': columns `(1 - sigmoid(f), sigmoid(f))` in `classes` order."
+    if self.task != 'classification' or self.link != 'logit':
+        raise InputError("predict_proba needs task='classification' and link='logit'.")
+    s = sigmoid(self.decision_function(X))
+    return np.column_stack([1 - s, s])
+
+# %% ../nbs/04_models.ipynb #ac584c0a
+@patch
+def __repr__(self:RuleEnsemble):
+    return (f"RuleEnsemble(n_rules={self.n_rules}, complexity={self.complexity}, task={self.task!r}"
+            + (f", link={self.link!r})" if self.link != 'identity' or self.task == 'classification' else ")"))
+
+@patch
+def to_text(self:RuleEnsemble, precision:int=3, sort:bool=False) -> str:
+    "One line per rule, `+1.234  IF age <= 25.5 AND smoker`; `sort=True` orders by decreasing |weight|."
+    total = 'intercept + the weights of the rules that hold'
+    if self.task == 'regression':
+        head = f"log of the expected value = {total}" if self.link == 'log' else f"prediction = {total}"
+    elif self.link == 'logit': head = f"log-odds of {format_value(self.classes[1])} = {total}"
+    else: head = f"predict {format_value(self.classes[1])} when {total} > 0"
+    order = sorted(range(self.n_rules), key=lambda k: -abs(self.weights[k])) if sort else range(self.n_rules)
+    sgn = lambda w: ('+' if w >= 0 else '') + format_value(w, precision)
+    ws = [sgn(self.intercept)] + [sgn(self.weights[k]) for k in order]
+    width = max(map(len, ws))
+    lines = [head, f"{ws[0]:>{width}}  intercept"]
+    for w, k in zip(ws[1:], order):
+        r = self.rules[k]
+        s = f"{w:>{width}}  IF {r.to_text(self.feature_names, precision, self.binary_features, self.feature_info)}"
+        lines.append(s if r.n_samples is None else f"{s}  (n={format_value(r.n_samples, precision)})")
+    return '\n'.join(lines)
+
+@patch
+def __str__(self:RuleEnsemble): return self.to_text()
+
+@patch
+def _repr_mimebundle_(self:RuleEnsemble, include=None, exclude=None): return {'text/plain': self.to_text()}
+
+# %% ../nbs/04_models.ipynb #3ef07ce0
+@patch
+def to_graphviz(self:RuleEnsemble, precision:int=3):
+    "A `graphviz.Digraph`: the sum node on the left, one box per rule, edges labelled with the weights."
+    g = new_digraph('rules', rankdir='LR')
+    g.node('f', _dot_label('f(x)', f"intercept {format_value(self.intercept, precision)}"), shape='box', style='rounded')
+    wmax = max((abs(w) for w in self.weights), default=0) or 1
+    for k, (r, w) in enumerate(zip(self.rules, self.weights)):
+        colour = _blend('#ffffff', '#6baed6' if w >= 0 else '#fb8072', 0.15 + 0.85 * abs(w) / wmax)
+        g.node(f"r{k}", _dot_label(r.to_text(self.feature_names, precision, self.binary_features, self.feature_info)),
+               shape='box', style='filled', fillcolor=colour)
+        g.edge('f', f"r{k}", label=('+' if w >= 0 else '') + format_value(w, precision))
+    return g
+
+# %% ../nbs/04_models.ipynb #43aca8a8
+@patch
+def to_dict(self:RuleEnsemble) -> dict:
+    "Plain JSON-serialisable dict."
+    return {'type': 'RuleEnsemble', 'format_version': FORMAT_VERSION, 'task': self.task, 'link': self.link,
+            'feature_names': list(self.feature_names), 'classes': _plain(self.classes),
+            'binary_features': None if self.binary_features is None else list(self.binary_features),
+            'feature_info': self.feature_info, 'intercept': self.intercept, 'weights': list(self.weights),
+            'rules': [r._to_dict() for r in self.rules]}
+
+@patch
+def to_json(self:RuleEnsemble, **kwargs) -> str: return json.dumps(self.to_dict(), **kwargs)
 
 # %% ../nbs/04_models.ipynb #bd2a8b43
 def _node_to_dict(node) -> dict:
