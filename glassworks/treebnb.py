@@ -190,19 +190,23 @@ def _grow2(a, need):
 # ---- binary heap over (key, tie) -> entry id ----------------------------------------------------------------------
 
 # %% ../nbs/11a_treebnb.ipynb #af26f24f
+@njit(cache=True, inline='always')
+def _heap_set(hk, ht, he, i, key, tie, e):
+    "Put the entry (key, tie, e) in heap slot i."
+    hk[i] = key
+    ht[i] = tie
+    he[i] = e
+
 @njit(cache=True)
 def _heap_push(hk, ht, he, n, key, tie, e):
+    "Add (key, tie, e) to the heap of size n, ordered by (key, tie); returns the new size."
     i = n
     while i > 0:
         p = (i - 1) >> 1
         if hk[p] < key or (hk[p] == key and ht[p] <= tie): break
-        hk[i] = hk[p]
-        ht[i] = ht[p]
-        he[i] = he[p]
+        _heap_set(hk, ht, he, i, hk[p], ht[p], he[p])   # the parent moves down
         i = p
-    hk[i] = key
-    ht[i] = tie
-    he[i] = e
+    _heap_set(hk, ht, he, i, key, tie, e)
     return n + 1
 
 @njit(cache=True)
@@ -217,13 +221,9 @@ def _heap_pop(hk, ht, he, n):
         if c >= n: break
         if c + 1 < n and (hk[c + 1] < hk[c] or (hk[c + 1] == hk[c] and ht[c + 1] < ht[c])): c += 1
         if key < hk[c] or (key == hk[c] and tie <= ht[c]): break
-        hk[i] = hk[c]
-        ht[i] = ht[c]
-        he[i] = he[c]
+        _heap_set(hk, ht, he, i, hk[c], ht[c], he[c])   # the smaller child moves up
         i = c
-    hk[i] = key
-    ht[i] = tie
-    he[i] = e
+    _heap_set(hk, ht, he, i, key, tie, e)
     return n
 
 # %% ../nbs/11a_treebnb.ipynb #cd7427a1
