@@ -11,6 +11,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, check_random_state
 from sklearn.utils.multiclass import type_of_target
+from fastcore.basics import patch
 from .validation import (MAX_GRID, InputError, ParameterError, check_X, check_y, check_scalar, check_option, check_sample_weight,
                                    is_dataframe, column_names)
 
@@ -518,26 +519,31 @@ class Binarizer(TransformerMixin, BaseEstimator):
         tags.input_tags.allow_nan = self.missing == 'indicator'
         return tags
 
-    def get_feature_names_out(self, input_features=None):
-        "Names of the output features, e.g. `age <= 25.5`, `city == Paris`."
-        check_is_fitted(self, 'feature_info_')
-        return np.array([f['name'] for f in self.feature_info_], dtype=object)
+# %% ../nbs/03_binarize.ipynb #f9045808
+@patch
+def get_feature_names_out(self:Binarizer, input_features=None):
+    "Names of the output features, e.g. `age <= 25.5`, `city == Paris`."
+    check_is_fitted(self, 'feature_info_')
+    return np.array([f['name'] for f in self.feature_info_], dtype=object)
 
-    def _position(self, j):
-        check_is_fitted(self, 'feature_info_')
-        if isinstance(j, str):
-            names = [f['name'] for f in self.feature_info_]
-            if j not in names: raise InputError(f"no output feature named {j!r}.")
-            return names.index(j)
-        return j
+@patch
+def _position(self:Binarizer, j):
+    check_is_fitted(self, 'feature_info_')
+    if isinstance(j, str):
+        names = [f['name'] for f in self.feature_info_]
+        if j not in names: raise InputError(f"no output feature named {j!r}.")
+        return names.index(j)
+    return j
 
-    def describe(self, j) -> str:
-        "The readable predicate of output feature `j` (position or name): true where the feature is 1."
-        return self.feature_info_[self._position(j)]['name']
+@patch
+def describe(self:Binarizer, j) -> str:
+    "The readable predicate of output feature `j` (position or name): true where the feature is 1."
+    return self.feature_info_[self._position(j)]['name']
 
-    def negate(self, j) -> str:
-        "The readable negation of output feature `j`: true where the feature is 0."
-        return self.feature_info_[self._position(j)]['negation']
+@patch
+def negate(self:Binarizer, j) -> str:
+    "The readable negation of output feature `j`: true where the feature is 0."
+    return self.feature_info_[self._position(j)]['negation']
 
 # %% ../nbs/03_binarize.ipynb #709c0b82
 def numeric_inputs(bz:Binarizer, # a fitted binarizer

@@ -13,6 +13,7 @@ from .validation import InputError, ParameterError, check_scalar, check_X_y, che
 from .validation import check_bool, check_random_state
 from sklearn.utils.validation import check_is_fitted
 from .base import GlassworksRegressor
+from fastcore.basics import patch
 
 # %% auto #0
 __all__ = ['pair_index', 'pair_from_index', 'project_l1_ball', 'prox_kernel', 'prox', 'penalty', 'prox_qp', 'all_pairs',
@@ -865,60 +866,62 @@ class _ActiveSet:
     @property
     def size(self): return len(self.A) + len(self.TI)
 
-    def grow(self, mains, I, J):
-        p = self.X.shape[1]
-        mains = [int(i) for i in np.unique(np.concatenate([np.asarray(mains, np.int64), I, J])) if int(i) not in self.pos]
-        if mains:
-            Zn = self.X[:, mains] - self.mu[mains]
-            if self.sw is not None: Zn = Zn * self.sw[:, None]
-            Gnn, Gmn, Gnt = Zn.T @ Zn, self.Zm.T @ Zn, Zn.T @ self.Zt
-            self.Gmm = np.block([[self.Gmm, Gmn], [Gmn.T, Gnn]])
-            self.Gmt = np.vstack([self.Gmt, Gnt])
-            self.Zm = np.hstack([self.Zm, Zn])
-            self.cm = np.concatenate([self.cm, Zn.T @ self.yc])
-            for i in mains: self.pos[i] = len(self.pos)
-            self.A = np.concatenate([self.A, mains]).astype(np.int64)
-            self.beta = np.concatenate([self.beta, np.zeros(len(mains))])
-            self.u = np.concatenate([self.u, np.zeros(len(mains))])
-        new = [(int(i), int(j)) for i, j in zip(I, J) if int(i) * p + int(j) not in self.keys]
-        if new:
-            nI = np.array([q[0] for q in new], np.int64)
-            nJ = np.array([q[1] for q in new], np.int64)
-            mu = np.empty(len(new))
-            Zn = (pair_columns(self.XT, nI, nJ, mu) if self.w is None else
-                  _pair_columns_weighted(self.XT, nI, nJ, self.w, self.sw, mu))
-            Gnn, Gtn, Gmn = Zn.T @ Zn, self.Zt.T @ Zn, self.Zm.T @ Zn
-            self.Gtt = np.block([[self.Gtt, Gtn], [Gtn.T, Gnn]])
-            self.Gmt = np.hstack([self.Gmt, Gmn])
-            self.Zt = np.hstack([self.Zt, Zn])
-            self.tmu = np.concatenate([self.tmu, mu])
-            self.ct = np.concatenate([self.ct, Zn.T @ self.yc])
-            for i, j in new: self.keys[i * p + j] = len(self.keys)
-            self.TI = np.concatenate([self.TI, nI])
-            self.TJ = np.concatenate([self.TJ, nJ])
-            self.li = np.array([self.pos[int(i)] for i in self.TI], np.int64)
-            self.lj = np.array([self.pos[int(j)] for j in self.TJ], np.int64)
-            z = np.zeros(len(new))
-            self.theta = np.concatenate([self.theta, z])
-            self.wa = np.concatenate([self.wa, z])
-            self.wb = np.concatenate([self.wb, z])
-        if mains or new:
-            self.G = np.ascontiguousarray(np.block([[self.Gmm, self.Gmt], [self.Gmt.T, self.Gtt]]))
-            self.c = np.concatenate([self.cm, self.ct])
-            m = self.G.shape[0]
-            if m <= 1200: top = float(np.linalg.eigvalsh(self.G)[-1])
-            else:
-                from scipy.sparse.linalg import eigsh
-                top = float(eigsh(self.G, k=1, which='LA', tol=1e-10, return_eigenvectors=False)[0])
-            self.L = max(top * (1 + 1e-9), 1e-12)
-        return len(mains), len(new)
-
     def residual(self):
         return self.yc - self.Zm @ self.beta - self.Zt @ self.theta
 
     def weighted(self, r):
         "w * (raw residual) from `residual()`: its inner products with the raw columns (and products) are the gradients."
         return r if self.sw is None else self.sw * r
+
+# %% ../nbs/20_hierscale.ipynb #77aa4f3c
+@patch
+def grow(self:_ActiveSet, mains, I, J):
+    p = self.X.shape[1]
+    mains = [int(i) for i in np.unique(np.concatenate([np.asarray(mains, np.int64), I, J])) if int(i) not in self.pos]
+    if mains:
+        Zn = self.X[:, mains] - self.mu[mains]
+        if self.sw is not None: Zn = Zn * self.sw[:, None]
+        Gnn, Gmn, Gnt = Zn.T @ Zn, self.Zm.T @ Zn, Zn.T @ self.Zt
+        self.Gmm = np.block([[self.Gmm, Gmn], [Gmn.T, Gnn]])
+        self.Gmt = np.vstack([self.Gmt, Gnt])
+        self.Zm = np.hstack([self.Zm, Zn])
+        self.cm = np.concatenate([self.cm, Zn.T @ self.yc])
+        for i in mains: self.pos[i] = len(self.pos)
+        self.A = np.concatenate([self.A, mains]).astype(np.int64)
+        self.beta = np.concatenate([self.beta, np.zeros(len(mains))])
+        self.u = np.concatenate([self.u, np.zeros(len(mains))])
+    new = [(int(i), int(j)) for i, j in zip(I, J) if int(i) * p + int(j) not in self.keys]
+    if new:
+        nI = np.array([q[0] for q in new], np.int64)
+        nJ = np.array([q[1] for q in new], np.int64)
+        mu = np.empty(len(new))
+        Zn = (pair_columns(self.XT, nI, nJ, mu) if self.w is None else
+              _pair_columns_weighted(self.XT, nI, nJ, self.w, self.sw, mu))
+        Gnn, Gtn, Gmn = Zn.T @ Zn, self.Zt.T @ Zn, self.Zm.T @ Zn
+        self.Gtt = np.block([[self.Gtt, Gtn], [Gtn.T, Gnn]])
+        self.Gmt = np.hstack([self.Gmt, Gmn])
+        self.Zt = np.hstack([self.Zt, Zn])
+        self.tmu = np.concatenate([self.tmu, mu])
+        self.ct = np.concatenate([self.ct, Zn.T @ self.yc])
+        for i, j in new: self.keys[i * p + j] = len(self.keys)
+        self.TI = np.concatenate([self.TI, nI])
+        self.TJ = np.concatenate([self.TJ, nJ])
+        self.li = np.array([self.pos[int(i)] for i in self.TI], np.int64)
+        self.lj = np.array([self.pos[int(j)] for j in self.TJ], np.int64)
+        z = np.zeros(len(new))
+        self.theta = np.concatenate([self.theta, z])
+        self.wa = np.concatenate([self.wa, z])
+        self.wb = np.concatenate([self.wb, z])
+    if mains or new:
+        self.G = np.ascontiguousarray(np.block([[self.Gmm, self.Gmt], [self.Gmt.T, self.Gtt]]))
+        self.c = np.concatenate([self.cm, self.ct])
+        m = self.G.shape[0]
+        if m <= 1200: top = float(np.linalg.eigvalsh(self.G)[-1])
+        else:
+            from scipy.sparse.linalg import eigsh
+            top = float(eigsh(self.G, k=1, which='LA', tol=1e-10, return_eigenvectors=False)[0])
+        self.L = max(top * (1 + 1e-9), 1e-12)
+    return len(mains), len(new)
 
 # %% ../nbs/20_hierscale.ipynb #00be08a0
 class HierScalePath:
@@ -1305,41 +1308,6 @@ class HierScaleRegressor(GlassworksRegressor):
         self.standardize, self.random_state, self.verbose = standardize, random_state, verbose
         self.n_jobs = n_jobs
 
-    def _path_kw(self) -> dict:
-        return dict(alpha=self.alpha, tol=self.tol, max_support=self.max_support, standardize=self.standardize,
-                    verbose=max(0, self.verbose - 1))
-
-    def _path(self, X, y, lambdas, w=None):
-        return hierscale_path(X, y, lambdas=lambdas, sample_weight=w, **self._path_kw())
-
-    def _folds(self, X, y, w):
-        """(train, validation) row indices: the random split (`cv=None`) or K folds (`cv=K`) of the rows of positive
-        weight, or the splits of `cv` (a scikit-learn splitter or an iterable of index pairs) over all the rows."""
-        pos = np.flatnonzero(w > 0)
-        n = len(pos)
-        if self.cv is None or isinstance(self.cv, (numbers.Number, str)):
-            check_scalar(self.cv, 'cv', numbers.Integral, low=2, high=max(2, n // 2), allow_none=True)
-            rs = check_random_state(self.random_state)   # a legacy RandomState seeds a Generator
-            perm = pos[np.random.default_rng(rs.randint(2**32 - 1) if isinstance(rs, np.random.RandomState) else rs).permutation(n)]
-            vals = ([perm[:max(1, int(round(self.validation_fraction * n)))]] if self.cv is None else
-                    np.array_split(perm, self.cv))
-            folds = [(np.setdiff1d(pos, val), val) for val in vals]
-        else:
-            try:
-                splits = list(self.cv.split(X, y) if hasattr(self.cv, 'split') else self.cv)
-                folds = [(_index_array(tr, len(y)), _index_array(val, len(y))) for tr, val in splits]
-            except (TypeError, ValueError) as e:
-                if isinstance(e, ParameterError): raise
-                raise ParameterError("`cv` must be None, an integer >= 2, a scikit-learn splitter or an iterable of "
-                                     "(train, validation) index arrays.") from e
-            if not folds: raise ParameterError("`cv` gave no split.")
-        for tr, val in folds:
-            t = tr[w[tr] > 0]
-            if len(t) < 2 or np.ptp(X[t], axis=0).min() == 0 or np.ptp(y[t]) == 0:
-                raise InputError("a training split has a constant column or target; use more data or fewer folds.")
-            if not w[val].sum() > 0: raise InputError("a validation split has no row of positive weight.")
-        return folds
-
     def fit(self, X, y, sample_weight=None):
         X, y, w = self._validate_fit(X, y, 'regression', sample_weight)
         check_scalar(self.verbose, 'verbose', (numbers.Integral, bool), low=0)
@@ -1376,67 +1344,115 @@ class HierScaleRegressor(GlassworksRegressor):
                   f"{len(self.interactions_)} interactions; KKT {self.stats_['kkt']:.1e}; {full.stats_['time']:.2f}s", flush=True)
         return self
 
-    def _select(self, k:int):
-        s = self.path_.solution(k)
-        self.lambda1_, self.lambda2_ = s['lambda1'], s['lambda2']
-        self.intercept_, self.coef_main_ = s['intercept'], s['coef_main']
-        nm = self.feature_names_
-        self.coef_inter_ = [(nm[i], nm[j], t) for i, j, t in s['interactions']]
-        self.interactions_ = s['interactions']
-        return self
+# %% ../nbs/20_hierscale.ipynb #521293a4
+@patch
+def _path_kw(self:HierScaleRegressor) -> dict:
+    return dict(alpha=self.alpha, tol=self.tol, max_support=self.max_support, standardize=self.standardize,
+                verbose=max(0, self.verbose - 1))
 
-    def select(self, k:int):
-        "Use solution `k` of the fitted path (e.g. from the slider)."
-        check_is_fitted(self, 'path_')
-        if not 0 <= k < len(self.path_): raise ParameterError(f"`k` must be in [0, {len(self.path_) - 1}], got {k}.")
-        self.best_index_ = int(k)
-        return self._select(k)
+@patch
+def _path(self:HierScaleRegressor, X, y, lambdas, w=None):
+    return hierscale_path(X, y, lambdas=lambdas, sample_weight=w, **self._path_kw())
 
-    def predict(self, X):
-        A = self._validate_predict(X)
-        return self.path_.predict(A, self.best_index_)
+@patch
+def _folds(self:HierScaleRegressor, X, y, w):
+    """(train, validation) row indices: the random split (`cv=None`) or K folds (`cv=K`) of the rows of positive
+    weight, or the splits of `cv` (a scikit-learn splitter or an iterable of index pairs) over all the rows."""
+    pos = np.flatnonzero(w > 0)
+    n = len(pos)
+    if self.cv is None or isinstance(self.cv, (numbers.Number, str)):
+        check_scalar(self.cv, 'cv', numbers.Integral, low=2, high=max(2, n // 2), allow_none=True)
+        rs = check_random_state(self.random_state)   # a legacy RandomState seeds a Generator
+        perm = pos[np.random.default_rng(rs.randint(2**32 - 1) if isinstance(rs, np.random.RandomState) else rs).permutation(n)]
+        vals = ([perm[:max(1, int(round(self.validation_fraction * n)))]] if self.cv is None else
+                np.array_split(perm, self.cv))
+        folds = [(np.setdiff1d(pos, val), val) for val in vals]
+    else:
+        try:
+            splits = list(self.cv.split(X, y) if hasattr(self.cv, 'split') else self.cv)
+            folds = [(_index_array(tr, len(y)), _index_array(val, len(y))) for tr, val in splits]
+        except (TypeError, ValueError) as e:
+            if isinstance(e, ParameterError): raise
+            raise ParameterError("`cv` must be None, an integer >= 2, a scikit-learn splitter or an iterable of "
+                                 "(train, validation) index arrays.") from e
+        if not folds: raise ParameterError("`cv` gave no split.")
+    for tr, val in folds:
+        t = tr[w[tr] > 0]
+        if len(t) < 2 or np.ptp(X[t], axis=0).min() == 0 or np.ptp(y[t]) == 0:
+            raise InputError("a training split has a constant column or target; use more data or fewer folds.")
+        if not w[val].sum() > 0: raise InputError("a validation split has no row of positive weight.")
+    return folds
 
-    @property
-    def feature_importances_(self):
-        """Each feature's share of the selected model: length `n_features_in_`, non-negative, summing to one. A main
-        effect counts |beta_j| sd(X_j) and an interaction |theta_jk| sd(X_j X_k), credited half to j and half to k, where sd
-        is the (weighted) standard deviation on the training rows of the column the term multiplies (after `standardize`):
-        coefficient magnitudes on the standardised scale. The empty model (e.g. at lambda_max) gives all zeros.
+# %% ../nbs/20_hierscale.ipynb #bbac83de
+@patch
+def _select(self:HierScaleRegressor, k:int):
+    s = self.path_.solution(k)
+    self.lambda1_, self.lambda2_ = s['lambda1'], s['lambda2']
+    self.intercept_, self.coef_main_ = s['intercept'], s['coef_main']
+    nm = self.feature_names_
+    self.coef_inter_ = [(nm[i], nm[j], t) for i, j, t in s['interactions']]
+    self.interactions_ = s['interactions']
+    return self
 
-        ```python
-        >>> rng = np.random.default_rng(0); X = rng.normal(size=(100, 4))
-        >>> y = 2 * X[:, 0] + X[:, 1] + X[:, 0] * X[:, 1] + 0.1 * rng.normal(size=100)
-        >>> est = HierScaleRegressor(n_lambda=10, random_state=0).fit(X, y)
-        >>> imp = est.feature_importances_
-        >>> imp.shape, round(float(imp.sum()), 12), int(np.argmax(imp)), bool((imp >= 0).all())
-        ((4,), 1.0, 0, True)
-        >>> est.select(0).feature_importances_.tolist()              # lambda_max: the empty model
-        [0.0, 0.0, 0.0, 0.0]
+@patch
+def select(self:HierScaleRegressor, k:int):
+    "Use solution `k` of the fitted path (e.g. from the slider)."
+    check_is_fitted(self, 'path_')
+    if not 0 <= k < len(self.path_): raise ParameterError(f"`k` must be in [0, {len(self.path_) - 1}], got {k}.")
+    self.best_index_ = int(k)
+    return self._select(k)
 
-        ```"""
-        check_is_fitted(self, 'path_')
-        return self.path_.feature_importances(self.best_index_)
+@patch
+def predict(self:HierScaleRegressor, X):
+    A = self._validate_predict(X)
+    return self.path_.predict(A, self.best_index_)
 
-    def hierarchy_respected(self) -> bool:
-        "Strong hierarchy: every interaction's two parents are active main effects."
-        return all(self.coef_main_[i] != 0 and self.coef_main_[j] != 0 for i, j, _ in self.interactions_)
+# %% ../nbs/20_hierscale.ipynb #d2a193c3
+@patch(as_prop=True)
+def feature_importances_(self:HierScaleRegressor):
+    """Each feature's share of the selected model: length `n_features_in_`, non-negative, summing to one. A main
+    effect counts |beta_j| sd(X_j) and an interaction |theta_jk| sd(X_j X_k), credited half to j and half to k, where sd
+    is the (weighted) standard deviation on the training rows of the column the term multiplies (after `standardize`):
+    coefficient magnitudes on the standardised scale. The empty model (e.g. at lambda_max) gives all zeros.
 
-    def to_string(self, digits:int=4) -> str:
-        "The selected model: each main effect followed by the interactions it takes part in."
-        check_is_fitted(self, 'path_')
-        nm = self.feature_names_
-        mains = np.flatnonzero(self.coef_main_)
-        lines = [f"hierScale model (lambda1={self.lambda1_:.4g}, lambda2={self.lambda2_:.4g}; {len(mains)} main effects, "
-                 f"{len(self.interactions_)} interactions; strong hierarchy "
-                 f"{'respected' if self.hierarchy_respected() else 'VIOLATED'})",
-                 f"  intercept {self.intercept_:+.{digits}g}"]
-        w = max([len(nm[i]) for i in mains] + [8])
-        for i in sorted(mains, key=lambda i: -abs(self.coef_main_[i])):
-            lines.append(f"  {nm[i]:<{w}} {self.coef_main_[i]:+.{digits}g}")
-            for a, b, t in sorted(self.interactions_, key=lambda q: -abs(q[2])):
-                if a == i: lines.append(f"    x {nm[b]:<{w}} {t:+.{digits}g}   ({nm[a]} * {nm[b]})")
-        return "\n".join(lines)
+    ```python
+    >>> rng = np.random.default_rng(0); X = rng.normal(size=(100, 4))
+    >>> y = 2 * X[:, 0] + X[:, 1] + X[:, 0] * X[:, 1] + 0.1 * rng.normal(size=100)
+    >>> est = HierScaleRegressor(n_lambda=10, random_state=0).fit(X, y)
+    >>> imp = est.feature_importances_
+    >>> imp.shape, round(float(imp.sum()), 12), int(np.argmax(imp)), bool((imp >= 0).all())
+    ((4,), 1.0, 0, True)
+    >>> est.select(0).feature_importances_.tolist()              # lambda_max: the empty model
+    [0.0, 0.0, 0.0, 0.0]
 
-    def __str__(self):
-        try: return self.to_string()
-        except Exception: return super().__repr__()
+    ```"""
+    check_is_fitted(self, 'path_')
+    return self.path_.feature_importances(self.best_index_)
+
+@patch
+def hierarchy_respected(self:HierScaleRegressor) -> bool:
+    "Strong hierarchy: every interaction's two parents are active main effects."
+    return all(self.coef_main_[i] != 0 and self.coef_main_[j] != 0 for i, j, _ in self.interactions_)
+
+# %% ../nbs/20_hierscale.ipynb #63a178de
+@patch
+def to_string(self:HierScaleRegressor, digits:int=4) -> str:
+    "The selected model: each main effect followed by the interactions it takes part in."
+    check_is_fitted(self, 'path_')
+    nm = self.feature_names_
+    mains = np.flatnonzero(self.coef_main_)
+    lines = [f"hierScale model (lambda1={self.lambda1_:.4g}, lambda2={self.lambda2_:.4g}; {len(mains)} main effects, "
+             f"{len(self.interactions_)} interactions; strong hierarchy "
+             f"{'respected' if self.hierarchy_respected() else 'VIOLATED'})",
+             f"  intercept {self.intercept_:+.{digits}g}"]
+    w = max([len(nm[i]) for i in mains] + [8])
+    for i in sorted(mains, key=lambda i: -abs(self.coef_main_[i])):
+        lines.append(f"  {nm[i]:<{w}} {self.coef_main_[i]:+.{digits}g}")
+        for a, b, t in sorted(self.interactions_, key=lambda q: -abs(q[2])):
+            if a == i: lines.append(f"    x {nm[b]:<{w}} {t:+.{digits}g}   ({nm[a]} * {nm[b]})")
+    return "\n".join(lines)
+
+@patch
+def __str__(self:HierScaleRegressor):
+    try: return self.to_string()
+    except Exception: return super(HierScaleRegressor, self).__repr__()

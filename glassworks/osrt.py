@@ -11,6 +11,7 @@ from .validation import check_scalar, check_option, ParameterError
 from .treedp import TreeData, search_tree, weighted_median
 from .rashomon import RashomonSet
 from .models import Tree, Leaf, Split
+from fastcore.basics import patch
 
 # %% auto #0
 __all__ = ['greedy_regression_tree', 'OSRTRegressor']
@@ -55,12 +56,13 @@ def greedy_regression_tree(X, # binary features (n, M), validated
     names = list(feature_names) if feature_names is not None else [f"x{j}" for j in range(X.shape[1])]
     return Tree(grow(np.arange(len(y)), max_depth), names, task='regression')
 
-# %% ../nbs/13_osrt.ipynb #0d0daadd
+# %% ../nbs/13_osrt.ipynb #306998bc
 _REFERENCE_KEYS_IGNORED = {'allow_small_reg', 'look_ahead', 'cancellation', 'model_limit', 'worker_limit', 'verbose',
                            'diagnostics', 'similar_support', 'feature_exchange', 'continuous_feature_exchange',
                            'feature_transform', 'rule_list', 'non_binary', 'balance', 'uncertainty_tolerance',
                            'precision_limit', 'stack_limit', 'model', 'timing', 'trace', 'tree', 'profile', 'costs'}
 
+# %% ../nbs/13_osrt.ipynb #0d0daadd
 class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
     """Certified-optimal sparse regression tree on binary features: minimises SSE/SST + regularization * leaves.
 
@@ -141,17 +143,6 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
         self.time_limit, self.node_limit, self.memory_limit, self.verbose = time_limit, node_limit, memory_limit, verbose
         self.binarizer, self.explore, self.min_samples_leaf = binarizer, explore, min_samples_leaf
 
-    def _check_params(self):
-        self._check_common_params()
-        check_option(self.explore, 'explore', ('depth-first', 'hybrid'))
-        check_scalar(self.max_depth, 'max_depth', kind=numbers.Integral, low=0, allow_none=True)
-        self._check_leaf_price()
-        check_scalar(self.node_limit, 'node_limit', kind=numbers.Integral, low=1, allow_none=True)
-        check_option(self.metric, 'metric', ('l2', 'l1'))
-        check_option(self.bound, 'bound', ('auto', 'kmeans', 'equiv'))
-        if self.bound == 'kmeans' and self.metric != 'l2':
-            raise ParameterError("`bound='kmeans'` needs metric='l2'; use 'equiv' or 'auto' with metric='l1'.")
-
     def fit(self, X, # binary (0/1) features, array or DataFrame
             y, # real targets (not constant)
             sample_weight=None): # non-negative weights (default 1); zero-weight rows are ignored
@@ -190,34 +181,6 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
         if self.verbose: print(f"[osrt] done: {self.summary()}; {self.n_leaves_} leaves, depth {self.depth_}", flush=True)
         return self
 
-    def predict(self, X):
-        "Leaf value (mean for l2, median for l1, in the target's units) for each row of `X`."
-        A = self._validate_predict(X)                       # NotFittedError before fit
-        return self.tree_.predict(A)
-
-    def rashomon_set(self, X, y, sample_weight=None, *, # as for `fit`
-                     epsilon:float|None=None, # every tree with objective <= (1 + epsilon) * optimum
-                     threshold:float|None=None, # or <= threshold
-                     n_best:int|None=None): # or the best n_best trees
-        """The Rashomon set of this estimator's problem (same objective, metric, `max_depth`, `min_samples_leaf`,
-        binarizer): a `glassworks.rashomon.RashomonSet` of `Tree`s over `feature_names_`. Fits the estimator first;
-        time and node limits do not apply to the set.
-
-        ```python
-        >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5); y = np.array([1., 1., 3., 5.] * 5)
-        >>> rs = OSRTRegressor(regularization=0.01, max_depth=2).rashomon_set(X, y, n_best=3)
-        >>> len(rs), [round(float(v), 4) for v in rs.objectives]
-        (3, [0.03, 0.04])
-
-        ```"""
-        self.fit(X, y, sample_weight)
-        A, yy, w = self._validate_fit(X, y, task='regression', sample_weight=sample_weight, allow_constant=False)
-        keep = w > 0
-        data = TreeData(A[keep], yy[keep], w[keep], task='regression', metric=self.metric,
-                        feature_names=self.feature_names_)
-        return RashomonSet(data, float(self.regularization), self.max_depth, self._min_leaf_rows(w), epsilon=epsilon,
-                           threshold=threshold, n_best=n_best, transform=self._validate_predict)
-
     @classmethod
     def from_osrt_config(cls, config:dict): # a configuration of the reference `osrt` package
         "The equivalent estimator for a reference `osrt` configuration (depth_budget d+1 -> max_depth d, ...)."
@@ -236,3 +199,48 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
         other = sorted(k for k in c if k not in _REFERENCE_KEYS_IGNORED)
         if other: warnings.warn(f"reference settings without an equivalent here, ignored: {other}", stacklevel=2)
         return cls(**kw)
+
+# %% ../nbs/13_osrt.ipynb #69d866bf
+@patch
+def _check_params(self:OSRTRegressor):
+    self._check_common_params()
+    check_option(self.explore, 'explore', ('depth-first', 'hybrid'))
+    check_scalar(self.max_depth, 'max_depth', kind=numbers.Integral, low=0, allow_none=True)
+    self._check_leaf_price()
+    check_scalar(self.node_limit, 'node_limit', kind=numbers.Integral, low=1, allow_none=True)
+    check_option(self.metric, 'metric', ('l2', 'l1'))
+    check_option(self.bound, 'bound', ('auto', 'kmeans', 'equiv'))
+    if self.bound == 'kmeans' and self.metric != 'l2':
+        raise ParameterError("`bound='kmeans'` needs metric='l2'; use 'equiv' or 'auto' with metric='l1'.")
+
+# %% ../nbs/13_osrt.ipynb #b0455d53
+@patch
+def predict(self:OSRTRegressor, X):
+    "Leaf value (mean for l2, median for l1, in the target's units) for each row of `X`."
+    A = self._validate_predict(X)                       # NotFittedError before fit
+    return self.tree_.predict(A)
+
+# %% ../nbs/13_osrt.ipynb #f0b900de
+@patch
+def rashomon_set(self:OSRTRegressor, X, y, sample_weight=None, *, # as for `fit`
+                 epsilon:float|None=None, # every tree with objective <= (1 + epsilon) * optimum
+                 threshold:float|None=None, # or <= threshold
+                 n_best:int|None=None): # or the best n_best trees
+    """The Rashomon set of this estimator's problem (same objective, metric, `max_depth`, `min_samples_leaf`,
+    binarizer): a `glassworks.rashomon.RashomonSet` of `Tree`s over `feature_names_`. Fits the estimator first;
+    time and node limits do not apply to the set.
+
+    ```python
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5); y = np.array([1., 1., 3., 5.] * 5)
+    >>> rs = OSRTRegressor(regularization=0.01, max_depth=2).rashomon_set(X, y, n_best=3)
+    >>> len(rs), [round(float(v), 4) for v in rs.objectives]
+    (3, [0.03, 0.04])
+
+    ```"""
+    self.fit(X, y, sample_weight)
+    A, yy, w = self._validate_fit(X, y, task='regression', sample_weight=sample_weight, allow_constant=False)
+    keep = w > 0
+    data = TreeData(A[keep], yy[keep], w[keep], task='regression', metric=self.metric,
+                    feature_names=self.feature_names_)
+    return RashomonSet(data, float(self.regularization), self.max_depth, self._min_leaf_rows(w), epsilon=epsilon,
+                       threshold=threshold, n_best=n_best, transform=self._validate_predict)
