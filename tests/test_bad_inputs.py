@@ -43,7 +43,8 @@ def _our_errors():
     for name, mod in list(sys.modules.items()):
         if not (name == 'glassworks' or name.startswith('glassworks.')): continue
         for obj in vars(mod).values():
-            if inspect.isclass(obj) and issubclass(obj, (ValueError, TypeError)) and obj.__module__.startswith('glassworks'):
+            if (inspect.isclass(obj) and issubclass(obj, (ValueError, TypeError))
+                    and obj.__module__.startswith('glassworks')):
                 found.add(obj)
     return tuple(sorted(found, key=lambda c: c.__name__))
 
@@ -59,13 +60,15 @@ def battery(n):
     """Settings of one battery: `n` inputs, deterministic, no database. The per-example deadline is ours (`attempt`):
     hypothesis's own would count the seconds numba spends compiling a kernel for a new argument type on a cold cache."""
     return settings(max_examples=n, derandomize=True, database=None, deadline=None, print_blob=False,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large,
-                                           HealthCheck.function_scoped_fixture, HealthCheck.large_base_example])
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
+                                           HealthCheck.data_too_large, HealthCheck.function_scoped_fixture,
+                                           HealthCheck.large_base_example])
 
 
 @pytest.fixture(autouse=True)
 def hard_guard(request):
-    "A hang inside numba cannot be interrupted from Python: end the process, dumping every stack, instead of hanging CI."
+    """A hang inside numba cannot be interrupted from Python: end the process, dumping every stack, instead of hanging
+    CI."""
     faulthandler.dump_traceback_later(PER_TEST, exit=True)
     yield
     faulthandler.cancel_dump_traceback_later()
@@ -74,7 +77,8 @@ def hard_guard(request):
 
 @contextlib.contextmanager
 def quiet():
-    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    with (warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()),
+          contextlib.redirect_stderr(io.StringIO())):
         warnings.simplefilter('ignore')
         yield
 
@@ -92,7 +96,8 @@ def attempt(label, fn):
         raise AssertionError(f"{label}: {type(e).__name__} (not an error of ours): {str(e)[:300]}") from e
     finally:
         took = time.perf_counter() - t - c.seconds
-        assert took < PER_EXAMPLE, f"{label}: took {took:.1f} s (+{c.seconds:.1f} s compiling), over the {PER_EXAMPLE} s deadline"
+        assert took < PER_EXAMPLE, (f"{label}: took {took:.1f} s (+{c.seconds:.1f} s compiling), "
+                                    f"over the {PER_EXAMPLE} s deadline")
 
 
 def refused(r): return isinstance(r, OURS)
@@ -132,13 +137,17 @@ def _gb(): return GradientBoostingRegressor(n_estimators=3, max_depth=2, random_
 CONFIGS = {
     'osdt-dp':       (OSDTClassifier, dict(regularization=0.05, search='dp', time_limit=3), True, 'classification'),
     'osdt-bnb':      (OSDTClassifier, dict(regularization=0.05, search='bnb', time_limit=3), True, 'classification'),
-    'osdt-quantile': (OSDTClassifier, dict(regularization=0.05, binarizer='quantile', time_limit=3), False, 'classification'),
+    'osdt-quantile': (OSDTClassifier, dict(regularization=0.05, binarizer='quantile', time_limit=3), False,
+                      'classification'),
     'osrt-l2':       (OSRTRegressor, dict(regularization=0.05, metric='l2', time_limit=3), True, 'regression'),
     'osrt-l1':       (OSRTRegressor, dict(regularization=0.05, metric='l1', time_limit=3), True, 'regression'),
     'hierscale':     (HierScaleRegressor, dict(n_lambda=5, random_state=0), False, 'regression'),
-    'ogb-reg':       (RuleBoostingRegressor, dict(n_rules=2, n_cutpoints=2, max_rule_length=2, time_limit=3), False, 'regression'),
-    'ogb-clf':       (RuleBoostingClassifier, dict(n_rules=2, n_cutpoints=2, max_rule_length=2, time_limit=3), False, 'classification'),
-    'extract':       (RuleExtractor, dict(ensemble=_gb(), max_rules=3, gamma=1.0, n_lambdas=5, time_limit=3), False, 'regression'),
+    'ogb-reg':       (RuleBoostingRegressor, dict(n_rules=2, n_cutpoints=2, max_rule_length=2, time_limit=3), False,
+                      'regression'),
+    'ogb-clf':       (RuleBoostingClassifier, dict(n_rules=2, n_cutpoints=2, max_rule_length=2, time_limit=3), False,
+                      'classification'),
+    'extract':       (RuleExtractor, dict(ensemble=_gb(), max_rules=3, gamma=1.0, n_lambdas=5, time_limit=3), False,
+                      'regression'),
 }
 NAMES = list(CONFIGS)
 
@@ -166,7 +175,8 @@ def fit_and_check(name, X, y, sample_weight=None, label=None, **params):
     task = CONFIGS[name][3]
     est = attempt(label + ': construct', lambda: make(name, **params))
     if refused(est): return est
-    r = attempt(label + ': fit', lambda: est.fit(X, y) if sample_weight is None else est.fit(X, y, sample_weight=sample_weight))
+    r = attempt(label + ': fit',
+                lambda: est.fit(X, y) if sample_weight is None else est.fit(X, y, sample_weight=sample_weight))
     if refused(r): return r
     assert r is est
     check_predictions(est, X, task, label)
@@ -184,9 +194,11 @@ def warm():
 
 
 # --- strategies: arrays ----------------------------------------------------------------------------------------------
-SPECIAL = [np.nan, np.inf, -np.inf, 1e308, -1e308, 1e-308, 5e-324, 1e155, -1e155, 2.0, -1.0, 0.5, 1e15 + 0.5, -0.0, 3e38]
+SPECIAL = [np.nan, np.inf, -np.inf, 1e308, -1e308, 1e-308, 5e-324, 1e155, -1e155, 2.0, -1.0, 0.5, 1e15 + 0.5, -0.0,
+           3e38]
 FLOATS = st.one_of(st.sampled_from(SPECIAL), st.floats(allow_nan=True, allow_infinity=True))
-WEIRD = st.one_of(st.none(), st.text(max_size=3), st.booleans(), st.sampled_from(['1', '0', 'nan', 'inf', '', ' ', 'a']),
+WEIRD = st.one_of(st.none(), st.text(max_size=3), st.booleans(),
+                  st.sampled_from(['1', '0', 'nan', 'inf', '', ' ', 'a']),
                   st.integers(-2**70, 2**70), st.just([1]), st.just({}), st.just(1 + 2j))
 
 
@@ -205,7 +217,8 @@ def tables(draw, binary, min_rows=0, max_rows=12, max_cols=4):
         elif kind == 'column': A[:, j] = draw(FLOATS)
         elif kind == 'constant': A[:, j] = A[i, j]
         elif kind == 'scale':
-            with np.errstate(over='ignore'): A[:, j] = A[:, j] * draw(st.sampled_from([1e300, 1e-300, 1e155, -1e200, 1e308]))
+            with np.errstate(over='ignore'):
+                A[:, j] = A[:, j] * draw(st.sampled_from([1e300, 1e-300, 1e155, -1e200, 1e308]))
         elif kind == 'duplicate-rows': A[:] = A[i]
         else: A[i, j] = draw(st.sampled_from([2.0, -1.0, 0.5, 0.999999, 1.0000001, 255.0]))
     return A
@@ -342,8 +355,8 @@ def frames(draw, binary, n=None):
     cols = {}
     rng = np.random.default_rng(draw(st.integers(0, 2**16)))
     for j in range(p):
-        kind = draw(st.sampled_from(['01', '01', 'float', 'int', 'bool', 'str', 'category', 'Int64', 'boolean', 'object',
-                                     'datetime', 'nan', 'string', 'constant', 'huge', 'Float64']))
+        kind = draw(st.sampled_from(['01', '01', 'float', 'int', 'bool', 'str', 'category', 'Int64', 'boolean',
+                                     'object', 'datetime', 'nan', 'string', 'constant', 'huge', 'Float64']))
         b = rng.integers(0, 2, n)
         if kind == '01': c = b.astype(float) if binary else rng.normal(size=n)
         elif kind == 'float': c = rng.normal(size=n) * draw(st.sampled_from([1, 1e-300, 1e300]))
@@ -364,7 +377,8 @@ def frames(draw, binary, n=None):
         else: c = pd.array(b.astype(float), dtype='Float64')
         cols[j] = c
     df = pd.DataFrame(cols)
-    names = draw(st.sampled_from(['str', 'int', 'duplicate', 'mixed', 'tuple', 'none', 'empty', 'unicode', 'multiindex']))
+    names = draw(st.sampled_from(['str', 'int', 'duplicate', 'mixed', 'tuple', 'none', 'empty', 'unicode',
+                                  'multiindex']))
     if names == 'str': df.columns = [f'c{j}' for j in range(p)]
     elif names == 'duplicate': df.columns = ['a'] * p
     elif names == 'mixed': df.columns = [j if j % 2 else f'{j}' for j in range(p)]
@@ -433,7 +447,8 @@ FITTED = {}
 def fitted(name):
     if name not in FITTED:
         X, y = good_data(name)
-        with quiet(): FITTED[name] = make(name).fit(pd.DataFrame(X, columns=['a', 'b', 'c']) if name == 'hierscale' else X, y)
+        with quiet():
+            FITTED[name] = make(name).fit(pd.DataFrame(X, columns=['a', 'b', 'c']) if name == 'hierscale' else X, y)
     return FITTED[name]
 
 
@@ -468,7 +483,8 @@ def test_binarizer_on_bad_inputs(data):
     COUNT['test_binarizer_on_bad_inputs'] += 1
     A = data.draw(tables(False))
     X = data.draw(st.one_of(shaped(A), frames(False)))
-    chosen = data.draw(st.lists(st.sampled_from(sorted(set(inspect.signature(Binarizer.__init__).parameters) - {'self'})),
+    chosen = data.draw(st.lists(st.sampled_from(sorted(set(inspect.signature(Binarizer.__init__).parameters)
+                                                       - {'self'})),
                                 max_size=2, unique=True))
     params = {k: data.draw(BAD_VALUES, label=k) for k in chosen}
     if params.get('strategy') is None: params.pop('strategy', None)
@@ -497,10 +513,12 @@ def _base_models():
     return [tr.to_dict(), tc.to_dict(), ens.to_dict(), cens.to_dict(), tc.to_rules().to_dict()]
 
 BASE_MODELS = _base_models()
-JSON_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.floats(allow_nan=True, allow_infinity=True),
+JSON_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70),
+                        st.floats(allow_nan=True, allow_infinity=True),
                         st.text(max_size=4), st.sampled_from(['leaf', 'split', 'Tree', 'RuleEnsemble', 'classification',
                                                               'regression', 'logit', '<=', '>', '==', 'identity']),
-                        st.lists(st.integers(-2, 5), max_size=3), st.dictionaries(st.text(max_size=2), st.integers(), max_size=2))
+                        st.lists(st.integers(-2, 5), max_size=3),
+                        st.dictionaries(st.text(max_size=2), st.integers(), max_size=2))
 
 
 def _paths(obj, prefix=()):
@@ -595,13 +613,15 @@ def test_model_dicts_damaged(data):
 
 @battery(60)
 @given(d=st.recursive(JSON_VALUES, lambda c: st.one_of(st.lists(c, max_size=3),
-                                                        st.dictionaries(st.sampled_from(['type', 'root', 'node', 'value',
-                                                                                         'feature', 'rules', 'weights',
-                                                                                         'format_version', 'task']),
+                                                        st.dictionaries(st.sampled_from(['type', 'root', 'node',
+                                                                                         'value', 'feature', 'rules',
+                                                                                         'weights', 'format_version',
+                                                                                         'task']),
                                                                         c, max_size=5)), max_leaves=20))
 def test_model_dicts_random(d):
     COUNT['test_model_dicts_random'] += 1
-    for fn, label in ((lambda: model_from_dict(d), 'random model_from_dict'), (lambda: Tree.from_dict(d), 'random Tree.from_dict'),
+    for fn, label in ((lambda: model_from_dict(d), 'random model_from_dict'),
+                      (lambda: Tree.from_dict(d), 'random Tree.from_dict'),
                       (lambda: RuleEnsemble.from_dict(d), 'random RuleEnsemble.from_dict')):
         m = attempt(label, fn)
         if not refused(m): check_model(m, label)
@@ -621,7 +641,8 @@ def run_cli(*argv):
         try: code = cli_main([str(a) for a in argv])
         except SystemExit as e: code = e.code
         except Exception as e:
-            raise AssertionError(f"glassworks {' '.join(map(str, argv))}: {type(e).__name__} escaped: {str(e)[:300]}") from e
+            raise AssertionError(f"glassworks {' '.join(map(str, argv))}: "
+                                 f"{type(e).__name__} escaped: {str(e)[:300]}") from e
     took = time.perf_counter() - t - c.seconds
     assert took < 3 * PER_EXAMPLE, f"glassworks {' '.join(map(str, argv))}: took {took:.1f} s"
     e = err.getvalue()
@@ -660,7 +681,8 @@ def csv_texts(draw):
     return text
 
 
-CLI_VALUES = st.sampled_from(['0', '-1', '1', '2', '1000000000', 'nan', 'inf', '-inf', '1e308', '0.5', 'x', '', '1e-300', '3'])
+CLI_VALUES = st.sampled_from(['0', '-1', '1', '2', '1000000000', 'nan', 'inf', '-inf', '1e308', '0.5', 'x', '',
+                              '1e-300', '3'])
 CLI_OPTIONS = ['--regularization', '--max-depth', '--time-limit', '--max-rules', '--n-bins']
 
 
@@ -680,14 +702,16 @@ def test_cli_fit_and_predict_on_bad_tables(data):
         tmp = Path(tmp)
         table = tmp / 't.csv'
         (table.write_bytes if isinstance(text, bytes) else table.write_text)(text)
-        code, _ = run_cli('fit', table, '--target', target, '--method', method, '--out', tmp / 'm', '--no-draw', '--quiet', *opts)
+        code, _ = run_cli('fit', table, '--target', target, '--method', method, '--out', tmp / 'm', '--no-draw',
+                          '--quiet', *opts)
         if code: return
         assert (tmp / 'm' / 'model.json').exists()
         code, _ = run_cli('predict', tmp / 'm' / 'model.json', table, '--out', tmp / 'p.csv', '--quiet')
         if code: return
         p = pd.read_csv(tmp / 'p.csv')['prediction']
         assert len(p) == len(pd.read_csv(table)), 'one prediction per row'
-        if method != 'osdt' and target != 'k': assert np.isfinite(p.astype(float)).all(), f'non-finite predictions {p.tolist()}'
+        if method != 'osdt' and target != 'k':
+            assert np.isfinite(p.astype(float)).all(), f'non-finite predictions {p.tolist()}'
 
 
 def _envelopes():

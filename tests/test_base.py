@@ -126,9 +126,9 @@ def test_monitor_progress_and_trace_monotone():
 
 
 def test_every_estimator_defines_fit_in_its_class_body():
-    """`fit` must be in the class body (not added by `@patch` afterwards): `GlassworksEstimator.__init_subclass__` wraps it
-    to report numba compilation (`compile_seconds_`), and scikit-learn builds `set_fit_request` from its signature when
-    the class is created. A `fit` patched in later silently loses both."""
+    """`fit` must be in the class body (not added by `@patch` afterwards): `GlassworksEstimator.__init_subclass__`
+    wraps it to report numba compilation (`compile_seconds_`), and scikit-learn builds `set_fit_request` from its
+    signature when the class is created. A `fit` patched in later silently loses both."""
     from glassworks.registry import METHODS
     from glassworks.base import GlassworksEstimator
     classes = {m.estimator_class(t) for m in METHODS.values() for t in m.tasks}
@@ -136,7 +136,8 @@ def test_every_estimator_defines_fit_in_its_class_body():
     while todo:
         c = todo.pop()
         todo += c.__subclasses__()
-        if not c.__name__.startswith('_') and c.__module__.startswith('glassworks.') and c.__module__ != 'glassworks.base':
+        if (not c.__name__.startswith('_') and c.__module__.startswith('glassworks.')
+                and c.__module__ != 'glassworks.base'):
             classes.add(c)
     assert len(classes) >= 6, classes
     for cls in classes:

@@ -242,7 +242,8 @@ def test_numpy_input_and_pipeline():
 
 
 def test_gbdt_target_whole_number_regression():
-    "A regressor's whole-number target is a regression target for the gbdt cuts (not 400 classes); 'auto' keeps guessing."
+    """A regressor's whole-number target is a regression target for the gbdt cuts (not 400 classes); 'auto' keeps
+    guessing."""
     from glassworks.osrt import OSRTRegressor
     rng = np.random.default_rng(0)
     X = pd.DataFrame({'a': rng.normal(size=300), 'b': rng.normal(size=300)})

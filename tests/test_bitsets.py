@@ -61,7 +61,8 @@ def test_conversions(nm):
     idx = np.flatnonzero(m)
     np.testing.assert_array_equal(bs.indices(b), idx)
     assert bs.indices(b).dtype == np.int64
-    shuffled = np.random.default_rng(n).permutation(np.concatenate([idx, idx[:3]]))   # order and duplicates don't matter
+    # order and duplicates don't matter
+    shuffled = np.random.default_rng(n).permutation(np.concatenate([idx, idx[:3]]))
     assert_set(bs.from_indices(shuffled.astype(np.int64), n), n, m)
     assert_set(bs.bitset(m), n, m)
     assert_set(bs.bitset(m.astype(np.int8)), n, m)

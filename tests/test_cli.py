@@ -139,8 +139,10 @@ def test_errors(data):
     _error(gw('fit', tmp / 'cancer.csv', '--target', 'diagnosis', '--method', 'extract'), 'numeric target')
     _error(gw('fit', tmp / 'diabetes.csv', '--target', 'progression', '--method', 'cart'), 'unknown method')
     _error(gw('fit', tmp / 'diabetes.csv', '--method', 'osrt'), '--target')                  # argparse's own error
-    _error(gw('fit', tmp / 'diabetes.csv', '--target', 'progression', '--method', 'osrt', '--max-depth', 'two'), 'max-depth')
-    _error(gw('fit', tmp / 'cancer.csv', '--target', 'mean radius', '--method', 'hierscale'), "'diagnosis'", 'numeric columns')
+    _error(gw('fit', tmp / 'diabetes.csv', '--target', 'progression', '--method', 'osrt', '--max-depth', 'two'),
+           'max-depth')
+    _error(gw('fit', tmp / 'cancer.csv', '--target', 'mean radius', '--method', 'hierscale'),
+           "'diagnosis'", 'numeric columns')
     d.assign(bmi=d['bmi'].where(d.index % 5 > 0)).to_csv(tmp / 'nan_bmi.csv', index=False)
     _error(gw('fit', tmp / 'nan_bmi.csv', '--target', 'progression', '--method', 'osdt'), 'binarise', 'bmi')
     d.assign(flag=d['progression'] > 150).to_csv(tmp / 'bool_target.csv', index=False)
@@ -166,7 +168,8 @@ def test_parquet(data):
     tmp, d, c = data
     if parquet_engine() is None:
         (tmp / 'diabetes.parquet').write_bytes(b'PAR1')
-        _error(gw('fit', tmp / 'diabetes.parquet', '--target', 'progression', '--method', 'osrt'), 'pyarrow or fastparquet')
+        _error(gw('fit', tmp / 'diabetes.parquet', '--target', 'progression', '--method', 'osrt'),
+               'pyarrow or fastparquet')
     else:
         d.to_parquet(tmp / 'diabetes.parquet')
         r = gw('fit', tmp / 'diabetes.parquet', '--target', 'progression', '--method', 'osrt', '--max-depth', 1,
@@ -183,16 +186,17 @@ def test_progress_and_quiet(data, monkeypatch):
     monkeypatch.setattr(cli, 'PROGRESS_AFTER', 0.0)
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(['fit', str(tmp / 'diabetes.csv'), '--target', 'progression', '--method', 'osrt', '--max-depth', '2',
-                     '--out', str(tmp / 'p1'), '--no-draw'])
+        code = main(['fit', str(tmp / 'diabetes.csv'), '--target', 'progression', '--method', 'osrt',
+                     '--max-depth', '2', '--out', str(tmp / 'p1'), '--no-draw'])
     assert code == 0
     e = err.getvalue()
-    for stage in ('reading diabetes.csv', 'binarising 4 columns', 'fitting OSRTRegressor'): assert f"glassworks: {stage}" in e, e
+    for stage in ('reading diabetes.csv', 'binarising 4 columns', 'fitting OSRTRegressor'):
+        assert f"glassworks: {stage}" in e, e
     assert 'read ' in out.getvalue() and 'wrote ' in out.getvalue()
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(['fit', str(tmp / 'diabetes.csv'), '--target', 'progression', '--method', 'osrt', '--max-depth', '2',
-                     '--out', str(tmp / 'p2'), '--no-draw', '--quiet'])
+        code = main(['fit', str(tmp / 'diabetes.csv'), '--target', 'progression', '--method', 'osrt',
+                     '--max-depth', '2', '--out', str(tmp / 'p2'), '--no-draw', '--quiet'])
     assert code == 0 and err.getvalue() == ''
     text = out.getvalue()
     assert 'read ' not in text and 'wrote ' not in text and text.startswith('if ')

@@ -1,4 +1,5 @@
-"""Compilation: the cache filled ahead of time leaves nothing to compile, the notice, time limits without compile time."""
+"""Compilation: the cache filled ahead of time leaves nothing to compile, the notice, time limits without compile
+time."""
 import json, os, subprocess, sys, tempfile, textwrap, time
 import numpy as np
 from numba import njit

@@ -28,7 +28,8 @@ EXPECTED = {
     'happiness_2015': (158, 8), 'ships': (34, 4), 'smoking': (36, 3),
 }
 EMBEDDED = {'diabetes': (442, 10), 'breast_cancer': (569, 30), 'iris': (150, 4), 'wine': (178, 13)}
-# The DL8.5 / MurTree / STreeD suite (dl85/ in the data folder): rows, 0/1 features, rows of class 1, counted in the files.
+# The DL8.5 / MurTree / STreeD suite (dl85/ in the data folder): rows, 0/1 features, rows of class 1, counted in the
+# files.
 SUITE = {
     'dl85-anneal': (812, 93, 625), 'dl85-audiology': (216, 148, 57), 'dl85-australian-credit': (653, 125, 357),
     'dl85-breast-wisconsin': (683, 120, 444), 'dl85-diabetes': (768, 112, 500), 'dl85-heart-cleveland': (296, 95, 160),
@@ -322,7 +323,8 @@ def test_read_dl85_parser(tmp_path):
     p.write_text('1  0 1\n0 1  1\n')                     # runs of spaces are one separator
     assert gd.read_dl85(p)[0].shape == (2, 2)
     for text, match in [('1 0 1\n0 1\n', 'not in the DL8.5 format'), ('1 0 1\n0 1 1 1\n', 'not in the DL8.5 format'),
-                        ('1 0 x\n', 'not in the DL8.5 format'), ('1 0 1\n0 3 1\n', 'line 2 has a feature other than 0/1'),
+                        ('1 0 x\n', 'not in the DL8.5 format'),
+                        ('1 0 1\n0 3 1\n', 'line 2 has a feature other than 0/1'),
                         ('1\n0\n', 'at least one feature'), ('', 'not in the DL8.5 format')]:
         p.write_text(text)
         with pytest.raises(ValueError, match=match):

@@ -51,7 +51,8 @@ def test_gridsearch_osdt_on_dask_equals_serial(client):
     with parallel_config(backend='dask'), distributed.get_task_stream(client) as ts:
         dist = search.fit(X, y)
     assert len(ts.data) >= 1, 'no task reached the cluster'
-    for key in ('mean_test_score', 'std_test_score', 'rank_test_score') + tuple(f'split{k}_test_score' for k in range(4)):
+    for key in (('mean_test_score', 'std_test_score', 'rank_test_score')
+                + tuple(f'split{k}_test_score' for k in range(4))):
         np.testing.assert_array_equal(dist.cv_results_[key], serial.cv_results_[key], err_msg=key)
     assert dist.best_params_ == serial.best_params_ and dist.best_score_ == serial.best_score_
     b, s = dist.best_estimator_, serial.best_estimator_

@@ -34,7 +34,8 @@ def sources(nbs: Path):
             if not any(part.startswith(('_', '.')) for part in p.relative_to(nbs).parts)]
 
 
-def _src(cell): return ''.join(cell.get('source', '')) if isinstance(cell.get('source'), list) else cell.get('source', '')
+def _src(cell):
+    return ''.join(cell.get('source', '')) if isinstance(cell.get('source'), list) else cell.get('source', '')
 
 
 def _shown(cell):
@@ -68,7 +69,8 @@ def _png(w=24, h=12, rgb=(200, 60, 40)):
 def _svg():
     "A real graphviz drawing when `dot` is installed, else a hand-written one."
     if shutil.which('dot'):
-        r = subprocess.run(['dot', '-Tsvg'], input=b'digraph { rankdir=LR; "x0 <= 3" -> "leaf A"; "x0 <= 3" -> "leaf B" }',
+        r = subprocess.run(['dot', '-Tsvg'],
+                           input=b'digraph { rankdir=LR; "x0 <= 3" -> "leaf A"; "x0 <= 3" -> "leaf B" }',
                            capture_output=True, timeout=20)
         if r.returncode == 0: return r.stdout.decode()
     return ('<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n'
@@ -117,8 +119,9 @@ def write_fixture_notebook(path: Path):
               [{'output_type': 'execute_result', 'execution_count': 2, 'metadata': {},
                 'data': {'text/html': [df_html], 'text/plain': ['   age  smoker']}}]),
     ]
-    nb = {'cells': cells, 'metadata': {'kernelspec': {'display_name': 'Python 3', 'language': 'python', 'name': 'python3'},
-                                       'language_info': {'name': 'python'}}, 'nbformat': 4, 'nbformat_minor': 5}
+    nb = {'cells': cells,
+          'metadata': {'kernelspec': {'display_name': 'Python 3', 'language': 'python', 'name': 'python3'},
+                       'language_info': {'name': 'python'}}, 'nbformat': 4, 'nbformat_minor': 5}
     path.write_text(json.dumps(nb, indent=1), encoding='utf-8')
 
 
@@ -137,8 +140,10 @@ def sites(tmp_path_factory):
                   _cell('markdown', 'Back to [the fixture](../fixture.ipynb) and `fixture_fn`.')],
         'metadata': {}, 'nbformat': 4, 'nbformat_minor': 5}))
     (fx_nbs / 'scaling_out.md').write_text('---\ntitle: Scaling out\ndescription: Many `cores`.\n---\n\n'
-                                           'See [the fixture](fixture.ipynb).\n\n::: {.callout-tip}\n## Tip\nBody.\n:::\n')
-    (fx_nbs / 'sidebar.yml').write_text('website:\n  sidebar:\n    contents:\n      - section: Guides\n        contents:\n'
+                                           'See [the fixture](fixture.ipynb).\n\n'
+                                           '::: {.callout-tip}\n## Tip\nBody.\n:::\n')
+    (fx_nbs / 'sidebar.yml').write_text('website:\n  sidebar:\n    contents:\n'
+                                        '      - section: Guides\n        contents:\n'
                                         '          - fixture.ipynb\n          - auto: "*scaling_out*"\n'
                                         '      - section: Tutorials\n        contents: "tutorials/*"\n')
     runs = {'real': ['--nbs', str(NBS), '--out', str(tmp / 'site')],
@@ -179,7 +184,8 @@ def driver(tmp_path_factory):
     except ImportError:
         missing.append('the selenium package')
     if missing:
-        msg = f'headless Chromium not available, missing: {", ".join(missing)} (apt-get install chromium chromium-driver)'
+        msg = (f'headless Chromium not available, missing: {", ".join(missing)} '
+               '(apt-get install chromium chromium-driver)')
         if os.environ.get('CI'): pytest.fail(msg)
         pytest.skip(msg)
     opts = Options()
@@ -222,18 +228,20 @@ def shot(drv, name):
     drv.save_screenshot(str(SHOTS / name))
 
 
-PAGE_INFO = """
+PAGE_INFO = ("""
 const m = document.querySelector('main') || document.body;
 const art = document.querySelector('article.bd-article') || m;
 return {
   title: (art.querySelector('h1') || {textContent: ''}).textContent.replace(/#$/, '').trim(),
   desc: (art.querySelector('.gw-description') || {innerText: ''}).innerText,
-  nav: [...document.querySelectorAll('.bd-docs-nav a.reference')].map(a => [a.getAttribute('href'), a.textContent.trim()]),
+  nav: [...document.querySelectorAll('.bd-docs-nav a.reference')]"""
+    """.map(a => [a.getAttribute('href'), a.textContent.trim()]),
   captions: [...document.querySelectorAll('.bd-docs-nav p.caption')].map(p => p.textContent.trim()),
   active: [...document.querySelectorAll('.bd-docs-nav a.current')].map(a => a.textContent.trim()),
   text: art.innerText,
   jax: art.querySelectorAll('mjx-container').length,
-  imgs: [...art.querySelectorAll('img')].map(i => [i.getAttribute('src'), i.complete, i.naturalWidth, i.getBoundingClientRect().width]),
+  imgs: [...art.querySelectorAll('img')]"""
+    """.map(i => [i.getAttribute('src'), i.complete, i.naturalWidth, i.getBoundingClientRect().width]),
   nested: document.querySelectorAll('a a').length,
   private: [...document.querySelectorAll('a[href*="#_"]')].map(a => a.getAttribute('href')),
   toc: document.querySelectorAll('#pst-secondary-sidebar nav.page-toc a, #pst-secondary-sidebar .page-toc a').length,
@@ -244,9 +252,10 @@ return {
                                     if (s && s === prev) n++; prev = s; }
       return n; }).reduce((a, b) => a + b, 0),
   remote: performance.getEntriesByType('resource').map(e => e.name)
-      .concat([...document.querySelectorAll('script[src], link[href], img[src], iframe[src]')].map(e => e.src || e.href))
+      .concat([...document.querySelectorAll('script[src], link[href], img[src], iframe[src]')]"""
+          """.map(e => e.src || e.href))
       .filter(u => !u.startsWith(location.origin + '/') && !u.startsWith('data:'))};
-"""
+""")
 
 
 PAGE_EXTRA = """
@@ -293,7 +302,8 @@ def test_every_source_has_a_page_in_sidebar_order(real):
         assert real['pages'][rel]['page'] in hrefs, f'{rel} has no sidebar link: {hrefs}'
     import yaml
     sb = yaml.safe_load((NBS / 'sidebar.yml').read_text())
-    listed = [o for o in re.findall(r'[\w./-]+\.(?:ipynb|md)', yaml.safe_dump(sb)) if o in real['pages'] and o != 'index.ipynb']
+    listed = [o for o in re.findall(r'[\w./-]+\.(?:ipynb|md)', yaml.safe_dump(sb))
+              if o in real['pages'] and o != 'index.ipynb']
     order = [real['pages'][o]['page'] for o in listed]
     assert [h for h in hrefs if h in order] == order, f'sidebar order {hrefs} does not follow sidebar.yml {order}'
     sections = [s['section'] for s in sb['website']['sidebar']['contents'] if isinstance(s, dict) and 'section' in s]
@@ -310,7 +320,8 @@ def test_every_source_has_a_page_in_sidebar_order(real):
         assert len(p['text']) > 20, f'{rel}: page looks empty'
         assert '#|' not in p['text'], f'{rel}: cell directives leaked into the page'
         if rel != 'index.ipynb':
-            assert p['active'] == [nav_title[real['pages'][rel]['page']]], f'{rel}: current page not marked in the nav: {p["active"]}'
+            assert p['active'] == [nav_title[real['pages'][rel]['page']]], (
+                f'{rel}: current page not marked in the nav: {p["active"]}')
             assert p['prevnext'], f'{rel}: no previous/next links'
     severe = [e for e in real['errors'] if e.get('level') == 'SEVERE']
     assert not severe, f'browser errors: {severe}'
@@ -319,7 +330,8 @@ def test_every_source_has_a_page_in_sidebar_order(real):
 def test_api_reference_methods_and_literal_docstrings(real, driver, server):
     base = server['real']
     load(driver, f'{base}/validation.html')
-    sig = driver.execute_script("const s = document.getElementById('check_x'); return s ? s.closest('section').innerText : ''")
+    sig = driver.execute_script("const s = document.getElementById('check_x'); "
+                                "return s ? s.closest('section').innerText : ''")
     sig = re.sub(r'\s+', ' ', sig)
     assert 'def check_X(' in sig and 'feature_names' in sig and 'binary:bool=False' in sig, sig
     assert 'Validate a feature matrix' in sig
@@ -328,9 +340,11 @@ def test_api_reference_methods_and_literal_docstrings(real, driver, server):
     assert 'if X is None: raise InputError' not in t, '#| export source is visible'
     assert real['info']['00_validation.ipynb']['toc'] > 3, 'no per-page contents in the secondary sidebar'
     # ... and it follows the reader: scrolled to an entry, that entry is the highlighted one
-    driver.execute_script("document.getElementById('check_x').scrollIntoView(); window.dispatchEvent(new Event('scroll'))")
+    driver.execute_script("document.getElementById('check_x').scrollIntoView(); "
+                          "window.dispatchEvent(new Event('scroll'))")
     time.sleep(0.8)
-    act = driver.execute_script("return [...document.querySelectorAll('#pst-secondary-sidebar a.active')].map(a => a.textContent.trim())")
+    act = driver.execute_script("return [...document.querySelectorAll('#pst-secondary-sidebar a.active')]"
+                                ".map(a => a.textContent.trim())")
     assert 'check_X' in act, f'the page contents do not follow the reader: active {act}'
     # methods defined in a class body get their own entry, with nbdev's anchor
     checked = 0
@@ -347,7 +361,8 @@ def test_api_reference_methods_and_literal_docstrings(real, driver, server):
     assert checked >= 3
     # docstrings render literally: no emphasis from `*`/`_`, and their first line is shown as written
     for page, mod, names in [('treebnb', 'treebnb', ['max_leaves_apriori']),
-                             ('hierscale', 'hierscale', ['restricted_solve', 'scan_pairs', 'lambda_max_exact', 'GradientScreen']),
+                             ('hierscale', 'hierscale', ['restricted_solve', 'scan_pairs', 'lambda_max_exact',
+                                                         'GradientScreen']),
                              ('kmeans1d', 'kmeans1d', ['kmeans_penalized_nb', 'kmeans_eq_bound_nb'])]:
         load(driver, f'{base}/{page}.html', math=False)
         m = importlib.import_module(f'glassworks.{mod}')
@@ -359,7 +374,8 @@ def test_api_reference_methods_and_literal_docstrings(real, driver, server):
             assert r, f'{page}.html: no API entry #{n.lower()}'
             assert r['em'] == 0, f'{page}.html#{n.lower()}: docstring text became italic/bold'
             first = inspect.getdoc(getattr(m, n)).split('\n')[0].replace('`', '')
-            assert ' '.join(first.split()) in ' '.join(r['text'].split()), f'{n}: docstring not shown literally: {first!r}'
+            assert ' '.join(first.split()) in ' '.join(r['text'].split()), (
+                f'{n}: docstring not shown literally: {first!r}')
     # links in signatures' comments (docments) are not shown as raw markdown
     for rel, p in real['info'].items():
         assert not re.search(r'\]\((?:https?:|[\w/.-]+\.html)', p['text']), f'{rel}: raw markdown link in the page'
@@ -379,7 +395,7 @@ def _inventory(path: Path) -> dict:
     return res
 
 
-REFERENCE_ENTRY = """
+REFERENCE_ENTRY = ("""
 const dl = document.getElementById(arguments[0]) && document.getElementById(arguments[0]).closest('dl');
 if (!dl) return null;
 const dd = dl.querySelector(':scope > dd');
@@ -393,12 +409,13 @@ prose.querySelectorAll('pre, code, mjx-container, script').forEach(e => e.remove
 return {
   params: items.map(li => (li.querySelector('strong') || {textContent: ''}).textContent.trim()),
   described: items.map(li => /\\s(–|--)\\s+\\S/.test(li.textContent)),
-  attrs: [...dd.querySelectorAll('dl.py.attribute')].filter(a => own(a.parentElement)).map(a => a.querySelector('dt .sig-name').textContent.trim()),
+  attrs: [...dd.querySelectorAll('dl.py.attribute')].filter(a => own(a.parentElement))"""
+    """.map(a => a.querySelector('dt .sig-name').textContent.trim()),
   rubrics: [...dd.querySelectorAll('p.rubric')].filter(own).map(p => p.textContent.trim()),
   seealso: [...dd.querySelectorAll('div.admonition.seealso a')].filter(own).map(a => a.getAttribute('href')),
   doctest: [...dd.querySelectorAll('pre')].filter(own).some(p => p.textContent.includes('>>>')),
   text: prose.innerText};
-"""
+""")
 
 
 def test_api_reference_pages(sites, driver, server):
@@ -440,7 +457,8 @@ def test_api_reference_pages(sites, driver, server):
         if name in estimators:
             assert all(r['described']), f'{full}: parameters without a description: ' \
                 f'{[p for p, d in zip(r["params"], r["described"]) if not d]}'
-            assert r['attrs'] and all(a.endswith('_') for a in r['attrs']), f'{full}: no fitted attributes: {r["attrs"]}'
+            assert r['attrs'] and all(a.endswith('_') for a in r['attrs']), (
+                f'{full}: no fitted attributes: {r["attrs"]}')
             if hasattr(obj, 'fit'):
                 assert {'n_features_in_'} <= set(r['attrs']), f'{full}: attributes {r["attrs"]}'
             assert 'Examples' in r['rubrics'] and r['doctest'], f'{full}: no Examples with a doctest: {r["rubrics"]}'
@@ -504,7 +522,8 @@ def test_copy_button_copies_code(driver, server):
         const exec = document.execCommand.bind(document);
         document.execCommand = function(cmd) {
             const ok = exec.apply(null, arguments);
-            if (cmd === 'copy') window.__copied = ok ? ((document.activeElement || {}).value || (getSelection() || '').toString()) : 'FAILED';
+            if (cmd === 'copy') window.__copied = ok ? ((document.activeElement || {}).value """
+                """|| (getSelection() || '').toString()) : 'FAILED';
             return ok; };
         if (navigator.clipboard && navigator.clipboard.writeText) {
             const w = navigator.clipboard.writeText.bind(navigator.clipboard);
@@ -518,7 +537,8 @@ def test_copy_button_copies_code(driver, server):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     btn = driver.find_element(By.CSS_SELECTOR, 'button.copybtn')  # a real (trusted) click: a user gesture may copy
-    ActionChains(driver).move_to_element(btn.find_element(By.XPATH, '..')).pause(0.3).move_to_element(btn).click().perform()
+    (ActionChains(driver).move_to_element(btn.find_element(By.XPATH, '..')).pause(0.3)
+     .move_to_element(btn).click().perform())
     time.sleep(0.3)
     st = driver.execute_script("""const b = document.querySelector('button.copybtn');
         return {cls: b.className, tip: b.getAttribute('data-tooltip'), copied: window.__copied}""")
@@ -532,19 +552,26 @@ def test_phone_layout(driver, server):
     try:
         load(driver, f'{server["real"]}/validation.html', math=False)
         r = driver.execute_script("""
-            const h = window.innerHeight, main = document.querySelector('article.bd-article h1').getBoundingClientRect();
-            const sb = document.querySelector('#pst-primary-sidebar'), cs = getComputedStyle(sb), side = sb.getBoundingClientRect();
+            const h = window.innerHeight, """
+                """main = document.querySelector('article.bd-article h1').getBoundingClientRect();
+            const sb = document.querySelector('#pst-primary-sidebar'), cs = getComputedStyle(sb), """
+                """side = sb.getBoundingClientRect();
             const tog = document.querySelector('.primary-toggle');
-            return {h: h, w: window.innerWidth, top: main.top, sideVisible: cs.visibility !== 'hidden' && cs.display !== 'none' && side.width > 0 && side.right > 0 && side.left < window.innerWidth,
-                    toggle: !!tog && tog.getBoundingClientRect().width > 0, scrollW: document.documentElement.scrollWidth}""")
+            return {h: h, w: window.innerWidth, top: main.top, """
+                    """sideVisible: cs.visibility !== 'hidden' && cs.display !== 'none' && side.width > 0 """
+                    """&& side.right > 0 && side.left < window.innerWidth,
+                    toggle: !!tog && tog.getBoundingClientRect().width > 0, """
+                    """scrollW: document.documentElement.scrollWidth}""")
         shot(driver, 'phone.png')
         assert r['top'] < r['h'] * 0.5, f'the page content starts below the first half screen: {r}'
         assert not r['sideVisible'], f'the navigation is not collapsed on a phone: {r}'
         assert r['toggle'], 'no button to open the navigation on a phone'
         driver.execute_script("document.querySelector('.primary-toggle').click()")
         time.sleep(0.5)
-        opened = driver.execute_script("""const d = document.querySelector('dialog#pst-primary-sidebar-modal, #pst-primary-sidebar');
-            const a = [...document.querySelectorAll('.bd-docs-nav a.reference')].filter(a => a.getBoundingClientRect().width > 0);
+        opened = driver.execute_script("""const d = """
+            """document.querySelector('dialog#pst-primary-sidebar-modal, #pst-primary-sidebar');
+            const a = [...document.querySelectorAll('.bd-docs-nav a.reference')]"""
+                """.filter(a => a.getBoundingClientRect().width > 0);
             return a.length""")
         shot(driver, 'phone_nav.png')
         assert opened > 5, 'the phone navigation does not open'
@@ -559,21 +586,25 @@ def test_fixture_page(driver, sites, server):
         const m = document.querySelector('article.bd-article');
         return {text: m.innerText, inline: m.querySelectorAll('mjx-container:not([display="true"])').length,
                 display: m.querySelectorAll('mjx-container[display="true"]').length,
-                imgs: [...m.querySelectorAll('img')].map(i => [i.complete, i.naturalWidth, i.getBoundingClientRect().width]),
+                imgs: [...m.querySelectorAll('img')]"""
+                    """.map(i => [i.complete, i.naturalWidth, i.getBoundingClientRect().width]),
                 tables: m.querySelectorAll('table.dataframe').length,
                 api: !!document.getElementById('fixture_fn'), meth: !!document.getElementById('fixturething.grow'),
                 priv: !!document.getElementById('fixturething._private'),
                 em: [...m.querySelectorAll('section p em')].map(e => e.textContent),
-                adm: [...m.querySelectorAll('div.admonition')].map(a => [a.className, (a.querySelector('.admonition-title')||{}).textContent]),
+                adm: [...m.querySelectorAll('div.admonition')]"""
+                    """.map(a => [a.className, (a.querySelector('.admonition-title')||{}).textContent]),
                 headings: [...m.querySelectorAll('h1,h2,h3,h4')].map(h => h.textContent.replace(/#$/, '')),
                 tabs: [...m.querySelectorAll('.sd-tab-set > label')].map(l => l.textContent.trim()),
                 streams: [...m.querySelectorAll('.cell_output .output.stream')].map(o => o.innerText),
                 title: m.querySelector('h1').textContent.replace(/#$/, ''),
                 desc: (m.querySelector('.gw-description')||{}).innerText}""")
-    assert r['title'] == 'Fixture page' and 'exercises the docs pipeline' in r['desc'] and '`' not in r['desc'], r['desc']
+    assert (r['title'] == 'Fixture page' and 'exercises the docs pipeline' in r['desc']
+            and '`' not in r['desc']), r['desc']
     assert r['display'] == 1 and r['inline'] >= 2, r
     assert '$$' not in r['text'] and '\\lambda' not in r['text'], 'raw TeX visible'
-    assert len(r['imgs']) == 2 and all(c and w > 0 and bw > 0 for c, w, bw in r['imgs']), f'PNG/SVG not rendered: {r["imgs"]}'
+    assert len(r['imgs']) == 2 and all(c and w > 0 and bw > 0 for c, w, bw in r['imgs']), (
+        f'PNG/SVG not rendered: {r["imgs"]}')
     assert r['tables'] == 1, 'DataFrame HTML output missing'
     assert r['api'] and r['meth'] and not r['priv'], 'API entries: function, public method (not the private one)'
     assert not r['em'], f'docstring text became italic: {r["em"]}'
@@ -583,7 +614,8 @@ def test_fixture_page(driver, sites, server):
     assert 'Heads up' not in r['headings'] and 'First tab' not in r['headings'], r['headings']
     assert r['tabs'] == ['First tab', 'Second tab'], r['tabs']
     assert 'TAB_ONE_BODY' in r['text']
-    assert r['streams'] == ['line 0\nline 1\nline 2'] or any('line 0\nline 1\nline 2' in s for s in r['streams']), r['streams']
+    assert (r['streams'] == ['line 0\nline 1\nline 2']
+            or any('line 0\nline 1\nline 2' in s for s in r['streams'])), r['streams']
     t = r['text']
     assert 'HIDDEN_MARKER' not in t, '#| hide cell shown'
     assert 'EXPORTED_BODY_MARKER' not in t, '#| export source shown'
@@ -600,8 +632,10 @@ def test_fixture_page(driver, sites, server):
         'tutorials/first_steps.html'
 
 
-_re_res = re.compile(r'<(script|link|img|iframe|source|embed|object|audio|video)\b[^>]*?\s(?:src|href|data)\s*=\s*["\']?\s*((?:https?:)?//[^"\'\s>]+)', re.I)
-_re_cdn = re.compile(r'(?:https?:)?//[\w.-]*(?:cdn|jsdelivr|unpkg|googleapis|gstatic|cloudflare|bootstrapcdn|mathjax\.org)[\w.-]*/', re.I)
+_re_res = re.compile(r'<(script|link|img|iframe|source|embed|object|audio|video)\b[^>]*?'
+                     r'\s(?:src|href|data)\s*=\s*["\']?\s*((?:https?:)?//[^"\'\s>]+)', re.I)
+_re_cdn = re.compile(r'(?:https?:)?//[\w.-]*'
+                     r'(?:cdn|jsdelivr|unpkg|googleapis|gstatic|cloudflare|bootstrapcdn|mathjax\.org)[\w.-]*/', re.I)
 
 
 @pytest.mark.parametrize('key', ['real', 'fixture'])
@@ -646,7 +680,8 @@ def test_no_dead_links(sites, key):
             elif frag and target in ids and frag not in ids[target]: bad.append(f'{page}: {href} (no such anchor)')
     assert not bad, f'{len(bad)} dead internal link(s):\n' + '\n'.join(bad[:30])
     # the build drops an anchor that does not exist (the link keeps its page) and says so: none may need it
-    dropped = [l for l in sites['log'][key].splitlines() if 'without a target' in l or l.startswith('  ') and '(no ' in l]
+    dropped = [l for l in sites['log'][key].splitlines()
+               if 'without a target' in l or l.startswith('  ') and '(no ' in l]
     assert not dropped, 'links whose target anchor/page does not exist (docs/build.py):\n' + '\n'.join(dropped[:30])
 
 
@@ -734,7 +769,8 @@ def test_code_fits_its_column_at_1400px(real, driver, server):
             r = driver.execute_script("""const art = document.querySelector('article.bd-article');
                 const pres = [...art.querySelectorAll('pre')];
                 const sec = document.querySelector('.bd-sidebar-secondary');
-                return {n: pres.length, wide: pres.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.innerText.slice(0, 60)),
+                return {n: pres.length, wide: pres.filter(e => e.scrollWidth > e.clientWidth + 1)"""
+                    """.map(e => e.innerText.slice(0, 60)),
                         art: art.getBoundingClientRect().width,
                         sec: sec ? [sec.scrollWidth, sec.clientWidth] : [0, 0]}""")
             if r['wide']: bad.append(f'{rel}: {len(r["wide"])} of {r["n"]} blocks scroll, e.g. {r["wide"][0]!r}')
@@ -753,7 +789,8 @@ def test_copying_a_doctest_copies_only_its_code(driver, server):
         const exec = document.execCommand.bind(document);
         document.execCommand = function(cmd) {
             const ok = exec.apply(null, arguments);
-            if (cmd === 'copy') window.__copied = ok ? ((document.activeElement || {}).value || (getSelection() || '').toString()) : 'FAILED';
+            if (cmd === 'copy') window.__copied = ok ? ((document.activeElement || {}).value """
+                """|| (getSelection() || '').toString()) : 'FAILED';
             return ok; };
         if (navigator.clipboard && navigator.clipboard.writeText) {
             const w = navigator.clipboard.writeText.bind(navigator.clipboard);
@@ -761,13 +798,15 @@ def test_copying_a_doctest_copies_only_its_code(driver, server):
         const btns = [...document.querySelectorAll('button.copybtn')];
         return btns.findIndex(b => { const pre = document.querySelector(b.dataset.clipboardTarget);
             if (!pre) return false; const ls = pre.innerText.split('\\n').filter(l => l.trim());
-            return ls.some(l => l.startsWith('>>> ')) && ls.some(l => !l.startsWith('>>> ') && !l.startsWith('... ')); });""")
+            return ls.some(l => l.startsWith('>>> ')) """
+                """&& ls.some(l => !l.startsWith('>>> ') && !l.startsWith('... ')); });""")
     if idx < 0: pytest.skip('no doctest with output on validation.html')
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     btn = driver.find_elements(By.CSS_SELECTOR, 'button.copybtn')[idx]
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", btn)
-    ActionChains(driver).move_to_element(btn.find_element(By.XPATH, '..')).pause(0.3).move_to_element(btn).click().perform()
+    (ActionChains(driver).move_to_element(btn.find_element(By.XPATH, '..')).pause(0.3)
+     .move_to_element(btn).click().perform())
     time.sleep(0.3)
     r = driver.execute_script("""const b = document.querySelectorAll('button.copybtn')[arguments[0]];
         return {copied: window.__copied, code: document.querySelector(b.dataset.clipboardTarget).innerText}""", idx)
@@ -784,7 +823,8 @@ def test_search_snippets_show_no_raw_tex(driver, server):
     load(driver, f'{server["real"]}/search.html?q=bound', math=False)
     t0, ctx = time.time(), []
     while time.time() - t0 < 30:
-        ctx = driver.execute_script("return [...document.querySelectorAll('#search-results p.context')].map(p => p.textContent)")
+        ctx = driver.execute_script("return [...document.querySelectorAll('#search-results p.context')]"
+                                    ".map(p => p.textContent)")
         n = driver.execute_script("return document.querySelectorAll('#search-results li').length")
         if n and len(ctx) >= min(n, 5): break
         time.sleep(0.3)

@@ -1,6 +1,7 @@
 """Every public function and class of the foundation modules carries a real example in its docstring, and it runs.
 
-(`./run.sh test` runs all doctests with `pytest --doctest-modules glassworks`; this test makes a missing example fail.)"""
+(`./run.sh test` runs all doctests with `pytest --doctest-modules glassworks`; this test makes a missing example
+fail.)"""
 import doctest
 import importlib
 import inspect
@@ -8,8 +9,8 @@ import inspect
 import pytest
 
 MODULES = ['glassworks.bitsets', 'glassworks.models', 'glassworks.treedp', 'glassworks.kmeans1d', 'glassworks.oracles',
-           'glassworks.validation', 'glassworks.osrt', 'glassworks.hierscale', 'glassworks.datasets', 'glassworks.binarize',
-           'glassworks.ogb', 'glassworks.extract', 'glassworks.osdt', 'glassworks.treebnb',
+           'glassworks.validation', 'glassworks.osrt', 'glassworks.hierscale', 'glassworks.datasets',
+           'glassworks.binarize', 'glassworks.ogb', 'glassworks.extract', 'glassworks.osdt', 'glassworks.treebnb',
            'glassworks.base']
 
 

@@ -310,8 +310,10 @@ def test_real_budget_constant_y_and_pandas_unfitted():
     e_ok, e_rev = RuleExtractor(gbf, max_rules=4).fit(Xf, y), RuleExtractor(gbf, max_rules=4).fit(rev, y)
     assert np.allclose(e_rev.predict(Xf), e_ok.predict(Xf)) and e_rev.score(Xf, y) > 0.5
     assert np.allclose(node_table(gbf, rev).leaf_of, node_table(gbf, Xf).leaf_of)
-    assert rule_path(gbf, rev, y, n_lambdas=8).steps[-1].q == pytest.approx(rule_path(gbf, Xf, y, n_lambdas=8).steps[-1].q)
-    with pytest.raises(InputError, match='differ'): RuleExtractor(gbf, max_rules=4).fit(Xf.rename(columns={'col 0': 'z'}), y)
+    assert rule_path(gbf, rev, y, n_lambdas=8).steps[-1].q == pytest.approx(
+        rule_path(gbf, Xf, y, n_lambdas=8).steps[-1].q)
+    with pytest.raises(InputError, match='differ'):
+        RuleExtractor(gbf, max_rules=4).fit(Xf.rename(columns={'col 0': 'z'}), y)
 
 
 def test_faithful_block_oa_equals_dp():
@@ -345,7 +347,8 @@ def test_validation_selection():
 
 
 def test_gamma_cv_prefers_shrinkage_on_noise():
-    "On a pure-noise target the extraction's CV picks a strong ridge (small gamma), and generalises better than gamma=10."
+    """On a pure-noise target the extraction's CV picks a strong ridge (small gamma), and generalises better than
+    gamma=10."""
     rng = np.random.default_rng(0)
     X = rng.uniform(size=(400, 5))
     y = rng.normal(size=400)
@@ -395,8 +398,9 @@ _EXPECTED_CHECKS = {'RandomForestRegressor': {
                          expected_failed_checks=lambda est: _EXPECTED_CHECKS.get(type(est.ensemble).__name__, {}))
 def test_sklearn_estimator_checks(estimator, check):
     """Every check passes but one, listed with its reason. The inner ensembles get a `random_state`: scikit-learn's
-    checks seed only a top-level `random_state`, and an unseeded boosting ensemble breaks ties between features at random.
-    (`solver='exact'` also passes every check, run once by hand, but its time limits make it ~2 min: not here.)"""
+    checks seed only a top-level `random_state`, and an unseeded boosting ensemble breaks ties between features at
+    random. (`solver='exact'` also passes every check, run once by hand, but its time limits make it ~2 min: not
+    here.)"""
     check(estimator)
 
 
@@ -405,7 +409,8 @@ def test_exact_solver_after_another_highs_model():
     import highspy
     h = highspy.Highs()
     h.setOptionValue('output_flag', False)
-    h.addCols(2, np.array([-1., -1.]), np.zeros(2), np.ones(2), 0, np.array([], np.int32), np.array([], np.int32), np.array([]))
+    h.addCols(2, np.array([-1., -1.]), np.zeros(2), np.ones(2), 0, np.array([], np.int32), np.array([], np.int32),
+              np.array([]))
     h.run()
     X, y = make_friedman1(200, random_state=1)
     gb = GradientBoostingRegressor(n_estimators=4, max_depth=2, random_state=0).fit(X, y)
@@ -518,7 +523,7 @@ def test_sample_weight_passed_to_unfitted_ensemble():
         RuleExtractor(nw, max_rules=2, gamma=1.0).fit(X, y, sample_weight=w)
 
 
-# ---------------------------------------------------------------- branch-and-bound exact solver vs brute force (issue 23)
+# ---------------------------------------------------------- branch-and-bound exact solver vs brute force (issue 23)
 
 
 def _tiny_problem(seed, trees, depth, n, g_rel, budget='rules', weighted=False, include_root=False):
@@ -545,7 +550,8 @@ def test_branch_and_bound_equals_brute_force(seed, trees, depth, n, K, g_rel, bu
     assert np.isclose(res['upper'], q_bf, rtol=1e-8)                   # the certified answer is the optimum
     assert res['lower'] <= q_bf * (1 + 1e-9) + 1e-12                   # the bound is a bound
     assert is_antichain(prob.table, res['nodes']) and prob.a[res['nodes']].sum() <= K + 1e-9
-    for max_nodes in (1, 2, 5):                                        # stopped early: still a valid bound, feasible incumbent
+    # stopped early: still a valid bound, feasible incumbent
+    for max_nodes in (1, 2, 5):
         early = branch_and_bound(prob, K, max_nodes=max_nodes)
         assert early['lower'] <= q_bf * (1 + 1e-9) + 1e-12 and early['upper'] >= q_bf * (1 - 1e-9)
         assert is_antichain(prob.table, early['nodes']) and prob.a[early['nodes']].sum() <= K + 1e-9
@@ -555,7 +561,8 @@ def test_branch_and_bound_equals_brute_force(seed, trees, depth, n, K, g_rel, bu
 @given(seed=st.integers(0, 10_000), K=st.integers(2, 3), g_rel=st.sampled_from([0.1, 1.0, 10.0]),
        share=st.sampled_from([0, 300]))
 def test_exact_solve_bound_below_optimum(seed, K, g_rel, share):
-    "exact_solve with or without branch-and-bound (share=0: relaxation and branching only) never reports a lower bound above the optimum, and certifies only the optimum."
+    """exact_solve with or without branch-and-bound (share=0: relaxation and branching only) never reports a lower
+    bound above the optimum, and certifies only the optimum."""
     prob = _tiny_problem(seed, 3, 2, 45, g_rel)
     q_bf, _ = brute_budget(prob, K)
     for tl in (0.05, 30.0):
@@ -592,7 +599,8 @@ def test_relax_and_enumerate_equals_brute_force(seed, trees, depth, n, K, g_rel,
         assert is_antichain(prob.table, early['nodes']) and prob.a[early['nodes']].sum() <= K + 1e-9
     fz = np.zeros(prob.table.m)
     fz[res['nodes']] = 1.0  # q_fractional at a 0/1 point is q_value
-    assert np.allclose(q_fractional(prob.table, prob.y, fz, prob.gamma)[0], q_value(prob.table, prob.y, res['nodes'], prob.gamma)[0])
+    assert np.allclose(q_fractional(prob.table, prob.y, fz, prob.gamma)[0],
+                       q_value(prob.table, prob.y, res['nodes'], prob.gamma)[0])
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -608,7 +616,8 @@ def test_relax_and_branch_equals_brute_force(seed, trees, depth, n, K, g_rel, bu
     assert res['status'] == 'optimal' and np.isclose(res['upper'], q_bf, rtol=1e-8)
     assert res['lower'] <= q_bf * (1 + 1e-9) + 1e-12
     assert is_antichain(prob.table, res['nodes']) and prob.a[res['nodes']].sum() <= K + 1e-9
-    first = relax_and_enumerate(prob, K, max_fw=1, max_supports=0)          # as exact_solve hands it on: incumbent and planes
+    # as exact_solve hands it on: incumbent and planes
+    first = relax_and_enumerate(prob, K, max_fw=1, max_supports=0)
     handed = relax_and_branch(prob, K, warm=[first['nodes']], cuts=first['cuts'], max_list=max_list)
     assert handed['status'] == 'optimal' and np.isclose(handed['upper'], q_bf, rtol=1e-8)
     for limit in (1, 3):                                   # stopped early: a valid bound and a feasible incumbent
@@ -625,14 +634,17 @@ def test_relax_and_enumerate_fractional_gradient_and_cases():
     for i in np.flatnonzero(prob.cand)[:6]:                # the gradient of Prop. E3 against a central difference
         e = np.zeros_like(z)
         e[i] = 1e-6
-        fd = (q_fractional(prob.table, prob.y, z + e, prob.gamma)[0] - q_fractional(prob.table, prob.y, z - e, prob.gamma)[0]) / 2e-6
+        fd = (q_fractional(prob.table, prob.y, z + e, prob.gamma)[0]
+              - q_fractional(prob.table, prob.y, z - e, prob.gamma)[0]) / 2e-6
         assert np.isclose(g[i], fd, rtol=1e-4, atol=1e-8)
     real = relax_and_enumerate(ExtractionProblem(prob.table, prob.y, prob.gamma, prob.a * 0.5), 2)   # non-integer costs
     assert real['status'] == 'not_applicable' and real['lower'] == 0.0
-    assert relax_and_branch(ExtractionProblem(prob.table, prob.y, prob.gamma, prob.a * 0.5), 2)['status'] == 'not_applicable'
-    res = exact_solve(ExtractionProblem(prob.table, prob.y, prob.gamma, prob.a * 1.5), 3.0)           # then the next stages
+    assert (relax_and_branch(ExtractionProblem(prob.table, prob.y, prob.gamma, prob.a * 0.5), 2)['status']
+            == 'not_applicable')
+    res = exact_solve(ExtractionProblem(prob.table, prob.y, prob.gamma, prob.a * 1.5), 3.0)   # then the next stages
     assert res['status'] == 'optimal' and res['method'] in ('bnb', 'oa', 'bnb+oa')
-    assert np.isclose(res['upper'], brute_budget(ExtractionProblem(prob.table, prob.y, prob.gamma, prob.a * 1.5), 3.0)[0])
+    assert np.isclose(res['upper'],
+                      brute_budget(ExtractionProblem(prob.table, prob.y, prob.gamma, prob.a * 1.5), 3.0)[0])
     staged = exact_solve(prob, 2, time_limit=30)
     assert staged['status'] == 'optimal' and staged['method'].startswith('enum')
 
@@ -643,21 +655,24 @@ def test_exact_certificates_do_not_depend_on_the_scale_of_y(scale):
     base = _tiny_problem(11, 3, 3, 60, 1.0)
     small = ExtractionProblem(base.table, base.y * scale, base.gamma, base.a)
     q_bf, S_bf = brute_budget(small, 3)
-    for solve in (relax_and_enumerate, exact_solve, outer_approximation, lambda p, K: relax_and_branch(p, K, max_list=1)):
+    for solve in (relax_and_enumerate, exact_solve, outer_approximation,
+                  lambda p, K: relax_and_branch(p, K, max_list=1)):
         res = solve(small, 3)
         assert res['lower'] <= q_bf * (1 + 1e-9) + 1e-300                     # never above the optimum
-        if res['status'] == 'optimal': assert abs(res['upper'] - q_bf) <= 1e-6 * q_bf   # relative only (q ~ 1e-12 at 1e-7)
+        if res['status'] == 'optimal':
+            assert abs(res['upper'] - q_bf) <= 1e-6 * q_bf   # relative only (q ~ 1e-12 at 1e-7)
     assert relax_and_enumerate(small, 3)['nodes'].tolist() == sorted(S_bf)
 
 
-@pytest.mark.xfail(strict=True, reason="known: HiGHS's dual bound on an ill-conditioned master (gamma 1e5, near-perfect fit) "
-                   "lies above the optimum, so outer approximation certifies a worse support; exact_solve uses it only "
-                   "for non-integer budget attributes (found by a reviewer, 2026-11-25)")
+@pytest.mark.xfail(strict=True, reason="known: HiGHS's dual bound on an ill-conditioned master (gamma 1e5, "
+                   "near-perfect fit) lies above the optimum, so outer approximation certifies a worse support; "
+                   "exact_solve uses it only for non-integer budget attributes (found by a reviewer, 2026-11-25)")
 def test_outer_approximation_bound_on_an_ill_conditioned_master():
     x = np.arange(8)
     half = np.where(x <= 3.5, 1, 2)
     stump = lambda lo, hi: ([1, -1, -1], [2, -1, -1], [0, -1, -1], [3.5, 0, 0], [0.0, lo, hi])
-    tab = _table_from_arrays([stump(-1.708, 2.024), stump(-0.726, 0.721), stump(-1.134, 1.175)], np.c_[half, half, half], ['x'])
+    tab = _table_from_arrays([stump(-1.708, 2.024), stump(-0.726, 0.721), stump(-1.134, 1.175)],
+                             np.c_[half, half, half], ['x'])
     noise = np.array([0.009, -0.0035, -0.0148, -0.0011, -0.0045, 0.0078, 0.0019, -0.0163])
     prob = ExtractionProblem(tab, 1000 * (np.where(x <= 3.5, -1.0, 1.0) + noise), 1e5, np.full(tab.m, 1.5))
     q_bf, _ = brute_budget(prob, 3.0)                                        # 305.96, nodes (1, 2)

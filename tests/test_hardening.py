@@ -11,7 +11,8 @@ from glassworks import (OSDTClassifier, OSRTRegressor, HierScaleRegressor, RuleB
 
 
 def gw(*argv):
-    return subprocess.run([sys.executable, '-m', 'glassworks', *map(str, argv)], capture_output=True, text=True, timeout=300)
+    return subprocess.run([sys.executable, '-m', 'glassworks', *map(str, argv)], capture_output=True, text=True,
+                          timeout=300)
 
 
 @pytest.fixture(scope='module')
@@ -38,14 +39,16 @@ def test_cli_out_file_and_folder(table):
     (tmp / 'afile').write_text('x')
     r = gw('fit', tmp / 't.csv', '--target', 'y', '--method', 'osrt', '--out', tmp / 'afile')
     assert r.returncode == 2 and 'is a file' in r.stderr and 'Traceback' not in r.stderr
-    assert gw('fit', tmp / 't.csv', '--target', 'y', '--method', 'osrt', '--max-depth', 2, '--out', tmp / 'm', '--no-draw').returncode == 0
+    assert gw('fit', tmp / 't.csv', '--target', 'y', '--method', 'osrt', '--max-depth', 2, '--out', tmp / 'm',
+              '--no-draw').returncode == 0
     r = gw('predict', tmp / 'm' / 'model.json', tmp / 't.csv', '--out', tmp)
     assert r.returncode == 2 and 'is a folder' in r.stderr
 
 
 def test_cli_predict_refuses_missing_values_the_model_never_saw(table):
     tmp, df = table
-    assert gw('fit', tmp / 't.csv', '--target', 'y', '--method', 'osrt', '--max-depth', 2, '--out', tmp / 'm2', '--no-draw').returncode == 0
+    assert gw('fit', tmp / 't.csv', '--target', 'y', '--method', 'osrt', '--max-depth', 2, '--out', tmp / 'm2',
+              '--no-draw').returncode == 0
     bad = df.copy()
     bad.loc[3, 'a'] = np.nan
     bad.to_csv(tmp / 'nan.csv', index=False)
@@ -55,13 +58,15 @@ def test_cli_predict_refuses_missing_values_the_model_never_saw(table):
 
 def _envelope(tmp):
     if not (tmp / 'm3' / 'model.json').exists():
-        assert gw('fit', tmp / 't.csv', '--target', 'y', '--method', 'osrt', '--max-depth', 1, '--out', tmp / 'm3', '--no-draw').returncode == 0
+        assert gw('fit', tmp / 't.csv', '--target', 'y', '--method', 'osrt', '--max-depth', 1, '--out', tmp / 'm3',
+                  '--no-draw').returncode == 0
     return json.loads((tmp / 'm3' / 'model.json').read_text())
 
 
 def _deep(n):
     node = {'node': 'leaf', 'value': 1.0}
-    for _ in range(n): node = {'node': 'split', 'feature': 0, 'threshold': 0.5, 'left': node, 'right': {'node': 'leaf', 'value': 0.0}}
+    for _ in range(n):
+        node = {'node': 'split', 'feature': 0, 'threshold': 0.5, 'left': node, 'right': {'node': 'leaf', 'value': 0.0}}
     return node
 
 
@@ -81,7 +86,8 @@ def test_cli_predict_damaged_envelopes(table, damage):
     text = json.dumps(env)
     if damage == 'deep':                     # 1,000 levels: written by hand (json.dumps itself would recurse too deep)
         leaf = '{"node": "leaf", "value": 0.0}'
-        deep = '{"node": "split", "feature": 0, "threshold": 0.5, "left": ' * 1000 + leaf + (', "right": ' + leaf + '}') * 1000
+        deep = ('{"node": "split", "feature": 0, "threshold": 0.5, "left": ' * 1000 + leaf
+                + (', "right": ' + leaf + '}') * 1000)
         text = text.replace('"DEEP"', deep)
     p = tmp / f'bad-{damage.replace(" ", "-")}.json'
     p.write_text(text)
@@ -93,7 +99,8 @@ def test_cli_predict_damaged_envelopes(table, damage):
 def test_cli_predict_damaged_hierscale(table, damage):
     tmp, _ = table
     if not (tmp / 'h' / 'model.json').exists():
-        assert gw('fit', tmp / 't.csv', '--target', 'y', '--method', 'hierscale', '--out', tmp / 'h', '--no-draw').returncode == 0
+        assert gw('fit', tmp / 't.csv', '--target', 'y', '--method', 'hierscale', '--out', tmp / 'h',
+                  '--no-draw').returncode == 0
     env = json.loads((tmp / 'h' / 'model.json').read_text())
     m = env['model']
     if damage == 'index -1': m['interactions'] = [[-1, 1, 0.5]]
@@ -110,8 +117,9 @@ def test_cli_predict_damaged_hierscale(table, damage):
 # --- model files -------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize('root', [None, [], 'missing', _deep(1000), {'node': 'split', 'feature': 1.7, 'threshold': 0.5,
                                    'left': {'node': 'leaf', 'value': 0}, 'right': {'node': 'leaf', 'value': 1}},
-                                  {'node': 'split', 'feature': 0, 'threshold': '0.5', 'left': {'node': 'leaf', 'value': 0},
-                                   'right': {'node': 'leaf', 'value': 1}}, {'node': 'leaf'}])
+                                  {'node': 'split', 'feature': 0, 'threshold': '0.5',
+                                   'left': {'node': 'leaf', 'value': 0}, 'right': {'node': 'leaf', 'value': 1}},
+                                  {'node': 'leaf'}])
 def test_tree_from_damaged_dicts(root):
     d = Tree(Split(0, 0.5, Leaf(0), Leaf(1)), ['a', 'b']).to_dict()
     if isinstance(root, str): d.pop('root')
@@ -130,7 +138,8 @@ def test_huge_targets_are_refused_not_hung():
     rng = np.random.default_rng(1)
     X = rng.integers(0, 2, (40, 3))
     y = rng.normal(size=40) * 1e155
-    for est in (OSRTRegressor(0.05, max_depth=3), RuleExtractor(GradientBoostingRegressor(n_estimators=5, max_depth=2), max_rules=3),
+    for est in (OSRTRegressor(0.05, max_depth=3),
+                RuleExtractor(GradientBoostingRegressor(n_estimators=5, max_depth=2), max_rules=3),
                 HierScaleRegressor(n_lambda=5), RuleBoostingRegressor(n_rules=2, search='greedy')):
         with pytest.raises(InputError, match='too large'): est.fit(X.astype(float), y)
 
@@ -178,7 +187,7 @@ def test_logistic_boosting_without_regularisation_stops_on_separation():
     assert np.isfinite(m.predict_proba(X)).all()
 
 
-# --- found by the property-based battery (tests/test_bad_inputs.py) ----------------------------------------------------
+# --- found by the property-based battery (tests/test_bad_inputs.py) ---------------------------------------------------
 def test_rule_boosting_on_constant_columns_predicts_its_intercept():
     "Fit accepted an all-constant X (no cut-point: the intercept alone) and predict then refused it (0 features)."
     m = RuleBoostingRegressor(n_rules=2).fit(np.array([[0.0], [0.0], [0.0]]), [0.0, 1.0, 2.0])
@@ -187,14 +196,19 @@ def test_rule_boosting_on_constant_columns_predicts_its_intercept():
 
 
 @pytest.mark.parametrize('make', [lambda: OSDTClassifier(0.1).fit([[0, 1], [1, 0]], [0, 1]),
-                                  lambda: HierScaleRegressor(n_lambda=3).fit(np.random.default_rng(0).normal(size=(20, 2)),
-                                                                             np.random.default_rng(1).normal(size=20)),
-                                  lambda: RuleExtractor(GradientBoostingRegressor(n_estimators=3), max_rules=2, gamma=1.0)
-                                  .fit(np.random.default_rng(0).normal(size=(20, 2)), np.random.default_rng(1).normal(size=20)),
-                                  lambda: RuleBoostingRegressor(n_rules=2).fit(np.random.default_rng(0).normal(size=(20, 2)),
-                                                                               np.random.default_rng(1).normal(size=20))])
+                                  lambda: HierScaleRegressor(n_lambda=3).fit(
+                                      np.random.default_rng(0).normal(size=(20, 2)),
+                                      np.random.default_rng(1).normal(size=20)),
+                                  lambda: RuleExtractor(GradientBoostingRegressor(n_estimators=3), max_rules=2,
+                                                        gamma=1.0).fit(
+                                      np.random.default_rng(0).normal(size=(20, 2)),
+                                      np.random.default_rng(1).normal(size=20)),
+                                  lambda: RuleBoostingRegressor(n_rules=2).fit(
+                                      np.random.default_rng(0).normal(size=(20, 2)),
+                                      np.random.default_rng(1).normal(size=20))])
 def test_ragged_lists_are_refused_with_our_error(make):
-    "numpy's 'inhomogeneous shape' ValueError escaped predict (np.ndim on a ragged list) and RuleExtractor/RuleBoosting fit."
+    """numpy's 'inhomogeneous shape' ValueError escaped predict (np.ndim on a ragged list) and
+    RuleExtractor/RuleBoosting fit."""
     m = make()
     with pytest.raises(InputError): m.predict([[0.0, 1.0], [1.0]])
     from sklearn.base import clone
@@ -205,9 +219,11 @@ def test_non_numeric_entries_are_our_errors():
     "RuleExtractor raised numpy's ValueError on strings and a bare TypeError on dicts; RuleBoosting a bare TypeError."
     from glassworks.validation import InputTypeError
     X = np.array([[1.0, 'a'], [2.0, 'b'], [3.0, 'c']], dtype=object)
-    with pytest.raises(InputError): RuleExtractor(GradientBoostingRegressor(n_estimators=3), max_rules=2).fit(X, [1.0, 2.0, 3.0])
+    with pytest.raises(InputError):
+        RuleExtractor(GradientBoostingRegressor(n_estimators=3), max_rules=2).fit(X, [1.0, 2.0, 3.0])
     X = np.array([[1.0, {'a': 1}], [2.0, 3.0], [3.0, 4.0]], dtype=object)
-    for est in (RuleExtractor(GradientBoostingRegressor(n_estimators=3), max_rules=2), RuleBoostingRegressor(n_rules=2)):
+    for est in (RuleExtractor(GradientBoostingRegressor(n_estimators=3), max_rules=2),
+                RuleBoostingRegressor(n_rules=2)):
         with pytest.raises(InputTypeError, match='argument must be a string.* number'): est.fit(X, [1.0, 2.0, 3.0])
     assert issubclass(InputTypeError, TypeError) and issubclass(InputTypeError, InputError)
 
@@ -218,19 +234,22 @@ def test_rule_extractor_boolean_parameters_are_checked(param):
     rng = np.random.default_rng(0)
     for bad in (0.0, 'no', None):
         with pytest.raises(ParameterError, match=param):
-            RuleExtractor(GradientBoostingRegressor(n_estimators=3), max_rules=2, **{param: bad}).fit(rng.normal(size=(20, 2)),
-                                                                                                     rng.normal(size=20))
+            RuleExtractor(GradientBoostingRegressor(n_estimators=3), max_rules=2, **{param: bad}).fit(
+                rng.normal(size=(20, 2)), rng.normal(size=20))
 
 
 def test_seeds_and_switches_are_checked():
-    "random_state=0.5 raised numpy's TypeError (hierScale) or scikit-learn's ValueError (Binarizer); standardize=-1 was taken."
+    """random_state=0.5 raised numpy's TypeError (hierScale) or scikit-learn's ValueError (Binarizer); standardize=-1
+    was taken."""
     rng = np.random.default_rng(0)
     X, y = rng.normal(size=(20, 2)), rng.normal(size=20)
     for bad in (0.5, -1, 'seed', True):
-        with pytest.raises(ParameterError, match='random_state'): HierScaleRegressor(n_lambda=3, random_state=bad).fit(X, y)
+        with pytest.raises(ParameterError, match='random_state'):
+            HierScaleRegressor(n_lambda=3, random_state=bad).fit(X, y)
         with pytest.raises(ParameterError, match='random_state'): Binarizer(strategy='gbdt', random_state=bad).fit(X, y)
     with pytest.raises(ParameterError, match='standardize'): HierScaleRegressor(n_lambda=3, standardize=-1).fit(X, y)
-    a = HierScaleRegressor(n_lambda=3, random_state=np.random.RandomState(0)).fit(X, y).predict(X)   # a legacy seed works too
+    # a legacy seed works too
+    a = HierScaleRegressor(n_lambda=3, random_state=np.random.RandomState(0)).fit(X, y).predict(X)
     assert np.isfinite(a).all()
 
 
@@ -263,7 +282,8 @@ def test_cli_predict_hierscale_refuses_infinite_inputs(tmp_path):
     df = pd.DataFrame({'a': rng.normal(size=40), 'b': rng.normal(size=40)})
     df['y'] = df.a - df.b
     df.to_csv(tmp_path / 't.csv', index=False)
-    assert gw('fit', tmp_path / 't.csv', '--target', 'y', '--method', 'hierscale', '--out', tmp_path / 'h', '--no-draw').returncode == 0
+    assert gw('fit', tmp_path / 't.csv', '--target', 'y', '--method', 'hierscale', '--out', tmp_path / 'h',
+              '--no-draw').returncode == 0
     (tmp_path / 'inf.csv').write_text('a,b,y\ninf,1,0.5\n')
     r = gw('predict', tmp_path / 'h' / 'model.json', tmp_path / 'inf.csv', '--out', tmp_path / 'p.csv')
     assert r.returncode == 2 and 'infinite' in r.stderr, r.stderr
@@ -278,15 +298,19 @@ def test_model_from_json_refuses_bad_text(text):
 
 
 def _tree_dict():
-    return Tree(Split(0, 0.5, Leaf('no', counts=[2, 1]), Leaf('yes', counts=[0, 3])), ['a', 'b'], classes=['no', 'yes']).to_dict()
+    return Tree(Split(0, 0.5, Leaf('no', counts=[2, 1]), Leaf('yes', counts=[0, 3])), ['a', 'b'],
+                classes=['no', 'yes']).to_dict()
 
 
-@pytest.mark.parametrize('where, value', [('classes', float('-inf')), ('classes', [['no'], 'yes']), ('classes', ['no', 'no']),
+@pytest.mark.parametrize('where, value', [('classes', float('-inf')), ('classes', [['no'], 'yes']),
+                                          ('classes', ['no', 'no']),
                                           ('feature_names', ['a', {'x': 1}]), ('feature_names', 3.5),
-                                          ('leaf value', {'node': 'split'}), ('leaf n_samples', [1, 2]), ('leaf loss', 'low'),
+                                          ('leaf value', {'node': 'split'}), ('leaf n_samples', [1, 2]),
+                                          ('leaf loss', 'low'),
                                           ('split n_samples', {'a': 1})])
 def test_model_dicts_with_nested_or_wrong_kinds(where, value):
-    "classes=-inf raised TypeError ('float' is not iterable); ragged classes a numpy ValueError at predict; a nested dict "
+    ("classes=-inf raised TypeError ('float' is not iterable); ragged classes a numpy ValueError at predict; "
+     "a nested dict ")
     "as a leaf value, n_samples or feature name recursed in _plain/str (RecursionError when 1,000 levels deep)."
     d = _tree_dict()
     if where in ('classes', 'feature_names'): d[where] = value

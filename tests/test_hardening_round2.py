@@ -25,7 +25,8 @@ def test_many_categories_are_applied_in_one_pass():
     n = 20_000
     vals = [f'c{i}' for i in range(n)]
     info = [dict(column='c', kind='category', op='==', value=v) for v in vals] + \
-           [dict(column='c', kind='category', op='==', value='c5'), dict(column='c', kind='missing', op='is', value=None)]
+           [dict(column='c', kind='category', op='==', value='c5'),
+            dict(column='c', kind='missing', op='is', value=None)]
     df = pd.DataFrame({'c': vals[::-1][:n - 1] + [None]})
     t = time.perf_counter()
     out = apply_feature_info(df, info)

@@ -1,10 +1,12 @@
-"""Acceptance tests of glassworks.hierscale against independent oracles (HiGHS QP / LP, explicit interaction matrices)."""
+"""Acceptance tests of glassworks.hierscale against independent oracles (HiGHS QP / LP, explicit interaction
+matrices)."""
 
 import numpy as np
 import pytest
 
 from glassworks.datasets import make_hierarchical
-from glassworks.hierscale import (HierScaleRegressor, all_pairs, direct_qp, hierscale_path, kkt_lp, pair_dots, penalty, prox, prox_qp, scan_pairs)
+from glassworks.hierscale import (HierScaleRegressor, all_pairs, direct_qp, hierscale_path, kkt_lp, pair_dots, penalty,
+                                  prox, prox_qp, scan_pairs)
 from glassworks.validation import InputError, ParameterError
 
 
@@ -45,7 +47,8 @@ def test_prox_is_a_minimiser():
     for _ in range(10):
         p, pairs, bt, tt, L, l1, l2 = _random_prox_instance(rng)
         b, t, _ = prox(bt, tt, pairs, L, l1, l2)
-        obj = lambda b_, t_: 0.5 * L * (np.sum((b_ - bt) ** 2) + np.sum((t_ - tt) ** 2)) + penalty(b_, t_, pairs, l1, l2)
+        obj = lambda b_, t_: (0.5 * L * (np.sum((b_ - bt) ** 2) + np.sum((t_ - tt) ** 2))
+                              + penalty(b_, t_, pairs, l1, l2))
         f0 = obj(b, t)
         for _ in range(50):
             db, dt = rng.normal(size=p) * 1e-3, rng.normal(size=len(tt)) * 1e-3

@@ -32,7 +32,8 @@ def _interrupted_fit(est, y, after=1.0):
         return time.perf_counter() - t
     finally: timer.cancel()
 
-@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason='signals reach the main thread only')
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),
+                    reason='signals reach the main thread only')
 @pytest.mark.parametrize('make', [lambda: OSDTClassifier(0.0, max_depth=6, search='dp'),
                                   lambda: OSDTClassifier(0.001, search='bnb'),
                                   lambda: OSRTRegressor(0.001, max_depth=6)], ids=['osdt-dp', 'osdt-bnb', 'osrt'])

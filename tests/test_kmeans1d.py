@@ -206,7 +206,8 @@ def test_penalized_numba_callable_and_grouped_bound():
     assert C == 2 and abs(v - 7.2) < 1e-12
     wc, mc, ssc = np.array([2.0, 1, 3]), np.array([1.5, 3, 11]), np.array([0.5, 0, 2])
     assert kmeans_eq_bound(wc, mc, ssc, 1.6) == (7.2, 2)
-    assert kmeans_eq_bound(wc, mc, ssc, 0.01) == (pytest.approx(2.53, abs=1e-12), 3)   # never below the equivalence loss 2.5 (+3 lam)
+    # never below the equivalence loss 2.5 (+3 lam)
+    assert kmeans_eq_bound(wc, mc, ssc, 0.01) == (pytest.approx(2.53, abs=1e-12), 3)
 
 
 @settings(max_examples=40, **SETTINGS)

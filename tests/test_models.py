@@ -55,7 +55,8 @@ def test_classification_views_agree(root, X):
     cover = np.column_stack([r.covers(X) for r in rules.rules])
     np.testing.assert_array_equal(cover.sum(axis=1), 1)
     np.testing.assert_array_equal(cover.argmax(axis=1), tree.apply(X))
-    np.testing.assert_array_equal(np.asarray(CLASSES)[[CLASSES.index(lf.value) for lf in tree.leaves()]][tree.apply(X)], y)
+    np.testing.assert_array_equal(np.asarray(CLASSES)[[CLASSES.index(lf.value) for lf in tree.leaves()]][tree.apply(X)],
+                                  y)
     back = Tree.from_dict(json.loads(json.dumps(tree.to_dict())))
     assert back == tree
     np.testing.assert_array_equal(back.predict(X), y)
@@ -203,8 +204,8 @@ def test_bad_input_raises(make):
 
 
 def test_negate_name():
-    pairs = [('age <= 25.5', 'age > 25.5'), ('color == red', 'color != red'), ('age in (25, 40]', 'age not in (25, 40]'),
-             ('smoker', 'not smoker')]
+    pairs = [('age <= 25.5', 'age > 25.5'), ('color == red', 'color != red'),
+             ('age in (25, 40]', 'age not in (25, 40]'), ('smoker', 'not smoker')]
     for a, b in pairs: assert negate_name(a) == b and negate_name(b) == a
 
 

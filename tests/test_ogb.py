@@ -85,7 +85,8 @@ def test_bounds_are_admissible_over_all_subsets(seed, eps):
 
 
 def test_presort_is_a_heuristic_not_a_bound():
-    "The paper's pre-sort 'bound' falls below the true best sub-extent value on some instances (so it is labelled heuristic)."
+    """The paper's pre-sort 'bound' falls below the true best sub-extent value on some instances (so it is labelled
+    heuristic)."""
     rng, below = np.random.default_rng(0), 0
     for _ in range(300):
         Q, B = random_basis(rng, 10, 3)
@@ -262,7 +263,8 @@ def test_peer_agreement_fastogb():
         ours = RuleBoostingRegressor(n_rules=2, search='greedy', max_rule_length=20, n_cutpoints=4, epsilon=1e-4,
                                      reg=0.0).fit(X, y)
         assert np.allclose([h['risk'] for h in ours.history_[1:]], f.loss_history_[:2], rtol=1e-8)
-        theirs = np.asarray(f.training_rule_matrix_, dtype=float)[:, :2] if hasattr(f, 'training_rule_matrix_') else None
+        theirs = (np.asarray(f.training_rule_matrix_, dtype=float)[:, :2] if hasattr(f, 'training_rule_matrix_')
+                  else None)
         if theirs is not None and theirs.shape == (n, 2):
             mine = ours.model_.coverage(ours.binarizer_.transform(X)).astype(float)
             assert np.array_equal(mine, theirs)
@@ -322,7 +324,8 @@ def test_single_row_and_one_class_are_refused():
     with pytest.raises(InputError, match='1 class'): RuleBoostingClassifier().fit(X, np.ones(20))
     with pytest.raises(InputError, match='Unknown label type: continuous'):
         RuleBoostingClassifier().fit(X, np.linspace(0, 1, 20))
-    with pytest.raises(InputError, match='Only binary classification'): RuleBoostingClassifier().fit(X, np.arange(20) % 3)
+    with pytest.raises(InputError, match='Only binary classification'):
+        RuleBoostingClassifier().fit(X, np.arange(20) % 3)
     with pytest.raises(InputError, match='requires y'): RuleBoostingRegressor().fit(X, None)
     with pytest.raises(InputError, match='NaN'): RuleBoostingClassifier().fit(X, np.where(X.a > 3, 1.0, np.nan))
     with pytest.raises(InputError, match='inconsistent'): RuleBoostingRegressor().fit(X, np.arange(19.))
@@ -359,7 +362,8 @@ def test_string_labels_and_categorical_columns():
     (dict(epsilon=-1e-3), 'epsilon'), (dict(reg=-1.0), 'reg'), (dict(objective='adaboost'), 'objective'),
     (dict(search='dfs'), 'search'), (dict(weights='fixed'), 'weights'), (dict(bound='loose'), 'bound'),
     (dict(loss='logistic'), 'loss'), (dict(max_rule_length=0), 'max_rule_length'), (dict(time_limit=0), 'time_limit'),
-    (dict(max_complexity=0), 'max_complexity'), (dict(beam_width=0), 'beam_width'), (dict(n_cutpoints=0), 'n_cutpoints')])
+    (dict(max_complexity=0), 'max_complexity'), (dict(beam_width=0), 'beam_width'),
+    (dict(n_cutpoints=0), 'n_cutpoints')])
 def test_bad_parameters(params, word):
     with pytest.raises(ParameterError, match=word): RuleBoostingRegressor(**params).fit(_frame(), np.arange(20.))
 
@@ -388,7 +392,7 @@ def test_predict_follows_column_names_and_refuses_missing_ones():
     with pytest.raises(InputError, match='Reshape'): m.predict(np.zeros(2))
 
 
-# ---- sample weights: an integer weight is a repeated row, a zero weight a removed row ---------------------------------
+# ---- sample weights: an integer weight is a repeated row, a zero weight a removed row --------------------------------
 def _binary_frame(rng, n):
     "0/1 and categorical columns only: their propositions do not depend on how often a row occurs."
     m = int(rng.integers(2, 6))
@@ -448,8 +452,9 @@ def test_integer_weights_equal_repeated_rows(loss, search):
        search=st.sampled_from(['greedy', 'beam', 'bnb']), combo=st.sampled_from(_COMBOS),
        bound=st.sampled_from(['admissible', 'presort']), reg=st.sampled_from([0.0, 0.3, 1.0]),
        L=st.integers(1, 3), eps=st.sampled_from([0.0, 1e-4, 0.5]))
+# the 4th rule's best objective was 6e-17 (zero up to rounding): the rule chosen depended on sum order
 @example(seed=65536, loss='poisson', search='greedy', combo=('ogb', 'corrective'), bound='admissible', reg=0.0, L=2,
-         eps=0.0)   # the 4th rule's best objective was 6e-17 (zero up to rounding): the rule chosen depended on sum order
+         eps=0.0)
 def test_integer_weights_equal_repeated_rows_random(seed, loss, search, combo, bound, reg, L, eps):
     if loss != 'squared' and reg == 0:
         reg = 0.3     # unregularised logistic / Poisson optima can lie at infinity (separation); no unique weights
@@ -544,7 +549,8 @@ def test_weighted_statistics_equal_repeated_rows(seed, eps):
         bw, _ = corrective_weights(Q, y, loss, 0.5, sample_weight=w)
         assert np.allclose(bw, corrective_weights(Q[rows], y[rows], loss, 0.5)[0], rtol=1e-8, atol=1e-10)
         q, f = Q[:, -1], rng.normal(size=n) * 0.1
-        assert np.isclose(line_weight(q, f, y, loss, 0.5, sample_weight=w), line_weight(q[rows], f[rows], y[rows], loss, 0.5))
+        assert np.isclose(line_weight(q, f, y, loss, 0.5, sample_weight=w),
+                          line_weight(q[rows], f[rows], y[rows], loss, 0.5))
         L = get_loss(loss)
         assert np.isclose(keep_weight(q, L.gradient(f, y), L.hessian(f, y), 0.5, w),
                           keep_weight(q[rows], L.gradient(f[rows], y[rows]), L.hessian(f[rows], y[rows]), 0.5))
@@ -568,8 +574,8 @@ def test_weighted_bounds_are_admissible(seed, eps):
     Z = all_subsets(m)
     wI, O = w[I], B.O[I]
     par = ((Z @ (wI[:, None] * O)) ** 2).sum(1) if O.shape[1] else None
-    for obj, bnd in [('gs', bound_gs(g[I], wI)), ('gb', bound_gb(g[I], 0.0, wI)), ('xgb', bound_xgb(g[I], h[I], 0.4, wI)),
-                     ('ogb', bound_ogb_admissible(g[I], O, eps, wI))]:
+    for obj, bnd in [('gs', bound_gs(g[I], wI)), ('gb', bound_gb(g[I], 0.0, wI)),
+                     ('xgb', bound_xgb(g[I], h[I], 0.4, wI)), ('ogb', bound_ogb_admissible(g[I], O, eps, wI))]:
         best = objective_values(obj, Z @ (wI * g[I]), Z @ wI, Z @ (wI * h[I]), par, eps, 0.4).max()
         assert bnd >= best - 1e-9 * max(1.0, abs(best))
         if obj in ('gs', 'gb'): assert np.isclose(bnd, best, rtol=1e-9)
@@ -581,7 +587,8 @@ def test_newton_does_not_stall():
         rng = np.random.default_rng(seed)
         n = 40
         Q = np.column_stack([np.ones(n)] + [(rng.random(n) < 0.5).astype(float) for _ in range(3)])
-        for loss, y in [('logistic', np.where(rng.random(n) < 0.5, -1., 1.)), ('poisson', rng.poisson(2.0, n).astype(float))]:
+        for loss, y in [('logistic', np.where(rng.random(n) < 0.5, -1., 1.)),
+                        ('poisson', rng.poisson(2.0, n).astype(float))]:
             assert corrective_weights(Q, y, loss, 1.0)[1] < 20
 
 
@@ -661,7 +668,8 @@ def test_fastogb_language_equals_fastogb_encoder(seed):
         enc = PropositionEncoder(max_col_attr=2 * (n_cutpoints + 1)).fit(X)
         M = enc.transform(X).astype(bool)
         ref = {M[:, j].tobytes() for j in range(M.shape[1]) if 0 < M[:, j].sum() < len(X)}
-        m = RuleBoostingRegressor(n_rules=1, search='greedy', language='fastogb', n_cutpoints=n_cutpoints).fit(X, X[:, 1])
+        m = RuleBoostingRegressor(n_rules=1, search='greedy', language='fastogb',
+                                  n_cutpoints=n_cutpoints).fit(X, X[:, 1])
         assert _extents_of(m, X) == ref
         assert len(m.propositions_) == len(ref)
 
@@ -675,13 +683,15 @@ def test_quantile_language_results_unchanged():
     m = RuleBoostingRegressor(n_rules=6, search='greedy', max_rule_length=100, language='quantile').fit(X, y)
     assert np.allclose([h['risk'] for h in m.history_], [5929.884897, 4683.311681, 3507.319152, 3223.052151,
                                                          2981.444028, 2891.705907, 2746.104865], rtol=0, atol=1e-6)
-    assert m.conjunctions_ == [(68, 43, 46), (7, 28, 31), (49, 45, 24), (73, 67, 37, 63), (29, 50), (4, 21, 3, 20, 16, 36)]
+    assert m.conjunctions_ == [(68, 43, 46), (7, 28, 31), (49, 45, 24), (73, 67, 37, 63), (29, 50),
+                               (4, 21, 3, 20, 16, 36)]
     m = RuleBoostingRegressor(n_rules=6, search='bnb', max_rule_length=2, language='quantile').fit(X, y)
     assert np.allclose([h['risk'] for h in m.history_], [5929.884897, 4677.397376, 3546.728249, 3258.909851,
                                                          3081.138028, 2969.280229, 2856.411059], rtol=0, atol=1e-6)
     assert m.conjunctions_ == [(44, 67), (7, 31), (49, 66), (68, 73), (20, 22), (11, 41)]
     Xc, yc = load_breast_cancer(return_X_y=True, as_frame=True)
-    m = RuleBoostingClassifier(n_rules=5, search='greedy', max_rule_length=3, language='quantile').fit(Xc.iloc[:, :8], yc)
+    m = RuleBoostingClassifier(n_rules=5, search='greedy', max_rule_length=3,
+                               language='quantile').fit(Xc.iloc[:, :8], yc)
     assert np.allclose([h['risk'] for h in m.history_], [0.69314718, 0.39503733, 0.21157508, 0.18594788, 0.17278632,
                                                          0.14268602], rtol=0, atol=1e-8)
     assert m.conjunctions_ == [(30, 3), (42, 36, 60), (38, 45, 60), (31, 3), (58, 49, 40)]
@@ -696,7 +706,8 @@ def test_quantile_language_results_unchanged():
 def test_language_predict_matches_training_scores(language):
     "Every language: predictions on the training rows reproduce the training risk, for both estimators."
     rng = np.random.default_rng(5)
-    X = pd.DataFrame({'a': rng.integers(0, 5, 70), 'b': rng.normal(size=70), 'c': pd.Categorical(rng.choice(['u', 'v', 'w'], 70))})
+    X = pd.DataFrame({'a': rng.integers(0, 5, 70), 'b': rng.normal(size=70),
+                      'c': pd.Categorical(rng.choice(['u', 'v', 'w'], 70))})
     y = X.a + (X.c == 'u') * 2.0 + rng.normal(size=70) * 0.1
     m = RuleBoostingRegressor(n_rules=5, language=language).fit(X, y)
     assert np.isclose(np.mean((m.predict(X) - y) ** 2), m.history_[-1]['risk'])
@@ -719,12 +730,12 @@ def test_linear_terms():
     assert m0.history_[-1]['risk'] > 100 * m.history_[-1]['risk']
     Z = m._linear_matrix(X)
     g = 2 * (m._decision_values(X) - (y - y.mean()).to_numpy())
-    assert np.allclose(Z.T @ g, 0, atol=1e-6)                              # reg = 0: the gradient is orthogonal to the terms
+    assert np.allclose(Z.T @ g, 0, atol=1e-6)   # reg = 0: the gradient is orthogonal to the terms
 
 
 def test_poisson_offset_is_the_papers_rescaling():
-    """offset='geometric_mean' with reg r * ytilde fits the same rules as the paper's rescaled counts y / ytilde with reg r
-    (l(o + s, y) = ytilde l(s, y / ytilde) + const), and the scores differ by o = log ytilde."""
+    """offset='geometric_mean' with reg r * ytilde fits the same rules as the paper's rescaled counts y / ytilde with
+    reg r (l(o + s, y) = ytilde l(s, y / ytilde) + const), and the scores differ by o = log ytilde."""
     rng = np.random.default_rng(4)
     X = pd.DataFrame({'a': rng.integers(0, 5, 60), 'b': rng.normal(size=60)})
     y = rng.poisson(np.exp(1.5 + 0.4 * X.a)).astype(float)

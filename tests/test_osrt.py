@@ -261,8 +261,8 @@ def test_result_attributes_are_those_of_the_returned_tree():
 
 
 def test_leaf_count_bound_is_ceil_one_over_lambda():
-    """Proposition 2 of nbs/13_osrt: an optimum better than the single leaf has at most ceil(1/lambda) leaves, and a 3-bit
-    parity next to a two-row block reaches 10 leaves at lambda = 0.1."""
+    """Proposition 2 of nbs/13_osrt: an optimum better than the single leaf has at most ceil(1/lambda) leaves, and a
+    3-bit parity next to a two-row block reaches 10 leaves at lambda = 0.1."""
     import itertools, math
     rows = [(0, *b, 0, 1.0 if sum(b) % 2 else -1.0) for b in itertools.product([0, 1], repeat=3)]
     rows += [(1, 0, 0, 0, 0, 1.0), (1, 0, 0, 0, 1, -1.0)]

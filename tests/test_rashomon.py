@@ -1,5 +1,6 @@
 """Rashomon sets against the independent brute-force enumerator (glassworks.oracles.brute_rashomon) on random small
-instances: the same trees as a set, the same size, non-decreasing objectives in order; plus the estimator entry points."""
+instances: the same trees as a set, the same size, non-decreasing objectives in order; plus the estimator entry
+points."""
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck

@@ -45,7 +45,8 @@ def _gb():
 
 
 def _recipes():
-    "name -> list of (estimator, X, y, output method): one small fit each (several where settings change the code path)."
+    """name -> list of (estimator, X, y, output method): one small fit each (several where settings change the code
+    path)."""
     from glassworks.binarize import Binarizer
     from glassworks.osdt import OSDTClassifier
     from glassworks.osrt import OSRTRegressor
@@ -57,7 +58,8 @@ def _recipes():
         'Binarizer': [(Binarizer(output='numpy'), Xc, None, 'transform')],
         'OSDTClassifier': [(OSDTClassifier(0.02, search='bnb'), Xb, yc, 'predict'),
                            (OSDTClassifier(0.02, search='dp'), Xb, yc, 'predict'),
-                           (OSDTClassifier(0.05, max_depth=2, binarizer='quantile'), Xc, (yr > 0).astype(int), 'predict')],
+                           (OSDTClassifier(0.05, max_depth=2, binarizer='quantile'), Xc, (yr > 0).astype(int),
+                            'predict')],
         'OSRTRegressor': [(OSRTRegressor(0.02), Xb, Xb[:, 0] * 2.0 + Xb[:, 3], 'predict')],
         'HierScaleRegressor': [(HierScaleRegressor(n_lambda=10), Xc, yr, 'predict'),
                                (HierScaleRegressor(n_lambda=10, cv=3, n_jobs=2), Xc, yr, 'predict')],
@@ -100,7 +102,8 @@ def test_clone_and_pickle(name, i):
     np.testing.assert_array_equal(_out(u.fit(X, y), X, method), ref)
     back = pickle.loads(pickle.dumps(fitted))
     np.testing.assert_array_equal(_out(back, X, method), ref)
-    np.testing.assert_array_equal(_out(clone(back).fit(X, y), X, method), ref)   # a clone of a fitted one refits the same
+    # a clone of a fitted one refits the same
+    np.testing.assert_array_equal(_out(clone(back).fit(X, y), X, method), ref)
 
 
 def test_every_estimator_fits_in_loky_workers():
@@ -158,7 +161,8 @@ def test_extractor_gamma_cv_n_jobs_equals_serial():
 
 
 def test_extractor_gamma_cv_time_limit_in_parallel():
-    "A time limit already spent stops the parallel CV as it stops the serial one: no candidate scored, the strongest ridge."
+    """A time limit already spent stops the parallel CV as it stops the serial one: no candidate scored, the strongest
+    ridge."""
     from glassworks.extract import _cv_gamma
     from glassworks.base import SearchMonitor
     from sklearn.datasets import make_friedman1
@@ -167,7 +171,8 @@ def test_extractor_gamma_cv_time_limit_in_parallel():
     from glassworks.extract import node_table
     a = node_table(gb, X).attribute('rules')
     for n_jobs in (None, 2):
-        g, scores = _cv_gamma(gb, X, y, None, a, (0.1, 1.0, 10.0), 3, monitor=SearchMonitor(time_limit=0.0), n_jobs=n_jobs)
+        g, scores = _cv_gamma(gb, X, y, None, a, (0.1, 1.0, 10.0), 3, monitor=SearchMonitor(time_limit=0.0),
+                              n_jobs=n_jobs)
         assert (g, scores) == (10.0, {})
 
 

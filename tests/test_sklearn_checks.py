@@ -14,7 +14,8 @@ from glassworks.osrt import OSRTRegressor
 
 EXPECTED = {
     'Binarizer': {
-        'check_transformer_preserve_dtypes': "the output is a 0/1 indicator table (uint8) by design, whatever the input dtype",
+        'check_transformer_preserve_dtypes': "the output is a 0/1 indicator table (uint8) by design, "
+                                             "whatever the input dtype",
     },
     'HierScaleRegressor': {
         'check_dtype_object': "object arrays holding strings are refused: hierScale needs numeric features "

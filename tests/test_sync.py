@@ -30,7 +30,8 @@ def test_notebooks_are_clean(tmp_path):
     shutil.copytree(ROOT / 'nbs', tmp_path / 'nbs')
     exe = Path(sys.executable).with_name('nbdev_clean')
     subprocess.run([str(exe)], cwd=tmp_path, check=True, capture_output=True)
-    nbs = [p.relative_to(ROOT / 'nbs') for p in sorted((ROOT / 'nbs').rglob('*.ipynb')) if '.ipynb_checkpoints' not in p.parts]
+    nbs = [p.relative_to(ROOT / 'nbs') for p in sorted((ROOT / 'nbs').rglob('*.ipynb'))
+           if '.ipynb_checkpoints' not in p.parts]
     assert any(p.parent.name == 'tutorials' for p in nbs)                     # sub-folders are checked too
     dirty = [str(p) for p in nbs if (ROOT / 'nbs' / p).read_text() != (tmp_path / 'nbs' / p).read_text()]
     assert not dirty, f"run nbdev_clean: {dirty}"

@@ -4,7 +4,8 @@ import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 
 from numba import njit
-from glassworks.treedp import TreeData, search_tree, tree_objective, CLS, make_problem, _units, parent_statistics, pair_statistics
+from glassworks.treedp import (TreeData, search_tree, tree_objective, CLS, make_problem, _units, parent_statistics,
+                               pair_statistics)
 from glassworks.bitsets import full, indices, popcount
 from glassworks.base import SearchMonitor
 from glassworks.oracles import brute_classification, brute_regression
@@ -175,9 +176,9 @@ def test_concurrent_searches_in_threads():
 @given(instances('classification'), instances('regression'), st.integers(1, 4), st.booleans(), st.booleans(),
        st.booleans(), st.booleans(), st.booleans())
 def test_depth_two_solver_matches_oracle(inst_c, inst_r, depth, depth_two, incremental, similarity, anytime, distinct):
-    """Propositions 6, 9, 10 and 13: subproblems with <= 2 levels left solved from pair statistics (updated incrementally
-    or not), bounds carried from neighbouring supports (or not), equivalent features searched once (or not), both
-    losses, against the oracle."""
+    """Propositions 6, 9, 10 and 13: subproblems with <= 2 levels left solved from pair statistics (updated
+    incrementally or not), bounds carried from neighbouring supports (or not), equivalent features searched once (or
+    not), both losses, against the oracle."""
     X, y, w, lam, _, chunk = inst_c
     sw = dict(depth_two=depth_two, incremental=incremental, similarity=similarity, anytime=anytime,
               distinct_features=distinct)
@@ -209,7 +210,8 @@ def test_switches_agree_on_larger_instances(seed, task, depth):
     assert ref.complete
     for inc, sim, anytime in [(True, True, False), (True, False, False), (False, True, False), (True, True, True)]:
         r = search_tree(data, lam, depth, incremental=inc, similarity=sim, anytime=anytime, chunk=50)
-        assert r.complete and abs(r.objective - ref.objective) <= 1e-9 * max(1.0, abs(ref.objective)), (inc, sim, r, ref)
+        assert (r.complete
+                and abs(r.objective - ref.objective) <= 1e-9 * max(1.0, abs(ref.objective))), (inc, sim, r, ref)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -259,7 +261,8 @@ def _slot_contents(P, q):
 
 
 def _statistics_from_scratch(data, bits, c):
-    "s(S), s(S, x~_i = 1), s(S, x~_i = x~_j = 1) of the units in `bits` (x~: features flipped as the engine does), in numpy."
+    """s(S), s(S, x~_i = 1), s(S, x~_i = x~_j = 1) of the units in `bits` (x~: features flipped as the engine does), in
+    numpy."""
     u = indices(bits)
     R = (data.rows[u] ^ _units(data).flip.astype(data.rows.dtype)).astype(float)  # flipped features
     if data.kind == CLS: su = np.c_[data.stats[u], data.counts[u]]           # the last statistic counts rows
