@@ -309,9 +309,8 @@ def _tree_dict():
                                           ('leaf loss', 'low'),
                                           ('split n_samples', {'a': 1})])
 def test_model_dicts_with_nested_or_wrong_kinds(where, value):
-    ("classes=-inf raised TypeError ('float' is not iterable); ragged classes a numpy ValueError at predict; "
-     "a nested dict ")
-    "as a leaf value, n_samples or feature name recursed in _plain/str (RecursionError when 1,000 levels deep)."
+    """classes=-inf raised TypeError ('float' is not iterable); ragged classes a numpy ValueError at predict; a nested
+    dict as a leaf value, n_samples or feature name recursed in _plain/str (RecursionError when 1,000 levels deep)."""
     d = _tree_dict()
     if where in ('classes', 'feature_names'): d[where] = value
     elif where == 'leaf value': d['root']['left']['value'] = value
