@@ -6,6 +6,7 @@
 from __future__ import annotations
 import time, numbers, heapq
 from dataclasses import dataclass
+from fastcore.basics import patch
 import numpy as np
 from numba import njit
 from .compiling import install_locators
@@ -135,24 +136,6 @@ class NodeTable:
         "Squared (weighted) column norms d_i = M_i'W M_i = mu_i^2 n_i."
         return self.mu ** 2 * self.count
 
-    def attribute(self, budget='rules') -> np.ndarray:
-        "Budget attribute a_i: 1 per rule, the rule's depth, its number of distinct features, or a user array."
-        if isinstance(budget, str):
-            check_option(budget, 'budget', ('rules', 'depth', 'features'))
-            return {'rules': np.ones(self.m), 'depth': self.depth.astype(np.float64),
-                    'features': self.n_path_features.astype(np.float64)}[budget]
-        a = np.asarray(budget, dtype=np.float64).ravel()
-        if a.shape != (self.m,) or not np.all(np.isfinite(a)) or np.any(a < 0):
-            raise ParameterError(f"a user budget attribute must be {self.m} finite non-negative numbers (one per node).")
-        return a
-
-    def node_sums(self, v) -> np.ndarray:
-        "s_i(v) = sum of w_k v_k over the training rows k in node i, for every node (O(nT + m)); M_i'W v = mu_i s_i(v)."
-        out = np.zeros(self.m)
-        _all_node_sums(self.leaf_of, np.ascontiguousarray(v, dtype=np.float64), self.weight, self.tree_start, self.left,
-                       self.right, out)
-        return out
-
     def weigh(self, v) -> np.ndarray:
         "W v for a vector or an n x k matrix of rows (v itself when unweighted)."
         if self.unweighted: return v
@@ -162,29 +145,55 @@ class NodeTable:
         "Weighted mean of v over the training rows."
         return float(np.mean(v)) if self.unweighted else float(np.average(v, weights=self.weight))
 
-    def members(self, i:int) -> np.ndarray:
-        "Boolean mask of the training rows in node i."
-        col = self.leaf_of[:, self.tree[i]]
-        return (col >= i) & (col < self.end[i])
+# %% ../nbs/40_extract.ipynb #7e2fd8b5
+@patch
+def attribute(self:NodeTable, budget='rules') -> np.ndarray:
+    "Budget attribute a_i: 1 per rule, the rule's depth, its number of distinct features, or a user array."
+    if isinstance(budget, str):
+        check_option(budget, 'budget', ('rules', 'depth', 'features'))
+        return {'rules': np.ones(self.m), 'depth': self.depth.astype(np.float64),
+                'features': self.n_path_features.astype(np.float64)}[budget]
+    a = np.asarray(budget, dtype=np.float64).ravel()
+    if a.shape != (self.m,) or not np.all(np.isfinite(a)) or np.any(a < 0):
+        raise ParameterError(f"a user budget attribute must be {self.m} finite non-negative numbers (one per node).")
+    return a
 
-    def columns(self, nodes) -> np.ndarray:
-        "Dense n x len(nodes) matrix of the node columns M_i (only for a few nodes)."
-        nodes = np.asarray(nodes, dtype=np.int64)
-        return np.column_stack([self.mu[i] * self.members(i) for i in nodes]) if len(nodes) else np.zeros((self.leaf_of.shape[0], 0))
+@patch
+def node_sums(self:NodeTable, v) -> np.ndarray:
+    "s_i(v) = sum of w_k v_k over the training rows k in node i, for every node (O(nT + m)); M_i'W v = mu_i s_i(v)."
+    out = np.zeros(self.m)
+    _all_node_sums(self.leaf_of, np.ascontiguousarray(v, dtype=np.float64), self.weight, self.tree_start, self.left,
+                   self.right, out)
+    return out
 
-    def path(self, i:int) -> list:
-        "Node ids from the root of i's tree down to i."
-        out = [int(i)]
-        while self.parent[out[-1]] >= 0: out.append(int(self.parent[out[-1]]))
-        return out[::-1]
+# %% ../nbs/40_extract.ipynb #a6271c7d
+@patch
+def members(self:NodeTable, i:int) -> np.ndarray:
+    "Boolean mask of the training rows in node i."
+    col = self.leaf_of[:, self.tree[i]]
+    return (col >= i) & (col < self.end[i])
 
-    def rule(self, i:int) -> Rule:
-        "The conditions of the root -> i path (merged per feature), with support n_i (a weight total when weighted)."
-        p, conds = self.path(i), []
-        for a, b in zip(p[:-1], p[1:]):
-            conds.append(Condition(int(self.feature[a]), '<=' if self.left[a] == b else '>', float(self.threshold[a])))
-        n = float(self.count[i])
-        return Rule(tuple(conds), None, int(n) if n.is_integer() else n).simplify()
+@patch
+def columns(self:NodeTable, nodes) -> np.ndarray:
+    "Dense n x len(nodes) matrix of the node columns M_i (only for a few nodes)."
+    nodes = np.asarray(nodes, dtype=np.int64)
+    return np.column_stack([self.mu[i] * self.members(i) for i in nodes]) if len(nodes) else np.zeros((self.leaf_of.shape[0], 0))
+
+@patch
+def path(self:NodeTable, i:int) -> list:
+    "Node ids from the root of i's tree down to i."
+    out = [int(i)]
+    while self.parent[out[-1]] >= 0: out.append(int(self.parent[out[-1]]))
+    return out[::-1]
+
+@patch
+def rule(self:NodeTable, i:int) -> Rule:
+    "The conditions of the root -> i path (merged per feature), with support n_i (a weight total when weighted)."
+    p, conds = self.path(i), []
+    for a, b in zip(p[:-1], p[1:]):
+        conds.append(Condition(int(self.feature[a]), '<=' if self.left[a] == b else '>', float(self.threshold[a])))
+    n = float(self.count[i])
+    return Rule(tuple(conds), None, int(n) if n.is_integer() else n).simplify()
 
 # %% ../nbs/40_extract.ipynb #c6871f45
 def _table_from_arrays(trees, leaf_ids, feature_names, weight=None):
@@ -1752,34 +1761,6 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
         self.leaves_only = leaves_only
         self.time_limit, self.memory_limit, self.verbose, self.n_jobs = time_limit, memory_limit, verbose, n_jobs
 
-    def _check_params(self):
-        self._check_common_params()
-        check_option(self.solver, 'solver', ('cbcd', 'exact'))
-        if not isinstance(self.budget, str) and self.budget is not None: pass
-        else: check_option(self.budget, 'budget', ('rules', 'depth', 'features'))
-        integral = isinstance(self.budget, str)   # built-in attributes are integers: K must be one too
-        check_scalar(self.max_rules, 'max_rules', kind=numbers.Integral if integral else numbers.Real, low=0,
-                     include_low=False, allow_none=True)
-        check_scalar(self.penalty, 'penalty', low=0, include_low=True, allow_none=True)
-        for g in self._gamma_grid(): check_scalar(g, 'gamma', low=0, include_low=False)
-        if not (hasattr(self.cv, 'split') or (np.iterable(self.cv) and not isinstance(self.cv, str))):
-            check_scalar(self.cv, 'cv', kind=numbers.Integral, low=2)   # else a splitter or (train, validation) pairs
-        check_scalar(self.n_lambdas, 'n_lambdas', kind=numbers.Integral, low=1, high=MAX_GRID)
-        for k in ('include_root', 'leaves_only', 'refit'): check_bool(getattr(self, k), k)
-        if self.solver == 'exact' and self.max_rules is None:
-            raise ParameterError("solver='exact' solves the budget form: give max_rules.")
-        if self.ensemble is None: raise ParameterError("give a tree ensemble (fitted, or unfitted to be fitted on X, y).")
-
-    def _gamma_grid(self) -> tuple:
-        "The candidate relative gammas: one number, GAMMA_GRID for 'cv', or the user's sequence."
-        g = self.gamma
-        if isinstance(g, str):
-            check_option(g, 'gamma', ('cv',))
-            return GAMMA_GRID
-        if np.ndim(g) == 0: return (g,)
-        if len(g) == 0: raise ParameterError("gamma: give at least one candidate.")
-        return tuple(g)
-
     def fit(self, X, y, sample_weight=None):
         "Extract the rules from the ensemble (fitted first, with `sample_weight`, if it is not); weights: see the class."
         self._check_params()
@@ -1843,22 +1824,56 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
         self._set_result(mon, stats, tol=1e-6, complete=complete)
         return self
 
-    def predict(self, X):
-        check_is_fitted(self, 'model_')
-        X = _check_X_input(X)
-        if not hasattr(X, 'columns') and X.shape[1] != self.n_features_in_:
-            raise InputError(f"X has {X.shape[1]} features, but {type(self).__name__} is expecting "
-                             f"{self.n_features_in_} features as input.")
-        return self.model_.predict(self._validate_predict(X))
+# %% ../nbs/40_extract.ipynb #62dcb3de
+@patch
+def _check_params(self:RuleExtractor):
+    self._check_common_params()
+    check_option(self.solver, 'solver', ('cbcd', 'exact'))
+    if not isinstance(self.budget, str) and self.budget is not None: pass
+    else: check_option(self.budget, 'budget', ('rules', 'depth', 'features'))
+    integral = isinstance(self.budget, str)   # built-in attributes are integers: K must be one too
+    check_scalar(self.max_rules, 'max_rules', kind=numbers.Integral if integral else numbers.Real, low=0,
+                 include_low=False, allow_none=True)
+    check_scalar(self.penalty, 'penalty', low=0, include_low=True, allow_none=True)
+    for g in self._gamma_grid(): check_scalar(g, 'gamma', low=0, include_low=False)
+    if not (hasattr(self.cv, 'split') or (np.iterable(self.cv) and not isinstance(self.cv, str))):
+        check_scalar(self.cv, 'cv', kind=numbers.Integral, low=2)   # else a splitter or (train, validation) pairs
+    check_scalar(self.n_lambdas, 'n_lambdas', kind=numbers.Integral, low=1, high=MAX_GRID)
+    for k in ('include_root', 'leaves_only', 'refit'): check_bool(getattr(self, k), k)
+    if self.solver == 'exact' and self.max_rules is None:
+        raise ParameterError("solver='exact' solves the budget form: give max_rules.")
+    if self.ensemble is None: raise ParameterError("give a tree ensemble (fitted, or unfitted to be fitted on X, y).")
 
-    def summary(self) -> str:
-        """One line on how the fit ended. A CBCD fit is a heuristic solution: it has no lower bound, so no gap is
-        printed; an exact fit prints its bound and gap (relative to the objective) or 'optimal'."""
-        check_is_fitted(self, 'objective_')
-        head = f"{type(self).__name__}: {self.stats_['n_rules']} rules (budget used {self.stats_['budget_used']:g}), "
-        if self.solver == 'cbcd':
-            return head + f"objective {self.objective_:.6g}, heuristic CBCD solution (no optimality certificate), {self.fit_time_:.2f}s"
-        rel = self.gap_ / max(abs(self.objective_), 1e-300)
-        status = 'optimal' if self.optimal_ else f"stopped by {self.stats_.get('oa_status') or self.stats_.get('stopped_by')}"
-        return head + (f"objective {self.objective_:.6g}, lower bound {self.lower_bound_:.6g}, gap {rel:.2%} ({status}), "
-                       f"{self.fit_time_:.2f}s")
+@patch
+def _gamma_grid(self:RuleExtractor) -> tuple:
+    "The candidate relative gammas: one number, GAMMA_GRID for 'cv', or the user's sequence."
+    g = self.gamma
+    if isinstance(g, str):
+        check_option(g, 'gamma', ('cv',))
+        return GAMMA_GRID
+    if np.ndim(g) == 0: return (g,)
+    if len(g) == 0: raise ParameterError("gamma: give at least one candidate.")
+    return tuple(g)
+
+# %% ../nbs/40_extract.ipynb #4b5d981a
+@patch
+def predict(self:RuleExtractor, X):
+    check_is_fitted(self, 'model_')
+    X = _check_X_input(X)
+    if not hasattr(X, 'columns') and X.shape[1] != self.n_features_in_:
+        raise InputError(f"X has {X.shape[1]} features, but {type(self).__name__} is expecting "
+                         f"{self.n_features_in_} features as input.")
+    return self.model_.predict(self._validate_predict(X))
+
+@patch
+def summary(self:RuleExtractor) -> str:
+    """One line on how the fit ended. A CBCD fit is a heuristic solution: it has no lower bound, so no gap is
+    printed; an exact fit prints its bound and gap (relative to the objective) or 'optimal'."""
+    check_is_fitted(self, 'objective_')
+    head = f"{type(self).__name__}: {self.stats_['n_rules']} rules (budget used {self.stats_['budget_used']:g}), "
+    if self.solver == 'cbcd':
+        return head + f"objective {self.objective_:.6g}, heuristic CBCD solution (no optimality certificate), {self.fit_time_:.2f}s"
+    rel = self.gap_ / max(abs(self.objective_), 1e-300)
+    status = 'optimal' if self.optimal_ else f"stopped by {self.stats_.get('oa_status') or self.stats_.get('stopped_by')}"
+    return head + (f"objective {self.objective_:.6g}, lower bound {self.lower_bound_:.6g}, gap {rel:.2%} ({status}), "
+                   f"{self.fit_time_:.2f}s")

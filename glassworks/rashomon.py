@@ -6,6 +6,7 @@
 from __future__ import annotations
 import math, numbers, time
 import numpy as np
+from fastcore.basics import patch
 from numba import njit, types
 from .compiling import install_locators, compiling, argsort_stable
 install_locators()   # numba's cache stamped by the package's source, before this module's kernels are decorated
@@ -765,44 +766,44 @@ class RashomonSet:
         self.compile_seconds = c.seconds
         self.build_seconds = time.perf_counter() - t0 - c.seconds
 
-    def _make(self, data, lam, max_depth, min_leaf, epsilon, threshold, n_best, transform):
-        "Solve for the optimum, set the threshold and enumerate (see the class)."
-        if data.counts.sum() < min_leaf:
-            raise InputError(f"min_leaf={min_leaf} rows, but the data have {int(data.counts.sum())} rows of positive weight.")
-        self.data, self.lam, self.max_depth, self.min_leaf, self.transform = data, float(lam), max_depth, int(min_leaf), transform
-        self.feature_names = list(data.feature_names)
-        d = -1 if max_depth is None else min(int(max_depth), data.M)
-        view, keep, E, me, cnt, d2, km = _engine_for(data, self.lam, None if d < 0 else d, self.min_leaf)
-        self.optimum = _optimum(data, E, me, cnt, d2, km, d)
-        q = _quantum(data.norm)
-        q_lam = int(round(self.lam * data.norm / q))
-        P = make_problem(view, self.lam * data.norm, REL_TOL * data.norm, False, False, min_leaf=self.min_leaf)
-        mstart, mcol, mflip = _classes(data, keep)
-        self._q, self._keep = q, keep
-        def build(theta):
-            budget = int(math.floor(theta * data.norm * (1 + THETA_SLACK) / q))
-            leaves = min(2 ** min(d, 62) if d >= 0 else data.U, data.U,       # most leaves a tree of the set has
-                         budget // q_lam if q_lam else data.U)
-            R = _store(data.U, q, q_lam, leaves + 2, mstart, mcol, mflip, d2 is not None)
-            budget += leaves + 2                                   # Proposition 1: rounding never drops a tree
-            return R, _enumerate(P, R, E, me, cnt, d2, km, full(data.U), d, budget)
-        if n_best is None:
-            self.threshold = float(threshold if threshold is not None else (1 + epsilon) * self.optimum)
-            self._R, self._root = build(self.threshold)
-            self._limit = None
-        else:
-            most = 1 + self.lam * (min(2 ** d, data.U) if d >= 0 else data.U)   # no tree costs more (loss <= 1)
-            step = max(self.lam, 1e-3 * max(self.optimum, 1e-9))
-            while True:
-                self._R, self._root = build(min(self.optimum + step, most))
-                if self._total() >= n_best or self.optimum + step >= most: break
-                step *= 2
-            self._limit = int(min(n_best, self._total()))
-            self.threshold = self.objective(self._limit - 1) if self._limit else self.optimum
+# %% ../nbs/14_rashomon.ipynb #8806c559
+@patch
+def _make(self:RashomonSet, data, lam, max_depth, min_leaf, epsilon, threshold, n_best, transform):
+    "Solve for the optimum, set the threshold and enumerate (see the class)."
+    if data.counts.sum() < min_leaf:
+        raise InputError(f"min_leaf={min_leaf} rows, but the data have {int(data.counts.sum())} rows of positive weight.")
+    self.data, self.lam, self.max_depth, self.min_leaf, self.transform = data, float(lam), max_depth, int(min_leaf), transform
+    self.feature_names = list(data.feature_names)
+    d = -1 if max_depth is None else min(int(max_depth), data.M)
+    view, keep, E, me, cnt, d2, km = _engine_for(data, self.lam, None if d < 0 else d, self.min_leaf)
+    self.optimum = _optimum(data, E, me, cnt, d2, km, d)
+    q = _quantum(data.norm)
+    q_lam = int(round(self.lam * data.norm / q))
+    P = make_problem(view, self.lam * data.norm, REL_TOL * data.norm, False, False, min_leaf=self.min_leaf)
+    mstart, mcol, mflip = _classes(data, keep)
+    self._q, self._keep = q, keep
+    def build(theta):
+        budget = int(math.floor(theta * data.norm * (1 + THETA_SLACK) / q))
+        leaves = min(2 ** min(d, 62) if d >= 0 else data.U, data.U,       # most leaves a tree of the set has
+                     budget // q_lam if q_lam else data.U)
+        R = _store(data.U, q, q_lam, leaves + 2, mstart, mcol, mflip, d2 is not None)
+        budget += leaves + 2                                   # Proposition 1: rounding never drops a tree
+        return R, _enumerate(P, R, E, me, cnt, d2, km, full(data.U), d, budget)
+    if n_best is None:
+        self.threshold = float(threshold if threshold is not None else (1 + epsilon) * self.optimum)
+        self._R, self._root = build(self.threshold)
+        self._limit = None
+    else:
+        most = 1 + self.lam * (min(2 ** d, data.U) if d >= 0 else data.U)   # no tree costs more (loss <= 1)
+        step = max(self.lam, 1e-3 * max(self.optimum, 1e-9))
+        while True:
+            self._R, self._root = build(min(self.optimum + step, most))
+            if self._total() >= n_best or self.optimum + step >= most: break
+            step *= 2
+        self._limit = int(min(n_best, self._total()))
+        self.threshold = self.objective(self._limit - 1) if self._limit else self.optimum
 
 # %% ../nbs/14_rashomon.ipynb #f73f95a9
-from fastcore.basics import patch
-
 @patch
 def _levels(self:RashomonSet):
     "(objectives in quanta, counts) of the root, saturated counts recounted exactly (Python integers) if needed."
