@@ -144,7 +144,8 @@ def run_sortd(X, y, task, depth, lam, eps, cap, prefix=1000, dump=0, dump_to=Non
 
 
 def best_of(run, repeat, keys, short=0.2):
-    "run(i) for i = 0, 1, ... while its slowest timed key is < `short` s (at most `repeat` runs); keep each key's minimum."
+    """run(i) for i = 0, 1, ... while its slowest timed key is < `short` s (at most `repeat` runs); keep each key's
+    minimum."""
     best, runs = run(0), 1
     while runs < repeat:
         times = [best.get(k) for k in keys if best.get(k) is not None]
@@ -168,7 +169,8 @@ def main():
     ap.add_argument('--eps', type=float, required=True)
     ap.add_argument('--cap', type=float, default=60.0)
     ap.add_argument('--prefix', type=int, default=1000)
-    ap.add_argument('--repeat', type=int, default=5, help='a timed run shorter than 0.2 s is repeated up to this many times')
+    ap.add_argument('--repeat', type=int, default=5,
+                    help='a timed run shorter than 0.2 s is repeated up to this many times')
     ap.add_argument('--dump', type=int, default=0, help='save the first N trees (preorders) to --dump-to')
     ap.add_argument('--dump-to', default=None)
     a = ap.parse_args()

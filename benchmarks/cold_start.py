@@ -140,8 +140,8 @@ def to_markdown(df:pd.DataFrame, kernels:pd.DataFrame, note:str) -> str:
         top = ', '.join(f"{k.split('.')[-1] if k.startswith('glassworks') else k} {s:.2f}"
                         + (f" (×{n})" if n > 1 else '') for k, s, n in zip(g.kernel, g.seconds, g.specialisations)
                         if s >= 0.3)
-        lines.append(f"- **{m}** ({len(g)} functions, {g.specialisations.sum()} compilations, {g.seconds.sum():.1f} s): "
-                     f"{top}")
+        lines.append(f"- **{m}** ({len(g)} functions, {g.specialisations.sum()} compilations, "
+                     f"{g.seconds.sum():.1f} s): {top}")
     return '\n'.join(lines) + '\n'
 
 

@@ -1,7 +1,8 @@
 """Tiny-instance battery for the exact extraction solver (issue 23): every answer against brute-force enumeration.
-GBM(n_estimators=T, max_depth=D, random_state=0) on Friedman #1 with n rows (data seed: instance index mod 7), rule budget.
-Grid: T in {2,3,4} x D in {2,3} x n in {30,45,60} x K in {2,3,4} x gamma_rel in {0.1,1,10} = 162 instances; each one is
-solved with a time limit (--tl, 15 s) and then enumerated exhaustively (every feasible support) as the truth.
+GBM(n_estimators=T, max_depth=D, random_state=0) on Friedman #1 with n rows (data seed: instance index mod 7), rule
+budget. Grid: T in {2,3,4} x D in {2,3} x n in {30,45,60} x K in {2,3,4} x gamma_rel in {0.1,1,10} = 162 instances;
+each one is solved with a time limit (--tl, 15 s) and then enumerated exhaustively (every feasible support) as the
+truth.
 Usage: python benchmarks/extract_battery.py [--solver exact_solve|oa|branch_and_bound] [--tl 15] [--limit N]"""
 import time, itertools, json
 import numpy as np
@@ -47,7 +48,8 @@ def main(tl=15.0, solver='oa', limit=None, out=None):
                          ub_ok=bool((not ok) or abs(res['upper'] - qb) <= 1e-6 * max(1, abs(qb)))))
         print(json.dumps(rows[-1]), flush=True)
     n_ok = sum(r['status'] == 'optimal' for r in rows)
-    print(f"certified {n_ok}/{len(rows)}; wrong certified {sum(not r['ub_ok'] for r in rows)}; bad LB {sum(not r['lb_ok'] for r in rows)}; "
+    print(f"certified {n_ok}/{len(rows)}; wrong certified {sum(not r['ub_ok'] for r in rows)}; "
+          f"bad LB {sum(not r['lb_ok'] for r in rows)}; "
           f"max sec {max(r['sec'] for r in rows):.2f}; total {sum(r['sec'] for r in rows):.1f}")
 
 if __name__ == '__main__':

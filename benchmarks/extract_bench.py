@@ -88,7 +88,8 @@ def part_speed(args):
     warm = GradientBoostingRegressor(n_estimators=3, max_depth=2).fit(X[:200], y[:200])
     RuleExtractor(warm, max_rules=3).fit(X[:200], y[:200])                       # numba compile
     t = time.perf_counter()
-    gb = GradientBoostingRegressor(n_estimators=500, max_depth=7, learning_rate=0.1, subsample=0.5, random_state=0).fit(X, y)
+    gb = GradientBoostingRegressor(n_estimators=500, max_depth=7, learning_rate=0.1, subsample=0.5,
+                                   random_state=0).fit(X, y)
     t_gb = time.perf_counter() - t
     t = time.perf_counter()
     tab = node_table(gb, X)
@@ -189,7 +190,8 @@ def quality_case(name, X, y, depth, fold, tr, te, args):
     for K, w in lasso_models(tab, ytr, args.ks).items():
         nz = np.flatnonzero(w)
         f = ytr.mean() + tab_te.columns(nz) @ w[nz]
-        rows.append(dict(base, method='lasso_nodes', K=K, rules=len(nz), r2=r2(yte, f), seconds=time.perf_counter() - t))
+        rows.append(dict(base, method='lasso_nodes', K=K, rules=len(nz), r2=r2(yte, f),
+                         seconds=time.perf_counter() - t))
     if depth != args.depths[0]: return rows   # RuleFit grows its own trees: once per fold
     try:
         from imodels import RuleFitRegressor
@@ -199,8 +201,8 @@ def quality_case(name, X, y, depth, fold, tr, te, args):
                 warnings.simplefilter('ignore')
                 rf = RuleFitRegressor(max_rules=K, include_linear=False, random_state=0).fit(Xtr, ytr)
             nr = int(np.sum(np.asarray(rf.coef) != 0)) if hasattr(rf, 'coef') else np.nan
-            rows.append(dict(base, depth=0, full_ensemble=np.nan, method='rulefit', K=K, rules=nr, r2=r2(yte, rf.predict(Xte)),
-                             seconds=time.perf_counter() - t))
+            rows.append(dict(base, depth=0, full_ensemble=np.nan, method='rulefit', K=K, rules=nr,
+                             r2=r2(yte, rf.predict(Xte)), seconds=time.perf_counter() - t))
     except ImportError:
         pass
     return rows
@@ -218,7 +220,8 @@ def part_quality(args):
             print(f"skip {name}: {type(e).__name__}: {e}")
             continue
         print(f"{name}: n={len(X)} p={X.shape[1]}", flush=True)
-        for depth, (fold, (tr, te)) in itertools.product(args.depths, enumerate(KFold(5, shuffle=True, random_state=0).split(X))):
+        for depth, (fold, (tr, te)) in itertools.product(args.depths,
+                                                         enumerate(KFold(5, shuffle=True, random_state=0).split(X))):
             cases.append((name, X, y, depth, fold, tr, te))
     out = Parallel(n_jobs=args.n_jobs)(delayed(quality_case)(*c, args) for c in cases)
     return pd.DataFrame([r for rows in out for r in rows])
@@ -235,14 +238,16 @@ def quality_tables(q, args):
         full = q[(q.depth == depth) & (q.method == 'full_ensemble')].groupby('dataset').r2.mean()
         tab['full_ensemble'] = [full[ds] for ds, _ in tab.index]
         sd = d.pivot_table(index=['dataset', 'K'], columns='method', values='r2', aggfunc='std').add_suffix('_sd')
-        gam = d[d.method == 'ours'].groupby(['dataset', 'K']).gamma.agg(lambda g: '/'.join(f"{v:g}" for v in sorted(set(g))))
+        gam = d[d.method == 'ours'].groupby(['dataset', 'K']).gamma.agg(
+            lambda g: '/'.join(f"{v:g}" for v in sorted(set(g))))
         show = pd.concat([tab[['ours', 'leaves_only', 'rulefit', 'lasso_nodes', 'full_ensemble']],
                           sd[['ours_sd']], rf['std'].rename('rulefit_sd'), gam.rename('gamma_cv_ours')], axis=1)
         print(show.round(3).to_string())
         beat = (tab['ours'] >= tab['rulefit'] - 1e-12) & (tab['ours'] >= tab['leaves_only'] - 1e-12)
         per_ds = beat.groupby(level=0).all()
         wins = {m: float((tab['ours'] >= tab[m] - 1e-12).mean()) for m in ['leaves_only', 'rulefit', 'lasso_nodes']}
-        md += [f"## Quality, depth {depth}: mean 5-fold test R^2 ({args.trees} trees, depth {depth}, gamma {args.gamma})\n",
+        md += [f"## Quality, depth {depth}: mean 5-fold test R^2 ({args.trees} trees, depth {depth}, "
+               f"gamma {args.gamma})\n",
                to_md(show.reset_index(), '.3f'), '',
                'Share of (dataset, K) cells where ours >= the other method (mean over folds): '
                + ', '.join(f"{m}: {v:.2f}" for m, v in wins.items()) + '. ',
@@ -260,14 +265,15 @@ def main(argv=None):
     ap.add_argument('--depths', nargs='+', type=int, default=[3, 5], help='tree depths in the quality part')
     ap.add_argument('--max-rows', type=int, default=3000)
     ap.add_argument('--gamma', default='cv', type=lambda v: v if v == 'cv' else float(v),
-                    help="relative gamma of ours and leaves-only in the quality part: 'cv' (RuleExtractor's default) or a number")
+                    help="relative gamma of ours and leaves-only in the quality part: 'cv' (RuleExtractor's default) "
+                         "or a number")
     ap.add_argument('--speed-n', type=int, default=6500)
     ap.add_argument('--gammas', nargs='+', type=float, default=[0.01, 0.1, 1.0])
     ap.add_argument('--exact-time-limit', type=float, default=60.0)
     ap.add_argument('--out', default='benchmarks/results/extract')
     ap.add_argument('--n-jobs', type=int, default=None,
-                    help='joblib jobs over the (data set, depth, fold) cases of the quality part only (R^2, not timed); '
-                         'the speed and exact parts always run serially')
+                    help='joblib jobs over the (data set, depth, fold) cases of the quality part only '
+                         '(R^2, not timed); the speed and exact parts always run serially')
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -71,8 +71,8 @@ def run_peer(X, y, path, n_first):
         F_peer = objective(X, y, sol.intercept, beta, inter, lam1, path.alpha * lam1)
         ours = path.solution(k)
         if not np.isclose(lam1, ours['lambda1'], rtol=1e-6):
-            return f"ran, but its lambda grid differs from ours (lambda_max {lambdas[0] / M:.6g} vs {path.lambda_max:.6g})", \
-                   dt / max(len(sols), 1), None
+            return (f"ran, but its lambda grid differs from ours (lambda_max {lambdas[0] / M:.6g} "
+                    f"vs {path.lambda_max:.6g})"), dt / max(len(sols), 1), None
         gaps.append((F_peer - ours['objective']) / abs(ours['objective']))
     return "ran", dt / max(len(sols), 1), float(np.max(np.abs(gaps))) if gaps else None
 
@@ -84,7 +84,8 @@ def run(p, n_first=None, peer=True, n=1000, k=5, seed=0):
                           verbose=1 if p >= 15000 else 0)
     dt = time.perf_counter() - t0
     per = path.stats_['per_solution']
-    row = dict(p=p, n=n, solutions=len(path), stopped_by=path.stats_['stopped_by'] or 'complete', seconds_total=round(dt, 2),
+    row = dict(p=p, n=n, solutions=len(path), stopped_by=path.stats_['stopped_by'] or 'complete',
+               seconds_total=round(dt, 2),
                sec_per_solution=round(dt / len(path), 4), paper_sec_per_solution=PAPER.get(p),
                ratio_ours_over_paper=round(dt / len(path) / PAPER[p], 3) if p in PAPER else None,
                full_passes=path.stats_['full_passes'], max_kkt=f"{path.stats_['max_kkt']:.1e}",
@@ -94,7 +95,9 @@ def run(p, n_first=None, peer=True, n=1000, k=5, seed=0):
     if peer and p <= 2000:
         status, sps, gap = run_peer(X, y, path, n_first)
     elif peer:
-        status, sps, gap = "not attempted above p=2000 (time budget: its pure-Python prox takes ~1 s/solution already at p=2000; at p<=2000 it ran with the free size-limited gurobipy licence)", None, None
+        status, sps, gap = ("not attempted above p=2000 (time budget: its pure-Python prox takes ~1 s/solution "
+                            "already at p=2000; at p<=2000 it ran with the free size-limited gurobipy "
+                            "licence)"), None, None
     else:
         status, sps, gap = "not attempted (--no-peer; see the rows p<=2000 for runs of the peer)", None, None
     row.update(peer_status=status, peer_sec_per_solution=None if sps is None else round(sps, 4),
@@ -123,23 +126,26 @@ def save(rows):
              "",
              "Paper's synthetic design, setting I (strong hierarchy), n = 1000, k = 5 mains + 5 interactions, SNR 10; "
              "path of 100 solutions, lambda_min = 0.05 lambda_max (exact lambda_max), lambda2 = 2 lambda1, tol 1e-6. "
-             "Ours: 2 cores of a machine shared with other jobs (timings vary several-fold with its load: an earlier run of "
-             "this script under heavy load gave 0.069, 0.21, 0.43, 0.35, 2.8 s/solution for p = 500 ... 15000 and 9.1 s at "
-             "p = 50000); paper: 12-core Xeon E5 2.7 GHz. "
+             "Ours: 2 cores of a machine shared with other jobs (timings vary several-fold with its load: an earlier "
+             "run of this script under heavy load gave 0.069, 0.21, 0.43, 0.35, 2.8 s/solution for p = 500 ... 15000 "
+             "and 9.1 s at p = 50000); paper: 12-core Xeon E5 2.7 GHz. "
              "Time per solution = total wall time of the path / number of solutions (numba compiled beforehand). "
-             "At p = 50000 only the first 20 solutions were run: their time is dominated by the first full pass over the "
-             "1.25e9 pairs (plus the pair norms), whereas the paper's 730 s is the average over its whole 100-point path, "
-             "so that ratio is not like for like. The peer's objective gap is the largest |relative difference| between "
-             "its objective and ours over the path (same data, same lambda grid); it truncates small coefficients after solving.",
+             "At p = 50000 only the first 20 solutions were run: their time is dominated by the first full pass over "
+             "the 1.25e9 pairs (plus the pair norms), whereas the paper's 730 s is the average over its whole "
+             "100-point path, so that ratio is not like for like. The peer's objective gap is the largest |relative "
+             "difference| between its objective and ours over the path (same data, same lambda grid); it truncates "
+             "small coefficients after solving.",
              "",
-             "| p | solutions | s/solution (ours, 2 cores) | paper s/solution (12 cores) | ours / paper | full passes | max KKT | support at last | peak RSS GiB | peer hierScale |",
+             "| p | solutions | s/solution (ours, 2 cores) | paper s/solution (12 cores) | ours / paper | "
+             "full passes | max KKT | support at last | peak RSS GiB | peer hierScale |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         peer = r.get('peer_status') or ''
-        if r.get('peer_sec_per_solution'): peer += f" ({r['peer_sec_per_solution']} s/sol, max rel. objective gap {r['peer_max_rel_objective_gap']})"
-        lines.append(f"| {r['p']} | {r['solutions']} ({r['stopped_by']}) | {r['sec_per_solution']} | {r['paper_sec_per_solution']} | "
-                     f"{r['ratio_ours_over_paper']} | {r['full_passes']} | {r['max_kkt']} | {r['support_last']} | "
-                     f"{r['peak_rss_gib']} | {peer} |")
+        if r.get('peer_sec_per_solution'):
+            peer += f" ({r['peer_sec_per_solution']} s/sol, max rel. objective gap {r['peer_max_rel_objective_gap']})"
+        lines.append(f"| {r['p']} | {r['solutions']} ({r['stopped_by']}) | {r['sec_per_solution']} | "
+                     f"{r['paper_sec_per_solution']} | {r['ratio_ours_over_paper']} | {r['full_passes']} | "
+                     f"{r['max_kkt']} | {r['support_last']} | {r['peak_rss_gib']} | {peer} |")
     (OUT / 'hierscale.md').write_text("\n".join(lines) + "\n")
 
 

@@ -142,7 +142,8 @@ def part1(name, X, y, task, args):
         row.update(fastogb_s=t_f, fastogb_rules=len(r_f), fastogb_risk=r_f[-1] if r_f else np.nan,
                    ratio=t_ours / t_f, first_difference=k if k is not None else 'none')
     except Exception as e:   # noqa: BLE001 - a peer failing (or missing) is reported, not fatal
-        row.update(fastogb_s=np.nan, ratio=np.nan, first_difference=f"fastogb failed: {type(e).__name__}: {str(e)[:60]}")
+        row.update(fastogb_s=np.nan, ratio=np.nan,
+                   first_difference=f"fastogb failed: {type(e).__name__}: {str(e)[:60]}")
     return row
 
 
@@ -175,7 +176,8 @@ def figs_complexity(m):
 def rulefit_complexity(m):
     r = m._get_rules()
     r = r[r.coef != 0]
-    return 1 + int(sum(2 if t == 'linear' else 2 + str(s).count(' and ') for t, s in zip(r.type, r.rule)))   # + intercept
+    # 1 (the intercept) + ...
+    return 1 + int(sum(2 if t == 'linear' else 2 + str(s).count(' and ') for t, s in zip(r.type, r.rule)))
 
 
 def imodels_curve(kind, X, y, C, base):
@@ -293,7 +295,8 @@ def held_out(name, X, y, task, args):
     row = dict(dataset=name, task=task, n_train=len(tr), n_test=len(te))
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
-        m = ours_est(task, n_rules=args.rules, time_limit=args.time_limit).fit(X[tr], y[tr] if task == 'classification' else ytr)
+        m = ours_est(task, n_rules=args.rules, time_limit=args.time_limit).fit(
+            X[tr], y[tr] if task == 'classification' else ytr)
         f_ours = m.decision_function(X[te]) if task == 'classification' else m._decision_values(X[te])
         row.update(ours_language=m.language, ours_rules=len(m.conjunctions_), ours_stop=m.stopping_reason_,
                    ours_train=m.history_[-1]['risk'], ours_test=L.risk(f_ours, yte))
@@ -338,15 +341,16 @@ def write_vs_fastogb(rows, held, args, argv):
     S = pd.DataFrame(summ)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    pd.concat([d.assign(part='equal_language'), h.assign(part='held_out_defaults')]).to_csv(out.with_suffix('.csv'), index=False)
+    pd.concat([d.assign(part='equal_language'), h.assign(part='held_out_defaults')]).to_csv(
+        out.with_suffix('.csv'), index=False)
     cmd = ' '.join(['python benchmarks/ogb_bench.py'] + (argv if argv is not None else sys.argv[1:]))
     lines = [f"# Ours against fastogb (`GLASSWORKS_DATA=/work/shared/data {cmd}`)", '',
              "## Training risk at equal language (ours `language='fastogb'`; OGB, fully corrective, reg 1, eps 1e-4, "
              f"max_col_attr 10 = n_cutpoints 4, k = 1..{args.rules} rules)", '',
-             "greedy: both greedy, no length limit. bnb: our branch-and-bound against fastogb's exhaustive search, rule "
-             "length <= 3. k_worse / k_better: rule counts k at which our training risk is above / below fastogb's "
-             "(relative tolerance 1e-9); max_excess: the largest (ours - fastogb) / fastogb over k (negative: ours "
-             "lower at every k).", '', md_table(S), '',
+             "greedy: both greedy, no length limit. bnb: our branch-and-bound against fastogb's exhaustive search, "
+             "rule length <= 3. k_worse / k_better: rule counts k at which our training risk is above / below "
+             "fastogb's (relative tolerance 1e-9); max_excess: the largest (ours - fastogb) / fastogb over k "
+             "(negative: ours lower at every k).", '', md_table(S), '',
              f"Ours worse at some k on {int((S.k_worse > 0).sum())} of {len(S)} (data set, search) pairs; lower final "
              f"risk on {int((S.ours_final < S.fastogb_final - tol(S.fastogb_final)).sum())}, equal on "
              f"{int((np.abs(S.ours_final - S.fastogb_final) <= tol(S.fastogb_final)).sum())}.", '',
@@ -387,9 +391,11 @@ def main(argv=None):
     ap.add_argument('--out', default=None, help='output prefix (.md and .csv are added; default '
                     'benchmarks/results/ogb, or benchmarks/results/ogb_vs_fastogb with --mode vs-fastogb)')
     ap.add_argument('--mode', default='all', choices=['all', 'vs-fastogb'],
-                    help="'vs-fastogb': training risk per rule count at equal language, and held-out risk with defaults")
+                    help="'vs-fastogb': training risk per rule count at equal language, "
+                         "and held-out risk with defaults")
     ap.add_argument('--searches', nargs='+', default=['greedy', 'bnb'], choices=['greedy', 'bnb'],
-                    help="--mode vs-fastogb: searches compared at equal language (bnb against fastogb's exhaustive search)")
+                    help="--mode vs-fastogb: searches compared at equal language "
+                         "(bnb against fastogb's exhaustive search)")
     ap.add_argument('--bnb-max-rows', type=int, default=100000, help="--mode vs-fastogb: skip bnb above this many rows")
     args = ap.parse_args(argv)
     if args.mode == 'vs-fastogb':
@@ -413,7 +419,8 @@ def main(argv=None):
     out.parent.mkdir(parents=True, exist_ok=True)
     pd.concat([d1.assign(part='same_config_vs_fastogb'), d2.assign(part='risk_complexity')]).to_csv(
         out.with_suffix('.csv'), index=False)
-    lines = [f"# Rule boosting benchmark (`{' '.join(['python benchmarks/ogb_bench.py'] + (argv or sys.argv[1:]))}`)", '',
+    lines = ["# Rule boosting benchmark "
+             f"(`{' '.join(['python benchmarks/ogb_bench.py'] + (argv or sys.argv[1:]))}`)", '',
              f"Machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}; "
              "one process, timings exclude numba compilation (warm-up runs).", '',
              f"## Same configuration as fastogb (greedy OGB, corrective, reg 1, eps 1e-4, {args.rules} rules)", '',
@@ -422,8 +429,10 @@ def main(argv=None):
         lines += [f"Median time ratio ours/fastogb: {np.nanmedian(d1.ratio):.3g}; outputs identical (risk sequences "
                   f"within 1e-6) on {int((d1.first_difference == 'none').sum())} of {len(d1)} data sets.", '']
     if len(d2):
-        cols = [c for c in ['ogb_bnb', 'ogb_bnb_fine', 'ogb_greedy', 'fastogb', 'rulefit', 'boosted', 'figs'] if c in d2]
-        lines += [f"## Training risk-complexity average (normalised risk, complexity 1..{args.max_complexity}; lower is better)", '',
+        cols = [c for c in ['ogb_bnb', 'ogb_bnb_fine', 'ogb_greedy', 'fastogb', 'rulefit', 'boosted', 'figs']
+                if c in d2]
+        lines += [f"## Training risk-complexity average (normalised risk, complexity 1..{args.max_complexity}; "
+                  "lower is better)", '',
                   md_table(d2), '']
         for ours in ('ogb_bnb', 'ogb_bnb_fine'):
             wins = {c: int((d2[ours] < d2[c]).sum()) for c in cols if not c.startswith('ogb_bnb')}

@@ -112,7 +112,8 @@ def main(argv=None):
     if a.report_only:
         df = pd.read_csv(a.out + '.csv')
         return write_markdown(df, a, {'osrt': 'osrt_obj' in df, 'streed': 'streed_obj' in df})
-    peers = {'osrt': available('osrt') and 'osrt' not in a.without, 'streed': available('pystreed') and 'streed' not in a.without}
+    peers = {'osrt': available('osrt') and 'osrt' not in a.without,
+             'streed': available('pystreed') and 'streed' not in a.without}
     print(f"peers available: {peers}", flush=True)
     # warm up: numba compilation is a one-off cost, not part of a fit
     Xw, yw, _ = load('servo')
@@ -131,7 +132,8 @@ def main(argv=None):
                 runs = {'ours': lambda: run_ours(X, y, lam, d, a.cap)}
                 if peers['osrt']:
                     runs['osrt'] = (lambda: run_osrt(X, y, lam, d, a.cap)) if (name, d, lam) not in skip else \
-                        (lambda: (_ for _ in ()).throw(MemoryError('not run: exhausted memory (OOM-killed) in an earlier run')))
+                        (lambda: (_ for _ in ()).throw(MemoryError('not run: exhausted memory (OOM-killed) '
+                                                                   'in an earlier run')))
                 if peers['streed']:
                     runs['streed'] = lambda: run_streed(X, y, lam, d, a.cap, 'equivalent')
                     runs['streed_km'] = lambda: run_streed(X, y, lam, d, a.cap, 'kmeans')
@@ -143,7 +145,8 @@ def main(argv=None):
                     r.update({f"{key}_{k}": v for k, v in out.items()})
                 rows.append(r)
                 best = np.nanmin([r.get(f"{k}_obj", np.nan) for k in runs])
-                line = '  '.join(f"{k} {r[f'{k}_sec']:.3f}s {r[f'{k}_obj']:.6f}{'' if r[f'{k}_optimal'] else '(not opt)'}"
+                line = '  '.join(f"{k} {r[f'{k}_sec']:.3f}s {r[f'{k}_obj']:.6f}"
+                                 f"{'' if r[f'{k}_optimal'] else '(not opt)'}"
                                  for k in runs)
                 print(f"{name:12s} d={d} lam={lam:<6} best {best:.6f} | {line}", flush=True)
                 pd.DataFrame(rows).to_csv(a.out + '.csv', index=False)
@@ -159,12 +162,13 @@ def write_markdown(df, a, peers):
     L = ["# OSRT benchmark: glassworks vs `osrt` 0.2.2 (C++) vs `pystreed`", "",
          f"Machine: {platform.platform()}, Python {platform.python_version()}, {os.cpu_count()} CPUs (shared; timings "
          "are wall-clock seconds of one `fit`, single-threaded, in one process). "
-         f"Per-run cap: {a.cap:g} s; fits shorter than 0.2 s are repeated in interleaved rounds (every solver but osrt) "
-         f"and the fastest of up to {getattr(a, 'repeat', 1)} kept. Objectives are SSE/SST + lambda * leaves recomputed in float64 from each "
-         "returned tree. `ratio` = seconds / osrt seconds (< 1: faster than the reference). "
-         "`opt` = the solver claims certified optimality. Flags: `osrt_wrong` = osrt claims optimality but its tree "
-         "is worse than ours; `ours_wrong` = some peer found a strictly better tree than ours (never expected); "
-         "`streed_wrong` / `km_wrong` = pystreed (equivalent-points / k-means bound) claims optimality on a worse tree.", ""]
+         f"Per-run cap: {a.cap:g} s; fits shorter than 0.2 s are repeated in interleaved rounds (every solver but "
+         f"osrt) and the fastest of up to {getattr(a, 'repeat', 1)} kept. Objectives are SSE/SST + lambda * leaves "
+         "recomputed in float64 from each returned tree. `ratio` = seconds / osrt seconds (< 1: faster than the "
+         "reference). `opt` = the solver claims certified optimality. Flags: `osrt_wrong` = osrt claims optimality but "
+         "its tree is worse than ours; `ours_wrong` = some peer found a strictly better tree than ours (never "
+         "expected); `streed_wrong` / `km_wrong` = pystreed (equivalent-points / k-means bound) claims optimality "
+         "on a worse tree.", ""]
     df = df.copy()
     if peers['osrt']:
         df['ratio'] = df['ours_sec'] / df['osrt_sec']
@@ -186,9 +190,11 @@ def write_markdown(df, a, peers):
              f"median {df['ours_sec'].median():.3f} s, max {df['ours_sec'].max():.2f} s.")
     if peers['osrt']:
         ok = df['osrt_optimal'] & df['ours_optimal']
-        L.append(f"* osrt certified optimal (no timeout) in {int(df['osrt_optimal'].sum())}; median {df['osrt_sec'].median():.3f} s"
+        L.append(f"* osrt certified optimal (no timeout) in {int(df['osrt_optimal'].sum())}; "
+                 f"median {df['osrt_sec'].median():.3f} s"
                  f" (timeouts counted at the cap). On runs both certified: median ratio ours/osrt = "
-                 f"{df.loc[ok, 'ratio'].median():.4f} (geometric mean {np.exp(np.log(df.loc[ok, 'ratio']).mean()):.4f}); "
+                 f"{df.loc[ok, 'ratio'].median():.4f} "
+                 f"(geometric mean {np.exp(np.log(df.loc[ok, 'ratio']).mean()):.4f}); "
                  f"ours faster in {int((df.loc[ok, 'ratio'] < 1).sum())} of {int(ok.sum())}. Over all runs "
                  f"(osrt timeouts at the cap) median ratio {df['ratio'].median():.4f}.")
         agree = [_agree(x, z) for x, z in zip(df.loc[ok, 'osrt_obj'], df.loc[ok, 'ours_obj'])]
@@ -200,15 +206,16 @@ def write_markdown(df, a, peers):
     if peers['streed']:
         ok = df['streed_optimal'] & df['ours_optimal']
         agree = [_agree(x, z) for x, z in zip(df.loc[ok, 'streed_obj'], df.loc[ok, 'ours_obj'])]
-        L.append(f"* pystreed (equivalent-points bound): certified in {int(df['streed_optimal'].sum())}; objectives agree with "
-                 f"ours in {sum(agree)} of {int(ok.sum())}; median {df['streed_sec'].median():.3f} s"
+        L.append(f"* pystreed (equivalent-points bound): certified in {int(df['streed_optimal'].sum())}; "
+                 f"objectives agree with ours in {sum(agree)} of {int(ok.sum())}; "
+                 f"median {df['streed_sec'].median():.3f} s"
                  + (f", median ratio to osrt {df['streed_ratio'].median():.4f}" if 'streed_ratio' in df else '')
                  + f"; claims optimality on a worse tree in {int(df['streed_wrong'].sum())}: "
                  + (', '.join(f"{r.dataset} d={r.depth} lam={r.lam} ({r.streed_obj:.9f} vs ours {r.ours_obj:.9f})"
                               for r in df[df['streed_wrong']].itertuples()) or 'none') + '.')
         r_os = df.loc[ok, 'ours_sec'] / df.loc[ok, 'streed_sec']
-        L.append(f"* **median time ratio ours/pystreed = {r_os.median():.3f}** on the {int(ok.sum())} runs both certify "
-                 f"(ours faster in {int((r_os < 1).sum())}; worst {r_os.max():.2f}).")
+        L.append(f"* **median time ratio ours/pystreed = {r_os.median():.3f}** on the {int(ok.sum())} runs "
+                 f"both certify (ours faster in {int((r_os < 1).sum())}; worst {r_os.max():.2f}).")
         L.append(f"* pystreed with its default k-means bound claims optimality on a worse tree in "
                  f"{int(df['km_wrong'].sum())} of {len(df)} runs.")
     for key in ('osrt', 'streed', 'streed_km'):

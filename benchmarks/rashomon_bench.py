@@ -57,7 +57,8 @@ MATERIALISE_MAX = 10 ** 6
 def run_ours(X, y, task, depth, lam, eps, cap, prefix=PREFIX, dump=0, dump_to=None, progress=None):
     """Time our Rashomon set on a 0/1 matrix X. Returns count, build_s, first_s (build + first `prefix` trees
     materialised), full_s (build + all trees materialised; None above MATERIALISE_MAX). `cap` is enforced by the parent
-    (it kills the worker); pass it on here if the API grows a time limit. If `dump`, saves the first `dump` preorders."""
+    (it kills the worker); pass it on here if the API grows a time limit. If `dump`, saves the first `dump`
+    preorders."""
     from glassworks.rashomon import RashomonSet
     kw = dict(task=task, max_depth=depth, regularization=lam, epsilon=eps)
     if task == 'regression': kw['metric'] = 'l2'
@@ -264,12 +265,14 @@ def run_case(name, task, X, y, depth, lam, eps, cap, a, tmp):
         if both:
             kp = keep if len(keep) < M else None
             ours_dump = tmp / ('ours_sortd_features.npy' if kp is not None else 'ours.npy')
-            if max(row['sortd_count'] or 0, ours_cmp or 0) <= dump and (tmp / 'sortd.npy').exists() and ours_dump.exists():
+            if (max(row['sortd_count'] or 0, ours_cmp or 0) <= dump and (tmp / 'sortd.npy').exists()
+                    and ours_dump.exists()):
                 only_s, only_o = compare_sets(tmp / 'sortd.npy', ours_dump, kp)
                 row['sets_equal'] = not only_s and not only_o
                 if not row['sets_equal']:
                     row['diff_note'] = (f"{len(only_s)} trees only in SORTD (e.g. {only_s[:2]}), {len(only_o)} only in "
-                                        f"ours (e.g. {only_o[:2]}); preorders over the original feature indices, -1 = leaf")
+                                        f"ours (e.g. {only_o[:2]}); preorders over the original feature indices, "
+                                        "-1 = leaf")
             elif not row['counts_equal']:
                 row['diff_note'] = f'sets larger than --compare-trees {dump}: not compared tree by tree'
     for f in tmp.glob('*.np[yz]'): f.unlink()
@@ -303,12 +306,14 @@ def write_report(rows, out, meta):
     L = ['# Rashomon sets of depth-limited sparse trees: ours against SORTD', '',
          f"Generated {meta['date']} by `{meta['command']}` on {platform.node()} ({os.cpu_count()} CPUs, "
          f"{platform.machine()}, Python {platform.python_version()}); each solver in its own subprocess, one run at a "
-         f"time; cap {meta['cap']:g} s per run; runs < 0.2 s: best of {meta['repeat']}. Total {meta.get('total', 0):.0f} s.  ",
+         f"time; cap {meta['cap']:g} s per run; runs < 0.2 s: best of {meta['repeat']}. "
+         f"Total {meta.get('total', 0):.0f} s.  ",
          f"SORTD: {SORTD_REPO} at commit {SORTD_COMMIT[:12]} ({meta['sortd']}), "
          f"`rashomon_multiplier=ε`, `cost_complexity=λ`, `max_depth=d`, defaults otherwise.  ",
          f"Ours: {'run' if meta['ours'] else 'not run (--no-ours)'}.", '',
          '## Summary', '']
-    L.append(f"* Cases: {len(df)}; SORTD finished (set exhausted, optimum certified) in {int((df.sortd_status == 'ok').sum())}.")
+    L.append(f"* Cases: {len(df)}; SORTD finished (set exhausted, optimum certified) in "
+             f"{int((df.sortd_status == 'ok').sum())}.")
     if meta['ours'] and 'counts_equal' in df:
         both = df[df.counts_equal.notna()]
         L.append(f"* Both finished: {len(both)}; counts equal in {int((both.counts_equal == True).sum())}.")  # noqa: E712
@@ -317,10 +322,12 @@ def write_report(rows, out, meta):
                           ('build_ratio', 'ours build only (counted, compact; all features) vs SORTD full'),
                           ('first1000_ratio', 'first 1,000 trees (all features)')):
             v = df[col].dropna() if col in df else []
-            if len(v): L.append(f"* **Median ours/SORTD time ratio, {what}: {statistics.median(v):.3g}** over {len(v)} cases (< 1: ours faster).")
+            if len(v):
+                L.append(f"* **Median ours/SORTD time ratio, {what}: {statistics.median(v):.3g}** over {len(v)} cases "
+                         "(< 1: ours faster).")
         same = df[df.sets_equal.notna()] if 'sets_equal' in df else df.iloc[:0]
-        L.append(f"* Compared tree by tree (both sets ≤ {meta['compare']:,} trees, as sets of preorders): {len(same)} cases, "
-                 f"identical in {int((same.sets_equal == True).sum())}.")                  # noqa: E712
+        L.append(f"* Compared tree by tree (both sets ≤ {meta['compare']:,} trees, as sets of preorders): "
+                 f"{len(same)} cases, identical in {int((same.sets_equal == True).sum())}.")                  # noqa: E712
         bad = df[(df.counts_equal == False) | (df.get('sets_equal') == False)]               # noqa: E712
         L.append('* Count or set mismatches: ' + ('none.' if not len(bad) else ''))
         for r in bad.itertuples():
@@ -328,20 +335,20 @@ def write_report(rows, out, meta):
             L.append(f"  * {r.dataset} d={r.depth} ε={r.eps:g}: SORTD {fmt_count(r.sortd_count, None)}, ours "
                      f"{fmt_count(oc if oc == oc else None, None)}"
                      f" ({r.diff_note or 'counts differ'})")
-    errs = [f"{r['dataset']} d={r['depth']} ε={r['eps']:g} {s}: {r.get(f'{s}_error')}" for r in rows for s in ('sortd', 'ours')
-            if r.get(f'{s}_error')]
+    errs = [f"{r['dataset']} d={r['depth']} ε={r['eps']:g} {s}: {r.get(f'{s}_error')}"
+            for r in rows for s in ('sortd', 'ours') if r.get(f'{s}_error')]
     if errs: L.append('* Errors: ' + '; '.join(errs))
     L += ['', '## Per case', '',
           'Counts: `(cap)` = not finished within the cap (SORTD: its count so far), `(mem)` killed above the memory '
-          'limit. `M′` = features SORTD keeps (it drops constant, duplicate and complementary features; ours is then also '
-          'run on those, `ours on M′`). Seconds: SORTD full = one fit (sorted set, compact form); ours build = counted set, '
-          'ours full = build + all trees materialised as preorders (— above 10^6 trees); first 1,000: SORTD a fit with '
-          '`max_num_trees=1000`, ours build + `preorders(0, 1000)`. `same trees`: both sets dumped as preorders (split '
-          'features, leaves −1; ours on M′ mapped back to the original indices) and compared as sets, when both have at '
-          f"most {meta['compare']:,} trees. Memory: peak RSS of the worker process / RSS before "
+          'limit. `M′` = features SORTD keeps (it drops constant, duplicate and complementary features; ours is then '
+          'also run on those, `ours on M′`). Seconds: SORTD full = one fit (sorted set, compact form); ours build = '
+          'counted set, ours full = build + all trees materialised as preorders (— above 10^6 trees); first 1,000: '
+          'SORTD a fit with `max_num_trees=1000`, ours build + `preorders(0, 1000)`. `same trees`: both sets dumped as '
+          'preorders (split features, leaves −1; ours on M′ mapped back to the original indices) and compared as sets, '
+          f"when both have at most {meta['compare']:,} trees. Memory: peak RSS of the worker process / RSS before "
           'the timed work (MB).', '']
-    cols = ['dataset', 'n', 'M', 'M′', 'd', 'ε', 'SORTD count', 'ours count', 'ours on M′', 'equal', 'same trees', 'SORTD s',
-            'ours build s', 'ours full s', 'ours/SORTD', 'SORTD 1k s', 'ours 1k s', 'SORTD MB', 'ours MB']
+    cols = ['dataset', 'n', 'M', 'M′', 'd', 'ε', 'SORTD count', 'ours count', 'ours on M′', 'equal', 'same trees',
+            'SORTD s', 'ours build s', 'ours full s', 'ours/SORTD', 'SORTD 1k s', 'ours 1k s', 'SORTD MB', 'ours MB']
     L += ['| ' + ' | '.join(cols) + ' |', '|' + '---|' * len(cols)]
     for r in rows:
         eq = r.get('counts_equal')
@@ -349,19 +356,23 @@ def write_report(rows, out, meta):
             r['dataset'] + ('' if r['task'] == 'classification' else ' (reg)'), str(r['n']), str(r['features']),
             str(r['sortd_features']), str(r['depth']), f"{r['eps']:g}",
             fmt_count(r['sortd_count'], r['sortd_status']), fmt_count(r.get('ours_count'), r.get('ours_status')),
-            fmt_count(r.get('ours_sortd_features_count'), r.get('ours_sortd_features_status')) if 'ours_sortd_features_status' in r else '=',
+            fmt_count(r.get('ours_sortd_features_count'), r.get('ours_sortd_features_status'))
+            if 'ours_sortd_features_status' in r else '=',
             '—' if eq is None else 'yes' if eq else '**NO**',
-            {None: '—', True: 'yes', False: '**NO**'}[r.get('sets_equal')], fmt(r['sortd_s']), fmt(r.get('ours_build_s')),
-            fmt(r.get('ours_s')), fmt(r.get('ratio')), fmt(r['sortd_first1000_s']), fmt(r.get('ours_first1000_s')),
+            {None: '—', True: 'yes', False: '**NO**'}[r.get('sets_equal')], fmt(r['sortd_s']),
+            fmt(r.get('ours_build_s')), fmt(r.get('ours_s')), fmt(r.get('ratio')), fmt(r['sortd_first1000_s']),
+            fmt(r.get('ours_first1000_s')),
             f"{fmt(r['sortd_peak_mb'], 4)} / {fmt(r['sortd_base_mb'], 4)}",
-            f"{fmt(r.get('ours_peak_mb'), 4)} / {fmt(r.get('ours_base_mb'), 4)}" if r.get('ours_status') else '—']) + ' |')
+            f"{fmt(r.get('ours_peak_mb'), 4)} / {fmt(r.get('ours_base_mb'), 4)}" if r.get('ours_status')
+            else '—']) + ' |')
     Path(f"{out}.md").write_text('\n'.join(L) + '\n')
 
 
 def run_grid(a, cases):
     tmpdir = tempfile.TemporaryDirectory(prefix='rashomon_bench_')
     tmp = Path(tmpdir.name)
-    meta = dict(cap=a.cap, repeat=a.repeat, compare=a.compare_trees, command=a.command, ours=a.ours, sortd=sortd_version(a.sortd_python),
+    meta = dict(cap=a.cap, repeat=a.repeat, compare=a.compare_trees, command=a.command, ours=a.ours,
+                sortd=sortd_version(a.sortd_python),
                 date=f"{datetime.datetime.now():%Y-%m-%d %H:%M}", start=time.perf_counter())
     print(f"SORTD: {meta['sortd']}", flush=True)
     rows, out = [], Path(a.out)
@@ -371,7 +382,8 @@ def run_grid(a, cases):
         except Exception as e:                                                    # noqa: BLE001
             print(f"{name}: skipped ({e})", flush=True)
             continue
-        print(f"{name} ({task}): n={len(y)} M={X.shape[1]} SORTD keeps {len(sortd_kept_features(X))} {note}", flush=True)
+        print(f"{name} ({task}): n={len(y)} M={X.shape[1]} SORTD keeps {len(sortd_kept_features(X))} {note}",
+              flush=True)
         for depth in a.depths:
             for eps in a.eps:
                 row = run_case(name, task, X, y, depth, a.lam, eps, a.cap, a, tmp)
@@ -379,7 +391,8 @@ def run_grid(a, cases):
                 print(f"  d={depth} eps={eps:<5g} SORTD {fmt_count(row['sortd_count'], row['sortd_status'])} "
                       f"{fmt(row['sortd_s'])}s (1k {fmt(row['sortd_first1000_s'])}s, {fmt(row['sortd_peak_mb'], 4)} MB)"
                       + (f" | ours {fmt_count(row.get('ours_count'), row.get('ours_status'))}"
-                         + (f" / M′ {row.get('ours_sortd_features_count')}" if 'ours_sortd_features_count' in row else '')
+                         + (f" / M′ {row.get('ours_sortd_features_count')}"
+                            if 'ours_sortd_features_count' in row else '')
                          + f" build {fmt(row.get('ours_build_s'))}s full {fmt(row.get('ours_s'))}s "
                            f"equal {row.get('counts_equal')} ratio {fmt(row.get('ratio'))}" if a.ours else ''),
                       flush=True)

@@ -151,7 +151,8 @@ def compare(row):
     a, b = row['ours_obj'], row['streed_obj']
     tol = AGREE_TOL * max(1.0, abs(a)) if a == a else 0.0
     row['agree'] = ('' if not (o and s) else 'yes' if abs(a - b) <= tol else 'NO')
-    # ours certified: no tree of pystreed may be better; pystreed certified but worse than our certified tree: wrong claim
+    # ours certified: no tree of pystreed may be better; pystreed certified but worse than our certified tree:
+    # wrong claim
     row['ours_not_worse'] = ('' if not (a == a and b == b) else 'yes' if a <= b + tol else 'NO')
     row['streed_wrong'] = bool(o and s and b > a + tol)
 
@@ -230,13 +231,15 @@ def write_report(rows, out, meta):
          f"on the same 0/1 matrix; cap {meta['cap']:g} s per run; runs < 0.2 s: best of {meta['repeat']} (both "
          f"solvers). Total {meta.get('total', 0):.0f} s.  ",
          'Versions: ' + ', '.join(f"{k} {v}" for k, v in meta['versions'].items()) + f"; {meta['engine']}.  ",
-         f"ours = `TreeData` + `search_tree` (engine defaults{', switches ' + ' '.join(meta['switches']) if meta['switches'] else ''}); "
+         "ours = `TreeData` + `search_tree` "
+         f"(engine defaults{', switches ' + ' '.join(meta['switches']) if meta['switches'] else ''}); "
          f"pystreed task 'cost-complex-accuracy' (λ > 0) and '{meta['zero_task']}' (λ = 0). First fit in a fresh "
          f"process (numba cache load or compile): {meta['first_fit']:.2f} s, not in the timings.", '',
          '## Summary', '']
     n = len(df)
     L.append(f"* Cases: {n}; certified within the cap: ours {int(df.ours_optimal.sum())}, pystreed "
-             f"{int(df.streed_optimal.sum())}, both {len(both)}, neither {int((~df.ours_optimal & ~df.streed_optimal).sum())}.")
+             f"{int(df.streed_optimal.sum())}, both {len(both)}, "
+             f"neither {int((~df.ours_optimal & ~df.streed_optimal).sum())}.")
     if len(both):
         w = both.loc[both.ratio.idxmax()]
         L.append(f"* **Median ours/pystreed time ratio {both.ratio.median():.3f}** over the {len(both)} cases both "
@@ -252,7 +255,8 @@ def write_report(rows, out, meta):
     L.append('* Certified by ours only: ' + (', '.join(f"{r.dataset} d={r.depth} λ={r.lam:g} ({r.ours_sec:.1f} s)"
                                                      for r in only_o.itertuples()) or 'none') + '.')
     bad = df[df.agree == 'NO']
-    L.append(f"* Objective agreement where both certified (|Δ| ≤ {AGREE_TOL:g}·max(1, obj), recomputed from the trees): "
+    L.append(f"* Objective agreement where both certified (|Δ| ≤ {AGREE_TOL:g}·max(1, obj), "
+             "recomputed from the trees): "
              f"{int((df.agree == 'yes').sum())} agree, " + (f"**{len(bad)} disagree**: " + '; '.join(
                  f"{r.dataset} d={r.depth} λ={r.lam:g} ours {r.ours_obj:.9f} pystreed {r.streed_obj:.9f}"
                  for r in bad.itertuples()) if len(bad) else 'none disagrees') + '.')
@@ -260,27 +264,29 @@ def write_report(rows, out, meta):
     L.append('* Cases where our returned tree is worse than pystreed\'s: ' + ('; '.join(
         f"{r.dataset} d={r.depth} λ={r.lam:g} ours {r.ours_obj:.6f}{'' if r.ours_optimal else ' (cap)'} pystreed "
         f"{r.streed_obj:.6f}{'' if r.streed_optimal else ' (cap)'}" for r in worse.itertuples()) or 'none') + '.')
-    errs = [f"{r['dataset']} d={r['depth']} λ={r['lam']:g} {s}: {r[f'{s}_error']}" for r in rows for s in ('ours', 'streed')
-            if isinstance(r.get(f'{s}_error'), str) and r.get(f'{s}_error')]
+    errs = [f"{r['dataset']} d={r['depth']} λ={r['lam']:g} {s}: {r[f'{s}_error']}"
+            for r in rows for s in ('ours', 'streed') if isinstance(r.get(f'{s}_error'), str) and r.get(f'{s}_error')]
     if errs: L.append('* Errors: ' + '; '.join(errs) + '.')
     L.append('')
     cols = ['dataset', 'n', 'M', 'depth', 'λ', 'ours s', 'pystreed s', 'ours/pystreed', 'ours objective', 'ours bound',
             'pystreed objective', 'agree', 'ours leaves', 'pystreed leaves']
     L += ['## Per case', '',
-          'Seconds: `≥t (cap)` = not certified within the cap. Ratio: `<r` ours certified and pystreed did not (the true '
-          'ratio is smaller), `>r` the reverse, `both t/o` neither. Objectives are recomputed from the returned trees '
-          '(misclassified fraction + λ·leaves); for a capped run it is the best tree found. `ours bound` is our '
+          'Seconds: `≥t (cap)` = not certified within the cap. Ratio: `<r` ours certified and pystreed did not (the '
+          'true ratio is smaller), `>r` the reverse, `both t/o` neither. Objectives are recomputed from the returned '
+          'trees (misclassified fraction + λ·leaves); for a capped run it is the best tree found. `ours bound` is our '
           'certified lower bound (pystreed reports none). `agree` is filled only where both certified.', '',
           '| ' + ' | '.join(cols) + ' |', '|' + '---|' * len(cols)]
     for r in rows:
         L.append(f"| {r['dataset']} | {r['n']} | {r['M']} | {r['depth']} | {r['lam']:g} | "
                  f"{fmt_sec(r['ours_sec'], r['ours_optimal'])} | {fmt_sec(r['streed_sec'], r['streed_optimal'])} | "
-                 f"{r['ratio_text']} | {fmt_obj(r['ours_obj'])} | {fmt_obj(r.get('ours_lb'))} | {fmt_obj(r['streed_obj'])} | "
-                 f"{r['agree'] or '—'} | {r.get('ours_leaves', '—')} | {r.get('streed_leaves', '—')} |")
+                 f"{r['ratio_text']} | {fmt_obj(r['ours_obj'])} | {fmt_obj(r.get('ours_lb'))} | "
+                 f"{fmt_obj(r['streed_obj'])} | {r['agree'] or '—'} | {r.get('ours_leaves', '—')} | "
+                 f"{r.get('streed_leaves', '—')} |")
     neither = [r for r in rows if not r['ours_optimal'] and not r['streed_optimal']]
     if neither:
         snaps = [t for t in SNAPSHOTS if t < meta['cap']]
-        head = ['dataset', 'depth', 'λ'] + [f"{w} {t:g}s" for t in snaps for w in ('ours obj', 'ours bound', 'pystreed obj')] \
+        head = ['dataset', 'depth', 'λ'] + [f"{w} {t:g}s" for t in snaps
+                                            for w in ('ours obj', 'ours bound', 'pystreed obj')] \
             + [f"{w} cap" for w in ('ours obj', 'ours bound', 'pystreed obj')]
         L += ['', '## Anytime view (cases neither certified)', '',
               'Ours: incumbent and certified lower bound from the SearchMonitor trace of the capped run (the last '
@@ -309,10 +315,13 @@ def main(argv=None):
     ap.add_argument('--depths', nargs='+', type=int, default=None, help='default 2 3 4 5 (--quick: 3)')
     ap.add_argument('--lams', nargs='+', type=float, default=None, help='default 0 0.001 0.01')
     ap.add_argument('--cap', type=float, default=None, help='seconds per run and solver (default 60; --quick: 10)')
-    ap.add_argument('--out', default=None, help='output prefix (default benchmarks/results/suite, --quick: suite.quick)')
-    ap.add_argument('--quick', action='store_true', help=f"a few small sets, depth 3, cap 10 s: {', '.join(QUICK['datasets'])}")
+    ap.add_argument('--out', default=None,
+                    help='output prefix (default benchmarks/results/suite, --quick: suite.quick)')
+    ap.add_argument('--quick', action='store_true',
+                    help=f"a few small sets, depth 3, cap 10 s: {', '.join(QUICK['datasets'])}")
     ap.add_argument('--repeat', type=int, default=5,
-                    help='runs shorter than 0.2 s are repeated up to this many times (both solvers) and the fastest kept')
+                    help='runs shorter than 0.2 s are repeated up to this many times (both solvers) '
+                         'and the fastest kept')
     ap.add_argument('--streed-zero-task', default='accuracy', choices=['accuracy', 'cost-complex-accuracy'],
                     help="pystreed's task for λ = 0 (default 'accuracy'; both give the same optimum)")
     ap.add_argument('--switch', dest='switches', nargs='*', default=[], metavar='NAME=0|1',

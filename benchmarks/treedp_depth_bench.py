@@ -11,8 +11,9 @@ optimality of  loss / normaliser + λ · leaves  with at most `depth` splits on 
   * streed      pystreed's STreeDClassifier ('cost-complex-accuracy') or STreeDRegressor ('cost-complex-regression',
                 equivalent-points lower bound), `cost_complexity = λ`, `max_depth = depth`.
 Runs shorter than 0.2 s are repeated (`--repeat`, default 5, for every solver alike, in interleaved rounds) and the
-fastest time kept, so that millisecond cases are not decided by one scheduler hiccup. Every objective is recomputed from the tree the solver returned (misclassified fraction, resp. SSE / SST, + λ·leaves)
-and compared; a certified objective of ours must never be worse than a peer's tree. Numba is compiled before timing;
+fastest time kept, so that millisecond cases are not decided by one scheduler hiccup. Every objective is recomputed
+from the tree the solver returned (misclassified fraction, resp. SSE / SST, + λ·leaves) and compared; a certified
+objective of ours must never be worse than a peer's tree. Numba is compiled before timing;
 the compile time of a first fit in a fresh process is measured once and reported separately.
 Classification data: the OSDT tables shipped in glassworks/data, plus scikit-learn's wine (3 classes) and breast
 cancer binarised by `Binarizer(n_bins=4)` (data not in ../shared). Regression: the OSRT tables, plus scikit-learn's
@@ -31,7 +32,8 @@ from glassworks.datasets import load                                            
 from glassworks.treedp import TreeData, search_tree                                  # noqa: E402
 from glassworks.binarize import Binarizer                                            # noqa: E402
 
-CLASSIFICATION = ['monk1-train', 'monk2-train', 'monk3-train', 'tic-tac-toe', 'compas-binary', 'sk-wine', 'sk-breast_cancer']
+CLASSIFICATION = ['monk1-train', 'monk2-train', 'monk3-train', 'tic-tac-toe', 'compas-binary', 'sk-wine',
+                  'sk-breast_cancer']
 REGRESSION = ['airfoil', 'real-estate', 'servo', 'yacht', 'enb-heat', 'sk-diabetes']
 
 
@@ -71,14 +73,16 @@ def run_streed_classification(X, y, lam, depth, cap):
         clf.fit(Xi, yi)
         sec = time.perf_counter() - t
     pred, leaves, _ = streed_tree_predict(clf.tree_, clf.train_X_)
-    return dict(sec=sec, obj=objective_of(pred, yi, leaves, lam), optimal=bool(clf.fit_result.is_optimal()), leaves=leaves)
+    return dict(sec=sec, obj=objective_of(pred, yi, leaves, lam), optimal=bool(clf.fit_result.is_optimal()),
+                leaves=leaves)
 
 
 def compile_time():
     "Seconds of a first fit in a fresh interpreter (numba loading its cache, or compiling if there is none)."
     code = ("import time, numpy as np; t = time.perf_counter(); from glassworks.treedp import TreeData, search_tree; "
             "search_tree(TreeData(np.array([[0, 1], [1, 0], [1, 1]]), np.array([0, 1, 1])), 0.01, 2); "
-            "search_tree(TreeData(np.array([[0, 1], [1, 0], [1, 1]]), np.array([0., 1., 2.]), task='regression'), 0.01, 2); "
+            "search_tree(TreeData(np.array([[0, 1], [1, 0], [1, 1]]), np.array([0., 1., 2.]), task='regression'), "
+            "0.01, 2); "
             "print(time.perf_counter() - t)")
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True)
     return float(out.stdout.strip().splitlines()[-1]) if out.returncode == 0 else float('nan')
@@ -106,12 +110,14 @@ def run_grid(datasets, depths, lams, cap=60.0, repeat=5, switches=(), out=None, 
                     row.update({f"{label}_{k}": v for k, v in res.items()})
                 row['ratio'] = row['ours_sec'] / row['streed_sec']
                 row['ratio_plain'] = row['ours_plain_sec'] / row['streed_sec']
-                row['ours_not_worse'] = bool(row['ours_obj'] <= row['streed_obj'] + 1e-7 * max(1.0, abs(row['streed_obj'])))
+                row['ours_not_worse'] = bool(row['ours_obj'] <= row['streed_obj'] +
+                                             1e-7 * max(1.0, abs(row['streed_obj'])))
                 row['streed_wrong'] = bool(row['streed_optimal'] and row['ours_optimal'] and
                                            row['streed_obj'] > row['ours_obj'] + 1e-7 * max(1.0, abs(row['ours_obj'])))
                 rows.append(row)
                 print(f"  d={depth} lam={lam:<7g} ours {row['ours_sec']:.4f}s  plain {row['ours_plain_sec']:.4f}s  "
-                      f"streed {row['streed_sec']:.4f}s  ratio {row['ratio']:.2f}  not_worse {row['ours_not_worse']}", flush=True)
+                      f"streed {row['streed_sec']:.4f}s  ratio {row['ratio']:.2f}  not_worse {row['ours_not_worse']}",
+                      flush=True)
     df = pd.DataFrame(rows)
     if out is not None: write_report(df, Path(out), cap, repeat, first_fit, command, switches)
     return df
@@ -123,18 +129,19 @@ def write_report(df, out, cap, repeat, first_fit, command, switches=()):
     both = df[df.ours_optimal & df.streed_optimal]
     off = f" Switches of `ours`: {', '.join(switches)}." if switches else ''
     lines = [f"# Depth-limited trees: ours against pystreed (`{command}`)", '',
-             f"Machine: {platform.machine()}, Python {platform.python_version()}, one process; per-run cap {cap} s; runs "
-             f"< 0.2 s: best of {repeat} (every solver). `ours` = TreeData + search_tree (depth-two solver, incremental "
-             f"statistics; defaults), `plain` = the engine without the depth-two solver. First fit in a fresh "
-             f"process (numba cache load or compile): {first_fit:.2f} s, not in the timings.{off}", '',
-             "| task | cases | both certified | median ours/streed | median plain/streed | worst ours/streed | cases > 3x | ours never worse | streed wrong |",
+             f"Machine: {platform.machine()}, Python {platform.python_version()}, one process; per-run cap {cap} s; "
+             f"runs < 0.2 s: best of {repeat} (every solver). `ours` = TreeData + search_tree (depth-two solver, "
+             f"incremental statistics; defaults), `plain` = the engine without the depth-two solver. First fit in a "
+             f"fresh process (numba cache load or compile): {first_fit:.2f} s, not in the timings.{off}", '',
+             "| task | cases | both certified | median ours/streed | median plain/streed | worst ours/streed | "
+             "cases > 3x | ours never worse | streed wrong |",
              "|---|---|---|---|---|---|---|---|---|"]
     for task in ['classification', 'regression', 'all']:
         g = both if task == 'all' else both[both.task == task]
         if len(g):
-            lines.append(f"| {task} | {len(df if task == 'all' else df[df.task == task])} | {len(g)} | {g.ratio.median():.3f} | "
-                         f"{g.ratio_plain.median():.3f} | {g.ratio.max():.2f} | {int((g.ratio > 3).sum())} | "
-                         f"{bool(g.ours_not_worse.all())} | {int(g.streed_wrong.sum())} |")
+            lines.append(f"| {task} | {len(df if task == 'all' else df[df.task == task])} | {len(g)} | "
+                         f"{g.ratio.median():.3f} | {g.ratio_plain.median():.3f} | {g.ratio.max():.2f} | "
+                         f"{int((g.ratio > 3).sum())} | {bool(g.ours_not_worse.all())} | {int(g.streed_wrong.sum())} |")
     cols = ['dataset', 'depth', 'lam', 'ours_sec', 'ours_plain_sec', 'streed_sec', 'ratio', 'ours_obj', 'streed_obj',
             'ours_optimal', 'streed_optimal', 'ours_nodes', 'ours_plain_nodes']
     fmt = lambda v: f"{v:.4g}" if isinstance(v, float) else str(v)
@@ -150,7 +157,8 @@ def add_grid_arguments(ap, default_out):
     ap.add_argument('--cap', type=float, default=60.0, help='seconds per run and solver')
     ap.add_argument('--out', default=default_out)
     ap.add_argument('--repeat', type=int, default=5,
-                    help='runs shorter than 0.2 s are repeated up to this many times (each solver) and the fastest kept')
+                    help='runs shorter than 0.2 s are repeated up to this many times (each solver) '
+                         'and the fastest kept')
     ap.add_argument('--switch', dest='switches', nargs='*', default=[], metavar='NAME=0|1',
                     help="search_tree switches for the 'ours' column, e.g. similarity=1 incremental=0 (ablation)")
 
@@ -162,7 +170,8 @@ def grid_main(argv, datasets, out_name, script):
     ap.add_argument('--datasets', nargs='+', default=datasets)
     add_grid_arguments(ap, str(Path(__file__).resolve().parent / 'results' / out_name))
     a = ap.parse_args(argv)
-    return run_grid(a.datasets, a.depths, a.lams, a.cap, a.repeat, a.switches, a.out, f'python {script} ' + ' '.join(argv))
+    return run_grid(a.datasets, a.depths, a.lams, a.cap, a.repeat, a.switches, a.out,
+                    f'python {script} ' + ' '.join(argv))
 
 
 def main(argv=None):

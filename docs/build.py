@@ -498,7 +498,8 @@ def stage_notebook(nb: dict, fm: dict, rel: str, linker: Linker, scrub) -> dict:
                 if not data: continue
                 for k in ('text/plain', 'text/html', 'text/markdown'):
                     if k in data: data[k] = scrub(_text(data[k]))
-                if out_opt == 'asis' and 'text/markdown' in data: data['text/markdown'] = linker(data['text/markdown'], rel)
+                if out_opt == 'asis' and 'text/markdown' in data:
+                    data['text/markdown'] = linker(data['text/markdown'], rel)
             new_outs.append(o)
         if 'remove-input' in tags and (not new_outs or 'remove-output' in tags): continue
         cells.append({'cell_type': 'code', 'execution_count': None, 'metadata': {'tags': tags} if tags else {},
@@ -635,7 +636,8 @@ def toctree_md(nav: list, src2out: dict, root_rel: str | None) -> str:
         else:
             flush_loose()
             kids = [src2out[k] for k in n[2] if k != root_rel]
-            if kids: blocks.append(f'```{{toctree}}\n:hidden:\n:maxdepth: 2\n:caption: {n[1]}\n\n' + '\n'.join(kids) + '\n```')
+            if kids: blocks.append(f'```{{toctree}}\n:hidden:\n:maxdepth: 2\n:caption: {n[1]}\n\n'
+                                   + '\n'.join(kids) + '\n```')
     flush_loose()
     return '\n\n'.join(blocks) + '\n'
 
@@ -658,7 +660,8 @@ def check_links(out: Path, fix: bool = True) -> list:
             href = html.unescape(m.group(2))
             if re.match(r'^[a-z][a-z0-9+.-]*:', href) or href.startswith('//'): return m.group(0)
             path, _, frag = href.partition('#')
-            target = os.path.normpath((PurePosixPath(page).parent / path).as_posix() if path else page).replace(os.sep, '/')
+            target = os.path.normpath((PurePosixPath(page).parent / path).as_posix()
+                                      if path else page).replace(os.sep, '/')
             if path and (out / target).is_dir(): target = (PurePosixPath(target) / 'index.html').as_posix()
             if target in ids:
                 if not frag or frag in ids[target]: return m.group(0)
@@ -727,7 +730,8 @@ def build(out: Path, nbs: Path, jobs: int, stage: Path | None = None, quiet: boo
         r = res.get(rel) or {}
         fm = r.get('frontmatter') or {}
         name = str(fm.get('output-file') or '')
-        stem = PurePosixPath(name).stem if name else (out_stem(rel) if rel.endswith('.ipynb') else PurePosixPath(rel).stem)
+        stem = PurePosixPath(name).stem if name else (out_stem(rel) if rel.endswith('.ipynb')
+                                                      else PurePosixPath(rel).stem)
         o = (PurePosixPath(rel).parent / stem).as_posix()
         if o in used or o in ('search', 'genindex'):
             alt = (PurePosixPath(rel).parent / PurePosixPath(rel).stem).as_posix()
@@ -765,8 +769,10 @@ def build(out: Path, nbs: Path, jobs: int, stage: Path | None = None, quiet: boo
                 continue
             r = res[rel]
             if not r['ok']:  # --keep-going: a page that shows the error; the exit status stays 1
-                snb = {'cells': [dict(id='c0', **md_cell(f'# {PurePosixPath(rel).stem}\n\n**This page failed to build.**\n\n'
-                                         f'```text\n{r["error"]}\n```\n'))], 'metadata': {}, 'nbformat': 4, 'nbformat_minor': 5}
+                snb = {'cells': [dict(id='c0', **md_cell(f'# {PurePosixPath(rel).stem}\n\n'
+                                         '**This page failed to build.**\n\n'
+                                         f'```text\n{r["error"]}\n```\n'))],
+                       'metadata': {}, 'nbformat': 4, 'nbformat_minor': 5}
                 titles[rel] = PurePosixPath(rel).stem
             else:
                 snb = stage_notebook(json.loads(r['nb']), r['frontmatter'], rel, linker, scrub)
@@ -776,7 +782,8 @@ def build(out: Path, nbs: Path, jobs: int, stage: Path | None = None, quiet: boo
             if rel == root_rel: snb['cells'].append(dict(id='toctree', **md_cell(toc)))
             dst.write_text(json.dumps(snb, indent=1), encoding='utf-8')
         if root_rel is None:  # no landing page in nbs/: a generated one with the toctrees
-            (src / 'index.md').write_text(f'# {cfg.get("title") or "Documentation"}\n\n{cfg.get("description", "")}\n\n' + toc,
+            (src / 'index.md').write_text(f'# {cfg.get("title") or "Documentation"}\n\n'
+                                          f'{cfg.get("description", "")}\n\n' + toc,
                                           encoding='utf-8')
         if REFERENCE: REFERENCE.write_pages(src)
         # Sphinx
@@ -788,10 +795,12 @@ def build(out: Path, nbs: Path, jobs: int, stage: Path | None = None, quiet: boo
         p = subprocess.run(cmd, env=env, capture_output=True, text=True)
         t_sphinx = time.perf_counter() - t1
         if p.returncode != 0:
-            raise SystemExit(f'docs/build.py: sphinx-build failed ({p.returncode}):\n{p.stderr[-6000:]}\n{p.stdout[-2000:]}')
+            raise SystemExit(f'docs/build.py: sphinx-build failed ({p.returncode}):\n'
+                             f'{p.stderr[-6000:]}\n{p.stdout[-2000:]}')
         warns = [l for l in p.stderr.splitlines() if 'WARNING' in l or 'ERROR' in l]
         if warns and not quiet:
-            print(f'docs/build.py: sphinx reported {len(warns)} warning(s):\n  ' + '\n  '.join(warns[:40]), file=sys.stderr)
+            print(f'docs/build.py: sphinx reported {len(warns)} warning(s):\n  ' + '\n  '.join(warns[:40]),
+                  file=sys.stderr)
         manifest = {rel: {'page': src2out[rel] + '.html', 'title': titles[rel]} for rel in rels}
         (build_dir / 'pages.json').write_text(json.dumps(manifest, indent=1, sort_keys=True) + '\n')
         (build_dir / '.nojekyll').write_text('')  # GitHub Pages: serve _static/ and _images/ as they are
@@ -830,7 +839,8 @@ def build(out: Path, nbs: Path, jobs: int, stage: Path | None = None, quiet: boo
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description='Build the static docs site from the notebooks (nbdev processors + Sphinx).')
+    ap = argparse.ArgumentParser(
+        description='Build the static docs site from the notebooks (nbdev processors + Sphinx).')
     ap.add_argument('--out', default=str(ROOT / 'docs' / '_site'), help='output folder (wiped; default docs/_site)')
     ap.add_argument('--nbs', default=None, help='notebook folder (default: nbs_path of settings.ini)')
     ap.add_argument('--jobs', type=int, default=min(4, os.cpu_count() or 1), help='parallel nbdev worker processes')

@@ -169,7 +169,8 @@ def write_pages(src: Path) -> list:
                 lines += [f'.. autoexception:: {o}', '']
             elif inspect.isclass(obj):
                 ms = methods(obj)
-                lines += [f'.. autoclass:: {o}'] + ([f'   :members: {", ".join(ms)}', '   :undoc-members:'] if ms else []) + ['']
+                lines += [f'.. autoclass:: {o}'] + ([f'   :members: {", ".join(ms)}', '   :undoc-members:']
+                                                    if ms else []) + ['']
             else:
                 lines += [f'.. autofunction:: {o}', '']
         (d / f'{slug}.rst').write_text('\n'.join(lines) + '\n', encoding='utf-8')
@@ -263,7 +264,8 @@ def prose_to_rst(text: str, names: dict) -> str:
         return f'``{c}``' if not c.startswith(' ') and not c.endswith(' ') else f':code:`{c}`'
 
     out = []
-    parts = re.split(r'(`[^`\n]+`|\$\$[^$]+\$\$|(?<![\\$\w])\$[^$\n]+?\$(?![\w$])|\[[^\]\n]+\]\(https?://[^)\s]+\))', text)
+    parts = re.split(r'(`[^`\n]+`|\$\$[^$]+\$\$|(?<![\\$\w])\$[^$\n]+?\$(?![\w$])'
+                     r'|\[[^\]\n]+\]\(https?://[^)\s]+\))', text)
     for i, p in enumerate(parts):
         if i % 2:
             if p.startswith('`'): r = code(re.match(r'`(.*)`', p, re.S))
@@ -393,7 +395,8 @@ def attributes_rst(text: str, names: dict) -> list:
         elif cur is not None and line.strip(): cur[2].append(line.strip())
     out = ['.. rubric:: Attributes', '']
     for name, typ, desc in items:
-        t = re.sub(r'\b[A-Za-z_]\w*\b', lambda m: names.get(m.group(0), m.group(0)) if '.' not in m.group(0) else m.group(0), typ)
+        t = re.sub(r'\b[A-Za-z_]\w*\b',
+                   lambda m: names.get(m.group(0), m.group(0)) if '.' not in m.group(0) else m.group(0), typ)
         out += [f'.. py:attribute:: {name}', '   :no-contents-entry:'] + ([f'   :type: {t}'] if t else []) + ['']
         out += ['   ' + prose_to_rst(' '.join(desc), names), ''] if desc else []
     return out
