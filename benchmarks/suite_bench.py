@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""The optimal-decision-tree literature's benchmark suite (DL8.5 / MurTree / STreeD): glassworks' DP engine against pystreed.
+"""The optimal-decision-tree benchmark suite (DL8.5 / MurTree / STreeD): glassworks' DP engine against pystreed.
 
     python benchmarks/suite_bench.py [--datasets anneal vote ...] [--depths 2 3 4 5] [--lams 0 0.001 0.01] [--cap 60]
                                      [--out benchmarks/results/suite] [--quick]
