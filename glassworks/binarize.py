@@ -12,8 +12,8 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, check_random_state
 from sklearn.utils.multiclass import type_of_target
 from fastcore.basics import patch
-from .validation import (MAX_GRID, InputError, ParameterError, check_X, check_y, check_scalar, check_option, check_sample_weight,
-                                   is_dataframe, column_names)
+from .validation import (MAX_GRID, InputError, ParameterError, check_X, check_y, check_scalar, check_option,
+                                   check_sample_weight, is_dataframe, column_names)
 
 # %% auto #0
 __all__ = ['format_number', 'snap_cuts', 'weighted_quantile', 'quantile_cuts', 'midpoint_cuts', 'equal_width_edges',
@@ -36,7 +36,8 @@ def format_number(t:float, digits:int=4) -> str:
 
 # %% ../nbs/03_binarize.ipynb #0b221082
 def snap_cuts(cuts, values, min_digits:int=4):
-    """Replace strictly increasing `cuts` by short decimals splitting the sorted distinct `values` the same way; return `(floats, strings)`.
+    """Replace strictly increasing `cuts` by short decimals splitting the sorted distinct `values` the same way; return
+    `(floats, strings)`.
 
     ```python
     >>> cuts, text = snap_cuts([1.4142135, 2.7182818], np.array([1., 2., 3., 10.]))
@@ -196,13 +197,13 @@ def _as_frame(X):
         if cplx: raise InputError(f"column(s) {cplx[:5]} are complex; split them into real and imaginary parts.")
         return X, column_names(X, None, X.shape[1])
     if hasattr(X, 'toarray'):
-        raise InputError("Sparse data was passed for X, but dense data is required. Use X.toarray() to convert to a dense "
-                         "numpy array (the thresholds and levels are learnt column by column on dense data).")
+        raise InputError("Sparse data was passed for X, but dense data is required. Use X.toarray() to convert to a "
+                         "dense numpy array (the thresholds and levels are learnt column by column on dense data).")
     try: arr = np.asarray(X)
     except Exception as e: raise InputError(f"X could not be converted to an array: {e}") from None
     if arr.ndim != 2:
-        raise InputError(f"X must be 2-D (n_samples, n_features), got shape {arr.shape}. Reshape your data: X.reshape(-1, 1) "
-                         "for a single feature or X.reshape(1, -1) for a single sample.")
+        raise InputError(f"X must be 2-D (n_samples, n_features), got shape {arr.shape}. Reshape your data: "
+                         "X.reshape(-1, 1) for a single feature or X.reshape(1, -1) for a single sample.")
     if arr.dtype.kind == 'c':
         raise InputError("Complex data not supported: binarize the real and imaginary parts as separate real columns.")
     df = pd.DataFrame(arr)
@@ -216,11 +217,13 @@ def _sorted_levels(levels):
 # %% ../nbs/03_binarize.ipynb #935f63e1
 def _check_params(bz):
     for k, opts in _OPTIONS.items(): check_option(getattr(bz, k), k, opts)
-    check_scalar(bz.n_bins, 'n_bins', numbers.Integral, low=2, high=MAX_GRID)   # more bins than that: strategy='midpoints'
+    # more bins than that: strategy='midpoints'
+    check_scalar(bz.n_bins, 'n_bins', numbers.Integral, low=2, high=MAX_GRID)
     check_scalar(bz.max_thresholds, 'max_thresholds', numbers.Integral, low=1, allow_none=True)
     check_scalar(getattr(bz, 'max_categories', None), 'max_categories', numbers.Integral, low=2, allow_none=True)
     check_scalar(bz.drop_first, 'drop_first', (bool, np.bool_))
-    from glassworks.validation import check_random_state as check_seed    # (scikit-learn's check_random_state is imported above)
+    # (scikit-learn's check_random_state is imported above)
+    from glassworks.validation import check_random_state as check_seed
     check_seed(bz.random_state)
     check_scalar(bz.gbdt_n_estimators, 'gbdt_n_estimators', numbers.Integral, low=1)
     check_scalar(bz.gbdt_max_depth, 'gbdt_max_depth', numbers.Integral, low=1)
@@ -247,7 +250,8 @@ def _categorical_mask(bz, df, names):
 def _split_input(bz, X, cat_mask, names):
     "Validate `X`; return the float64 block of numeric columns (NaN kept if allowed) and the categorical columns."
     df, _ = _as_frame(X)
-    if df.shape[0] < 1: raise InputError(f"Found array with 0 sample(s) (shape={df.shape}) while a minimum of 1 is required.")
+    if df.shape[0] < 1: raise InputError(f"Found array with 0 sample(s) (shape={df.shape}) "
+                                         "while a minimum of 1 is required.")
     num = [j for j in range(len(names)) if not cat_mask[j]]
     from pandas.api.types import is_numeric_dtype
     bad = [names[j] for j in num if not is_numeric_dtype(df.dtypes.iloc[j])]
@@ -277,8 +281,8 @@ def _split_input(bz, X, cat_mask, names):
                              "Impute them first, or pass missing='indicator'.")
         unhashable = [v for v in col if not isinstance(v, Hashable)]
         if unhashable:
-            raise InputError(f"categorical column {names[j]!r} holds a {type(unhashable[0]).__name__} value; levels must be "
-                             "hashable scalars (strings, numbers, booleans).")
+            raise InputError(f"categorical column {names[j]!r} holds a {type(unhashable[0]).__name__} value; "
+                             "levels must be hashable scalars (strings, numbers, booleans).")
         cats[j] = (col, miss)
     return dict(zip(num, A.T)), cats
 
@@ -353,8 +357,8 @@ def _fit(bz, X, y, sample_weight=None):
         levels = _sorted_levels(set(col[~miss].tolist()))
         cap = getattr(bz, 'max_categories', None)
         if cap is not None and len(levels) > cap:
-            raise InputError(f"column {names[j]!r} has {len(levels)} distinct values, more than max_categories={cap}: it "
-                             "looks like an identifier or free text. Drop it, or raise max_categories.")
+            raise InputError(f"column {names[j]!r} has {len(levels)} distinct values, more than max_categories={cap}: "
+                             "it looks like an identifier or free text. Drop it, or raise max_categories.")
         if len(levels) <= 1: plans[j] = dict(kind='constant', missing=bool(0 < miss.sum() < n))
         else:
             plans[j] = dict(kind='category', levels=levels[1:] if bz.drop_first else levels,
@@ -364,7 +368,8 @@ def _fit(bz, X, y, sample_weight=None):
     for j, x in cont.items():
         u, xx = uniq[j], x[~np.isnan(x)]
         if s == 'gbdt': cuts = gb[j]
-        elif s == 'quantile': cuts = quantile_cuts(u, xx, bz.n_bins, bz.max_thresholds, None if w is None else w[~np.isnan(x)])
+        elif s == 'quantile': cuts = quantile_cuts(u, xx, bz.n_bins, bz.max_thresholds,
+                                                   None if w is None else w[~np.isnan(x)])
         elif s == 'midpoints': cuts = midpoint_cuts(u, bz.max_thresholds)
         else: cuts = equal_width_edges(u, bz.n_bins)
         cuts, txt = snap_cuts(cuts, u)
@@ -494,8 +499,10 @@ class Binarizer(TransformerMixin, BaseEstimator):
                  random_state=None, # seed for the 'gbdt' ensemble
                  missing:str='error', # 'error' on NaN, or 'indicator': add a `col is missing` feature
                  output:str='pandas', # `transform` returns a uint8 'pandas' DataFrame or a 'numpy' array
-                 target:str='auto', # how 'gbdt' reads y: 'auto' (whole numbers are classes), 'classification', 'regression'
-                 max_categories:int|None=1000, # a categorical column with more levels is refused (an identifier?); None: no cap
+                 target:str='auto', # how 'gbdt' reads y: 'auto' (whole numbers are classes), 'classification',
+                                    # 'regression'
+                 max_categories:int|None=1000, # a categorical column with more levels is refused (an identifier?);
+                                               # None: no cap
                 ):
         self.strategy, self.n_bins, self.max_thresholds = strategy, n_bins, max_thresholds
         self.categorical, self.drop_first, self.categorical_features = categorical, drop_first, categorical_features

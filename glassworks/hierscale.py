@@ -91,7 +91,8 @@ def _uf_find(parent, i):
 @njit(cache=True)
 def _bca_component(c, coff, cverts, eoff, cedges, adj_off, adj_e, adj_s, bt, tt, ei, ej, s1, s2,
                    u, wa, wb, tol, max_pass):
-    "Dual block-coordinate ascent on one connected component (step 1/L_i with the tight L_i = lambda1^2/L). Returns passes."
+    """Dual block-coordinate ascent on one connected component (step 1/L_i with the tight L_i = lambda1^2/L).
+    Returns passes."""
     v0, v1 = coff[c], coff[c + 1]
     e0, e1 = eoff[c], eoff[c + 1]
     maxdeg = 0
@@ -147,9 +148,10 @@ def _bca_component(c, coff, cverts, eoff, cedges, adj_off, adj_e, adj_s, bt, tt,
 # %% ../nbs/20_hierscale.ipynb #922e43d7
 @njit(cache=True)
 def prox_kernel(bt, tt, ei, ej, s1, s2, u, wa, wb, beta, theta, tol=1e-15, max_pass=100000):
-    """Exact prox of Omega/L at (bt, tt) for the pairs (ei[e], ej[e]) over vertices 0..len(bt)-1, with s1 = lambda1/L and
-    s2 = lambda2/L: screening (Thm 1), components (Thm 2, union-find), dual BCA per component (warm-started duals u, wa, wb,
-    updated in place). Writes beta, theta. Returns (n_components, largest component vertices, largest edges, max passes).
+    """Exact prox of Omega/L at (bt, tt) for the pairs (ei[e], ej[e]) over vertices 0..len(bt)-1, with s1 = lambda1/L
+    and s2 = lambda2/L: screening (Thm 1), components (Thm 2, union-find), dual BCA per component (warm-started duals
+    u, wa, wb, updated in place). Writes beta, theta. Returns (n_components, largest component vertices, largest
+    edges, max passes).
 
     ```python
     >>> beta, theta = np.zeros(2), np.zeros(1)
@@ -312,8 +314,9 @@ def penalty(beta, theta, pairs, lambda1:float, lambda2:float) -> float:
 
 # %% ../nbs/20_hierscale.ipynb #f6f11888
 def _highs_qp(H, c, A, lo, hi, curv_idx, curv=2e-9):
-    """min 1/2 z'Hz + c'z s.t. A z >= 0, lo <= z <= hi, by HiGHS (tiny curvature on the epigraph columns `curv_idx` so its
-    active-set QP accepts the problem), then polished: the KKT system of the optimal face HiGHS found is solved exactly."""
+    """min 1/2 z'Hz + c'z s.t. A z >= 0, lo <= z <= hi, by HiGHS (tiny curvature on the epigraph columns `curv_idx` so
+    its active-set QP accepts the problem), then polished: the KKT system of the optimal face HiGHS found is solved
+    exactly."""
     import highspy
     nv = len(c)
     h = highspy.Highs()
@@ -413,7 +416,8 @@ def all_pairs(p:int):
 
 def direct_qp(X, y, lambda1:float, lambda2:float, box:float=None):
     """Solve the hierScale problem directly as one QP on the explicit interaction matrix (small p only): variables
-    (b0, beta, theta, t, s) with t_i >= |beta_i|, |theta_G_i| and s >= |theta|. Returns (b0, beta, theta over all_pairs, F).
+    (b0, beta, theta, t, s) with t_i >= |beta_i|, |theta_G_i| and s >= |theta|.
+    Returns (b0, beta, theta over all_pairs, F).
 
     ```python
     >>> rng = np.random.default_rng(0); X = rng.normal(size=(40, 3))
@@ -531,9 +535,10 @@ def _restricted_objective(G, c, yy, x, a, ei, ej, lam1, lam2, gx):
 
 @njit(cache=True)
 def restricted_solve(G, c, yy, a, ei, ej, x, u, wa, wb, L, lam1, lam2, tol, max_iter, accelerate):
-    """Proximal gradient (FISTA with function-value restart if `accelerate`) on the active set: variables x = (beta_A, theta_T),
-    Gram G = Z'Z and c = Z'yc of the centred active columns Z. Stops when the gradient mapping L*max|x+ - y| <= tol*lambda1.
-    Updates x and the prox duals in place; returns (iterations, gradient-mapping value, objective).
+    """Proximal gradient (FISTA with function-value restart if `accelerate`) on the active set: variables
+    x = (beta_A, theta_T), Gram G = Z'Z and c = Z'yc of the centred active columns Z. Stops when the gradient mapping
+    L*max|x+ - y| <= tol*lambda1. Updates x and the prox duals in place; returns (iterations, gradient-mapping value,
+    objective).
 
     ```python
     >>> x = np.zeros(1); e = np.zeros(0, np.int64)                 # one main effect: Z'Z = 4, Z'y = 6, y'y = 10
@@ -626,7 +631,8 @@ def pair_columns(XT, I, J, mean_out):
 
 @njit(cache=True, parallel=True)
 def _pair_columns_weighted(XT, I, J, w, sw, mean_out):
-    "`pair_columns` under sample weights: the w-weighted mean of each product is removed, then row t is scaled by sw[t] = sqrt(w[t])."
+    """`pair_columns` under sample weights: the w-weighted mean of each product is removed, then row t is scaled by
+    sw[t] = sqrt(w[t])."""
     n = XT.shape[1]
     m = I.shape[0]
     W = 0.0
@@ -645,7 +651,8 @@ def _pair_columns_weighted(XT, I, J, w, sw, mean_out):
 # %% ../nbs/20_hierscale.ipynb #daa0a277
 @njit(cache=True)
 def _scan_block(Gb, i0, thresh, rowmax, count_only, outI, outJ, outG, offs):
-    "Scan a block of X~'r (rows i0.., columns i0..): pairs above `thresh` are listed, the rest update the per-row maxima."
+    """Scan a block of X~'r (rows i0.., columns i0..): pairs above `thresh` are listed, the rest update the per-row
+    maxima."""
     B, W = Gb.shape
     cnt = np.zeros(B, dtype=np.int64)
     for b in range(B):
@@ -677,10 +684,10 @@ def _rownorm_block(Nb, i0, rownorm):
 
 # %% ../nbs/20_hierscale.ipynb #8cb95248
 def scan_pairs(X, r, thresh:float, rows=None, cap:int|None=None, norms:bool=False, block:int|None=None):
-    """All pairs i<j (i in `rows`) with |X~_ij' r| > thresh, by blocked GEMMs (X_I*r)'X_{i0:} -- never storing the p^2/2 values.
-    Returns (I, J, g, rowmax, thresh_used, rownorm): rowmax[i] = max |g| over the pairs of row i NOT returned; if more than
-    `cap` pairs pass, only the largest are kept and the threshold is raised (the dropped ones enter rowmax).
-    With `norms`, rownorm[i] = max_j ||X_i*X_j||_2 as well.
+    """All pairs i<j (i in `rows`) with |X~_ij' r| > thresh, by blocked GEMMs (X_I*r)'X_{i0:} -- never storing the p^2/2
+    values. Returns (I, J, g, rowmax, thresh_used, rownorm): rowmax[i] = max |g| over the pairs of row i NOT returned;
+    if more than `cap` pairs pass, only the largest are kept and the threshold is raised (the dropped ones enter
+    rowmax). With `norms`, rownorm[i] = max_j ||X_i*X_j||_2 as well.
 
     ```python
     >>> rng = np.random.default_rng(0); X = rng.normal(size=(30, 6)); r = rng.normal(size=30); r -= r.mean()
@@ -771,9 +778,10 @@ def lambda_max_exact(b, I, J, c, alpha:float):
 
 # %% ../nbs/20_hierscale.ipynb #b7483663
 class GradientScreen:
-    """Lemma 3 with a projected reference residual: at a refresh (residual r0) keep the pairs with |X~'r0| > kappa*lambda2
-    (sorted), and per row i the largest |X~_ij'r0| NOT kept (`rowmax`) and the largest norm ||X~_ij|| (`rownorm`). For a new
-    residual r, with gamma = <r0, r>/||r0||^2 and eps = ||r - gamma r0||:  |X~_ij'r| <= |gamma||X~_ij'r0| + ||X~_ij|| eps.
+    """Lemma 3 with a projected reference residual: at a refresh (residual r0) keep the pairs with
+    |X~'r0| > kappa*lambda2 (sorted), and per row i the largest |X~_ij'r0| NOT kept (`rowmax`) and the largest norm
+    ||X~_ij|| (`rownorm`). For a new residual r, with gamma = <r0, r>/||r0||^2 and eps = ||r - gamma r0||:
+    |X~_ij'r| <= |gamma||X~_ij'r0| + ||X~_ij|| eps.
 
     ```python
     >>> rng = np.random.default_rng(0); X = rng.normal(size=(30, 6)); r0 = rng.normal(size=30); r0 -= r0.mean()
@@ -833,9 +841,10 @@ class GradientScreen:
 # %% ../nbs/20_hierscale.ipynb #18e853e8
 class _ActiveSet:
     """Active mains A and pairs T, their centred columns Z = [Zm, Zt], Gram blocks and the prox duals (warm starts).
-    Under sample weights `w` (None: all ones) the columns are centred by w-weighted means (`mu`, and those of the products)
-    and every row of Z and of yc is scaled by sqrt(w): Z'Z, Z'yc and `residual()` (= sqrt(w) * r) are then those of the
-    weighted least squares, and `weighted(residual())` = w * r is the vector whose products with raw columns are gradients."""
+    Under sample weights `w` (None: all ones) the columns are centred by w-weighted means (`mu`, and those of the
+    products) and every row of Z and of yc is scaled by sqrt(w): Z'Z, Z'yc and `residual()` (= sqrt(w) * r) are then
+    those of the weighted least squares, and `weighted(residual())` = w * r is the vector whose products with raw
+    columns are gradients."""
     def __init__(self, X, XT, mu, yc, w=None):
         self.X, self.XT, self.mu, self.w = X, XT, mu, w
         self.sw = None if w is None else np.sqrt(w)
@@ -870,7 +879,8 @@ class _ActiveSet:
         return self.yc - self.Zm @ self.beta - self.Zt @ self.theta
 
     def weighted(self, r):
-        "w * (raw residual) from `residual()`: its inner products with the raw columns (and products) are the gradients."
+        """w * (raw residual) from `residual()`: its inner products with the raw columns (and products) are the
+        gradients."""
         return r if self.sw is None else self.sw * r
 
 # %% ../nbs/20_hierscale.ipynb #77aa4f3c
@@ -960,8 +970,8 @@ class HierScalePath:
                     coef_main=self.coef_main[k], interactions=[(int(i), int(j), float(v)) for i, j, v in zip(I, J, t)],
                     objective=float(self.objective[k]), kkt=float(self.kkt[k]))
     def feature_importances(self, k:int=-1):
-        """Each feature's share of solution `k`: |beta_j| sd(X_j), plus half of |theta_jk| sd(X_j X_k) for each of j and k,
-        where sd is the (weighted) standard deviation on the training rows of the column the term multiplies (after
+        """Each feature's share of solution `k`: |beta_j| sd(X_j), plus half of |theta_jk| sd(X_j X_k) for each of j and
+        k, where sd is the (weighted) standard deviation on the training rows of the column the term multiplies (after
         `standardize`); normalised to sum to one, or all zeros for the empty model."""
         I, J, t = self.interactions[k]
         imp = np.abs(self.coef_main[k]) * self.main_scale
@@ -992,15 +1002,18 @@ def _validate(X, y, feature_names=None, sample_weight=None):
             X, y, w = X[keep], y[keep], w[keep]
             if len(y) < 2:
                 raise InputError(f"{len(y)} sample(s) of positive weight, while a minimum of 2 is required.")
-            if np.ptp(y) == 0: raise InputError("y is constant on the rows of positive weight: there is nothing to fit.")
+            if np.ptp(y) == 0: raise InputError("y is constant on the rows of positive weight: "
+                                                "there is nothing to fit.")
         w = None if (w == 1).all() else np.ascontiguousarray(w)
     const = np.flatnonzero(np.ptp(X, axis=0) == 0)
     if len(const):
-        raise InputError(f"constant column(s) {[names[i] for i in const[:5]]}: a constant main effect is absorbed by the "
-                         "intercept and its interactions duplicate main effects, so the hierarchy is ill-defined; drop them.")
+        raise InputError(f"constant column(s) {[names[i] for i in const[:5]]}: a constant main effect is absorbed by "
+                         "the intercept and its interactions duplicate main effects, so the hierarchy is ill-defined; "
+                         "drop them.")
     _, first, counts = np.unique(X.T, axis=0, return_index=True, return_counts=True)
     if (counts > 1).any():
-        warnings.warn(f"{int((counts > 1).sum())} group(s) of identical columns (e.g. {names[int(first[counts > 1][0])]!r}): "
+        warnings.warn(f"{int((counts > 1).sum())} group(s) of identical columns "
+                      f"(e.g. {names[int(first[counts > 1][0])]!r}): "
                       "the objective is still well defined, but coefficients are not unique and the pair of two copies "
                       "acts as a square term; consider dropping duplicates.", stacklevel=3)
     return X, y, w, names
@@ -1012,8 +1025,9 @@ def _check_scaling(X, y, names, w=None):
     r = _wmoments(X, w)[1] / _wmoments(y, w)[1]
     bad = np.flatnonzero((r > _SCALE_RATIO) | (r < 1 / _SCALE_RATIO))
     if len(bad):
-        raise InputError(f"column(s) {[names[i] for i in bad[:5]]} have a spread {r[bad[0]]:.2g} times y's; at such scales the "
-                         "solver cannot certify the path. Pass standardize=True (or rescale X, e.g. with StandardScaler).")
+        raise InputError(f"column(s) {[names[i] for i in bad[:5]]} have a spread {r[bad[0]]:.2g} times y's; at such "
+                         "scales the solver cannot certify the path. Pass standardize=True (or rescale X, e.g. with "
+                         "StandardScaler).")
 
 
 # %% ../nbs/20_hierscale.ipynb #b5a1e002
@@ -1033,7 +1047,8 @@ def _check_path_params(lambdas, n_lambda, lambda_min_ratio, alpha, tol, max_supp
     if lambdas is None: return None
     lambdas = np.asarray(lambdas, dtype=float).ravel()
     if len(lambdas) == 0 or not np.isfinite(lambdas).all() or (lambdas <= 0).any():
-        raise ParameterError("`lambdas` must be a non-empty list of finite values > 0 (lambda1; lambda2 = alpha*lambda1).")
+        raise ParameterError("`lambdas` must be a non-empty list of finite values > 0 "
+                             "(lambda1; lambda2 = alpha*lambda1).")
     if (np.diff(lambdas) > 0).any():
         raise ParameterError("`lambdas` must be non-increasing (the path is warm-started from large to small lambda).")
     return lambdas
@@ -1050,7 +1065,8 @@ def _first_pass(X, XT, yc, alpha, screen_factor, store_cap, exact_lambda_max, w=
     return screen, b, lmax, used_lp
 
 def _initial_active_set(X, XT, mu, yc, b, screen, w=None):
-    "The active set the path starts from: the top-5 mains by |X'yc| and the top-5 pairs of the first pass (with parents)."
+    """The active set the path starts from: the top-5 mains by |X'yc| and the top-5 pairs of the first pass (with
+    parents)."""
     act = _ActiveSet(X, XT, mu, yc, w)
     top = np.argsort(-np.abs(screen.g))[:5]
     act.grow(np.argsort(-b)[:5], screen.I[top], screen.J[top])
@@ -1131,14 +1147,14 @@ def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=
                    exact_lambda_max:bool=True, accelerate:bool=True, screen_factor:float=0.5,
                    store_cap:int=2_000_000, max_iter:int=20000, max_checks:int=200, time_limit:float|None=None,
                    max_solutions:int|None=None, feature_names=None, sample_weight=None) -> HierScalePath:
-    """hierScale path: min 1/2||y - b0 - X beta - X~ theta||^2 + lambda1 sum_i max(|beta_i|, ||theta_Gi||_inf) + lambda2||theta||_1
-    over a decreasing lambda1 grid (lambda2 = alpha*lambda1), by the active-set proximal gradient method with exact prox
-    (screening + components + dual BCA), master prox-gradient checks and gradient screening.
+    """hierScale path: min 1/2||y - b0 - X beta - X~ theta||^2 + lambda1 sum_i max(|beta_i|, ||theta_Gi||_inf) +
+    lambda2||theta||_1 over a decreasing lambda1 grid (lambda2 = alpha*lambda1), by the active-set proximal gradient
+    method with exact prox (screening + components + dual BCA), master prox-gradient checks and gradient screening.
 
-    With `sample_weight` (w_i >= 0, one per row) the loss is 1/2 sum_i w_i (y_i - b0 - x_i'beta - x~_i'theta)^2, not divided
-    by sum(w) (the unweighted loss is not divided by n either), and the centring (so b0), `standardize` and lambda_max use
-    w-weighted means and spreads: integer weights give exactly the problem of the repeated rows, zero weights that of
-    the removed rows (they are dropped).
+    With `sample_weight` (w_i >= 0, one per row) the loss is 1/2 sum_i w_i (y_i - b0 - x_i'beta - x~_i'theta)^2, not
+    divided by sum(w) (the unweighted loss is not divided by n either), and the centring (so b0), `standardize` and
+    lambda_max use w-weighted means and spreads: integer weights give exactly the problem of the repeated rows, zero
+    weights that of the removed rows (they are dropped).
 
     ```python
     >>> rng = np.random.default_rng(0); X = rng.normal(size=(200, 6))
@@ -1160,7 +1176,8 @@ def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=
                                  max_checks, time_limit, max_solutions)
     check_bool(standardize, 'standardize')
     # floats for the numba kernels: an integer tol=1 would compile (seconds) a second version of each of them
-    alpha, tol, lambda_min_ratio, screen_factor = float(alpha), float(tol), float(lambda_min_ratio), float(screen_factor)
+    alpha, tol, lambda_min_ratio, screen_factor = (float(alpha), float(tol), float(lambda_min_ratio),
+                                                   float(screen_factor))
     n, p = X.shape
     x_offset = x_scale = None
     if standardize:
@@ -1176,7 +1193,8 @@ def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=
     grid = lmax * np.geomspace(1.0, lambda_min_ratio, n_lambda) if lambdas is None else lambdas
     act = _initial_active_set(X, XT, mu, yc, b, screen, w)
     yy = float(act.yc @ act.yc)                       # sum_i w_i yc_i^2
-    sols = dict(lambda1=[], lambda2=[], intercept=[], coef_main=[], interactions=[], objective=[], kkt=[], inter_scale=[])
+    sols = dict(lambda1=[], lambda2=[], intercept=[], coef_main=[], interactions=[], objective=[], kkt=[],
+                inter_scale=[])
     per, stopped = [], None
     for k, lam1 in enumerate(grid):
         t0 = time.perf_counter()
@@ -1184,8 +1202,9 @@ def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=
         n_full0, n_rows0, n_dots0 = screen.n_full, screen.n_partial_rows, screen.n_dots
         r, kkt, checks, iters, comp = _solve_at(act, screen, X, yy, lam1, lam2, tol, max_iter, max_checks, accelerate)
         b0, beta, inter, F, isd = _solution(act, r, ybar, mu, lam1, lam2)
-        for key, v in (('lambda1', lam1), ('lambda2', lam2), ('intercept', b0), ('coef_main', beta), ('interactions', inter),
-                       ('objective', F), ('kkt', kkt), ('inter_scale', isd)): sols[key].append(v)
+        for key, v in (('lambda1', lam1), ('lambda2', lam2), ('intercept', b0), ('coef_main', beta),
+                       ('interactions', inter), ('objective', F), ('kkt', kkt),
+                       ('inter_scale', isd)): sols[key].append(v)
         sh = int(sum(beta[i] == 0 or beta[j] == 0 for i, j in zip(inter[0], inter[1])))
         per.append(dict(time=time.perf_counter() - t0, checks=checks, iterations=iters, active=act.size,
                         full_passes=screen.n_full - n_full0, rows_rescanned=screen.n_partial_rows - n_rows0,
@@ -1198,7 +1217,8 @@ def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=
         stopped = _stop_reason(per[-1]['n_main'] + per[-1]['n_inter'], max_support, time.perf_counter() - t_start,
                                time_limit, k + 1, max_solutions)
         if stopped is not None: break
-    out = HierScalePath(**{k: (np.array(v) if k not in ('interactions', 'inter_scale') else v) for k, v in sols.items()},
+    out = HierScalePath(**{k: (np.array(v) if k not in ('interactions', 'inter_scale') else v)
+                           for k, v in sols.items()},
                         alpha=float(alpha), lambda_max=lmax, lambda_max_lp=used_lp, grid=np.asarray(grid),
                         n_features=p, feature_names=names, x_offset=x_offset, x_scale=x_scale, n_samples=n,
                         weight_sum=W, main_scale=main_scale)
@@ -1206,8 +1226,8 @@ def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=
                       full_passes=screen.n_full, C=screen.C, time=time.perf_counter() - t_start,
                       sh_violations=int(sum(d['sh_violations'] for d in per)), tol=tol)
     if out.stats_['max_kkt'] > max(1e-3, 100 * tol):
-        warnings.warn(f"the path is NOT certified: max KKT violation {out.stats_['max_kkt']:.2g} (relative to lambda1) exceeds "
-                      f"{max(1e-3, 100 * tol):.2g}; raise max_iter/max_checks, or standardize X.", stacklevel=2)
+        warnings.warn(f"the path is NOT certified: max KKT violation {out.stats_['max_kkt']:.2g} (relative to lambda1) "
+                      f"exceeds {max(1e-3, 100 * tol):.2g}; raise max_iter/max_checks, or standardize X.", stacklevel=2)
     return out
 
 # %% ../nbs/20_hierscale.ipynb #c616f3c1
@@ -1229,9 +1249,9 @@ def _index_array(a, n:int):
 
 # %% ../nbs/20_hierscale.ipynb #aa8ec539
 class HierScaleRegressor(GlassworksRegressor):
-    """hierScale sparse interaction model under strong hierarchy (scikit-learn API): fits the path and picks lambda1 on a
-    validation split (`cv=None`), by K-fold CV (`cv=K`) or on given splits (`cv` a scikit-learn splitter or an iterable
-    of (train, validation) index arrays), then refits the path on all the data. The folds' paths
+    """hierScale sparse interaction model under strong hierarchy (scikit-learn API): fits the path and picks lambda1 on
+    a validation split (`cv=None`), by K-fold CV (`cv=K`) or on given splits (`cv` a scikit-learn splitter or an
+    iterable of (train, validation) index arrays), then refits the path on all the data. The folds' paths
     are fitted by `joblib.Parallel(n_jobs=n_jobs)` under the active joblib backend (loky processes, or a Dask cluster
     inside `joblib.parallel_config(backend='dask')`); the folds and the order in which their errors are summed do not
     depend on `n_jobs`, so the result is the serial one.
@@ -1292,16 +1312,20 @@ class HierScaleRegressor(GlassworksRegressor):
     """
     def __init__(self, alpha:float=2.0, # lambda2 = alpha * lambda1: the extra lasso penalty on interactions
                  n_lambda:int=100, # length of the lambda1 grid
-                 lambda_min_ratio:float=0.05, # the grid runs geometrically from lambda_max down to lambda_min_ratio * lambda_max
+                 lambda_min_ratio:float=0.05, # the grid runs geometrically from lambda_max down to
+                                              # lambda_min_ratio * lambda_max
                  lambdas=None, # an explicit decreasing lambda1 grid instead (a single value: no selection)
-                 cv:int|None=None, # None: one random validation split; K: K-fold CV; or a scikit-learn splitter / an iterable of (train, validation) index arrays
+                 cv:int|None=None, # None: one random validation split; K: K-fold CV;
+                                   # or a scikit-learn splitter / an iterable of (train, validation) index arrays
                  validation_fraction:float=0.25, # share of the rows held out when `cv=None`
                  tol:float=1e-6, # solver tolerance, relative to lambda1 (the KKT certificate)
                  max_support:int|None=None, # stop the path once a model has this many non-zero terms
-                 standardize:bool=False, # standardise the columns inside the solver (needed when their spreads are far from y's)
+                 standardize:bool=False, # standardise the columns inside the solver
+                                         # (needed when their spreads are far from y's)
                  random_state=None, # seed of the validation split / folds
                  verbose:int=0, # 1 a line on the selected model; 2 also the path's progress
-                 n_jobs:int|None=None, # parallel jobs over the CV folds (joblib); None = 1 unless a `joblib.parallel_config` says otherwise, -1 = all
+                 n_jobs:int|None=None, # parallel jobs over the CV folds (joblib);
+                                       # None = 1 unless a `joblib.parallel_config` says otherwise, -1 = all
                 ):
         self.alpha, self.n_lambda, self.lambda_min_ratio, self.lambdas = alpha, n_lambda, lambda_min_ratio, lambdas
         self.cv, self.validation_fraction, self.tol, self.max_support = cv, validation_fraction, tol, max_support
@@ -1311,7 +1335,8 @@ class HierScaleRegressor(GlassworksRegressor):
     def fit(self, X, y, sample_weight=None):
         X, y, w = self._validate_fit(X, y, 'regression', sample_weight)
         check_scalar(self.verbose, 'verbose', (numbers.Integral, bool), low=0)
-        check_scalar(self.validation_fraction, 'validation_fraction', low=0, high=1, include_low=False, include_high=False)
+        check_scalar(self.validation_fraction, 'validation_fraction', low=0, high=1, include_low=False,
+                     include_high=False)
         check_random_state(self.random_state)
         if self.cv is None or isinstance(self.cv, (numbers.Number, str)):     # before the (costly) path on all the data
             check_scalar(self.cv, 'cv', numbers.Integral, low=2, high=max(2, int((w > 0).sum()) // 2), allow_none=True)
@@ -1341,7 +1366,8 @@ class HierScaleRegressor(GlassworksRegressor):
             print(f"[hierscale] chose lambda1={grid[self.best_index_]:.4g} ({self.best_index_ + 1}/{len(full)}) by "
                   f"{'validation split' if self.cv is None else f'{len(folds)}-fold CV'}: validation MSE "
                   f"{self.cv_mse_[self.best_index_]:.4g}; {int(np.count_nonzero(self.coef_main_))} mains, "
-                  f"{len(self.interactions_)} interactions; KKT {self.stats_['kkt']:.1e}; {full.stats_['time']:.2f}s", flush=True)
+                  f"{len(self.interactions_)} interactions; KKT {self.stats_['kkt']:.1e}; {full.stats_['time']:.2f}s",
+                  flush=True)
         return self
 
 # %% ../nbs/20_hierscale.ipynb #521293a4
@@ -1363,7 +1389,8 @@ def _folds(self:HierScaleRegressor, X, y, w):
     if self.cv is None or isinstance(self.cv, (numbers.Number, str)):
         check_scalar(self.cv, 'cv', numbers.Integral, low=2, high=max(2, n // 2), allow_none=True)
         rs = check_random_state(self.random_state)   # a legacy RandomState seeds a Generator
-        perm = pos[np.random.default_rng(rs.randint(2**32 - 1) if isinstance(rs, np.random.RandomState) else rs).permutation(n)]
+        perm = pos[np.random.default_rng(rs.randint(2**32 - 1) if isinstance(rs, np.random.RandomState)
+                                         else rs).permutation(n)]
         vals = ([perm[:max(1, int(round(self.validation_fraction * n)))]] if self.cv is None else
                 np.array_split(perm, self.cv))
         folds = [(np.setdiff1d(pos, val), val) for val in vals]

@@ -129,18 +129,28 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
     def __init__(self,
                  regularization:float=0.01, # lambda: price of a leaf, as a fraction of the target's variance (> 0;
                                             # 0 with max_depth: the most accurate tree of that depth)
-                 max_depth:int|None=None, # at most this many splits on any path (reference depth_budget - 1); None: no limit
+                 max_depth:int|None=None, # at most this many splits on any path (reference depth_budget - 1);
+                                          # None: no limit
                  metric:str='l2', # 'l2': mean leaves, loss SSE/SST; 'l1': median leaves, loss SAE/SAE(single leaf)
-                 bound:str='auto', # lower bound: 'kmeans' (l2 only), 'equiv' (equivalent points), 'auto' (k-means for l2)
-                 time_limit:float|None=None, # seconds of search (compilation not counted); on expiry the best tree so far is kept, with `lower_bound_`
+                 bound:str='auto', # lower bound: 'kmeans' (l2 only), 'equiv' (equivalent points),
+                                   # 'auto' (k-means for l2)
+                 time_limit:float|None=None, # seconds of search (compilation not counted); on expiry the best tree so
+                                             # far is kept, with `lower_bound_`
                  node_limit:int|None=None, # cap on search nodes (same anytime behaviour)
-                 memory_limit:float|None=8.0, # GB the search may add to the process; then it stops with the best tree and its bound
+                 memory_limit:float|None=8.0, # GB the search may add to the process; then it stops with the best tree
+                                              # and its bound
                  verbose:int=0, # 0 silent, 1 progress lines, 2 a line per improvement
-                 binarizer=None, # None: X must be 0/1; a Binarizer strategy ('quantile', 'gbdt', ...) or a Binarizer binarises any numeric X inside
-                 explore:str='depth-first', # DP search order: 'depth-first' (fastest to optimal) or 'hybrid' (best-first descents too: under a time limit the bound rises steadily; slower to finish)
-                 min_samples_leaf=1): # rows every leaf must hold: a count, or a fraction of the rows (the reference's minimum_captured_points)
+                 binarizer=None, # None: X must be 0/1; a Binarizer strategy ('quantile', 'gbdt', ...) or a Binarizer
+                                 # binarises any numeric X inside
+                 explore:str='depth-first', # DP search order: 'depth-first' (fastest to optimal) or 'hybrid'
+                                            # (best-first descents too: under a time limit the bound rises steadily;
+                                            # slower to finish)
+                 min_samples_leaf=1, # rows every leaf must hold: a count, or a fraction of the rows (the reference's
+                                     # minimum_captured_points)
+                ):
         self.regularization, self.max_depth, self.metric, self.bound = regularization, max_depth, metric, bound
-        self.time_limit, self.node_limit, self.memory_limit, self.verbose = time_limit, node_limit, memory_limit, verbose
+        self.time_limit, self.node_limit, self.memory_limit, self.verbose = (time_limit, node_limit, memory_limit,
+                                                                             verbose)
         self.binarizer, self.explore, self.min_samples_leaf = binarizer, explore, min_samples_leaf
 
     def fit(self, X, # binary (0/1) features, array or DataFrame
@@ -178,7 +188,8 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
         ybar = np.sum(w * yy) / w.sum()
         self.mse_ = float(np.sum(w * r ** 2) / w.sum())
         self.r2_ = float(1 - np.sum(w * r ** 2) / np.sum(w * (yy - ybar) ** 2))
-        if self.verbose: print(f"[osrt] done: {self.summary()}; {self.n_leaves_} leaves, depth {self.depth_}", flush=True)
+        if self.verbose: print(f"[osrt] done: {self.summary()}; {self.n_leaves_} leaves, depth {self.depth_}",
+                               flush=True)
         return self
 
     @classmethod

@@ -14,7 +14,8 @@ from numba.experimental import structref
 from .bitsets import memo_new, memo_insert, full, popcount
 from .treedp import (TreeData, CLS, L2, L1, REL_TOL, BUDGET, LB, UB, make_problem, make_memo, solve_node,
                                leaf_stats, rows_in, representative_features, engine_view, uses_depth_two,
-                               pair_statistics, parent_statistics, leaf_sets, leaves_of_sets, build_subtree, node_values, cell_loss)
+                               pair_statistics, parent_statistics, leaf_sets, leaves_of_sets, build_subtree,
+                               node_values, cell_loss)
 from .models import Tree
 from .validation import check_scalar, check_random_state, ParameterError, InputError
 
@@ -78,7 +79,8 @@ def _store(n_units, q, q_lam, slack, mstart, mcol, mflip, two, capacity=1024):
 
 @njit(cache=True)
 def _arrays(R):
-    "The store's arrays, for Python: (info, vals, cnts, splits, rows, top); top = [values, splits, rows used, overflow]."
+    """The store's arrays, for Python: (info, vals, cnts, splits, rows, top);
+    top = [values, splits, rows used, overflow]."""
     return R.info, R.vals, R.cnts, R.splits, R.rows, R.top
 
 # %% ../nbs/14_rashomon.ipynb #b18276b2
@@ -344,7 +346,8 @@ def _cell(tot, single, pair, i, a, j, b, flip, out):
 
 @njit(cache=True, inline='always')
 def _cell_value(kind, cell, q):
-    "(rounded loss of a cell, its rows): the engine's cell loss (`treedp._cell_loss`) in quanta, and the last statistic."
+    """(rounded loss of a cell, its rows): the engine's cell loss (`treedp._cell_loss`) in quanta, and the last
+    statistic."""
     return np.int64(round(cell_loss(kind, cell) / q)), cell[cell.shape[0] - 1]
 
 @njit(cache=True)
@@ -619,7 +622,8 @@ def _postorder(R, root):
 
 @njit(cache=True)
 def _count_without(R, order, cls):
-    "Counts of every slot of `order` (in the layout of `cnts`) over the trees in which class `cls` has one member fewer."
+    """Counts of every slot of `order` (in the layout of `cnts`) over the trees in which class `cls` has one member
+    fewer."""
     inf, vals = R.info, R.vals
     out = np.zeros(R.cnts.shape[0], np.int64)
     for s in order:
@@ -771,8 +775,10 @@ class RashomonSet:
 def _make(self:RashomonSet, data, lam, max_depth, min_leaf, epsilon, threshold, n_best, transform):
     "Solve for the optimum, set the threshold and enumerate (see the class)."
     if data.counts.sum() < min_leaf:
-        raise InputError(f"min_leaf={min_leaf} rows, but the data have {int(data.counts.sum())} rows of positive weight.")
-    self.data, self.lam, self.max_depth, self.min_leaf, self.transform = data, float(lam), max_depth, int(min_leaf), transform
+        raise InputError(f"min_leaf={min_leaf} rows, but the data have {int(data.counts.sum())} rows "
+                         "of positive weight.")
+    self.data, self.lam, self.max_depth, self.min_leaf, self.transform = (data, float(lam), max_depth, int(min_leaf),
+                                                                          transform)
     self.feature_names = list(data.feature_names)
     d = -1 if max_depth is None else min(int(max_depth), data.M)
     view, keep, E, me, cnt, d2, km = _engine_for(data, self.lam, None if d < 0 else d, self.min_leaf)
@@ -953,7 +959,8 @@ def filter(self:RashomonSet, keep, limit:int|None=None) -> list:
 def feature_usage(self:RashomonSet) -> np.ndarray:
     """For each feature, the number of trees of the set that split on it (exact integers, an object array when they
     exceed int64). Divide by `count` for shares."""
-    if self._limit is not None: raise InputError("feature_usage counts a set given by a threshold (epsilon or threshold), not n_best.")
+    if self._limit is not None: raise InputError("feature_usage counts a set given by a threshold (epsilon or "
+                                                 "threshold), not n_best.")
     order = _postorder(self._R, self._root)
     info = _arrays(self._R)[0]
     v0, nv = info[self._root, _VSTART], info[self._root, _VLEN]
