@@ -743,7 +743,8 @@ def lambda_max_exact(b, I, J, c, alpha:float):
     (I, J, c) must list every pair with c_ij = |X~_ij' yc| > alpha*max(b). Returns (lambda_max, lp_used).
 
     ```python
-    >>> lambda_max_exact(np.array([3., 1.]), np.array([0]), np.array([1]), np.array([2.]), alpha=1.0)   # no pair above: max b
+    >>> # no pair above: the largest b
+    >>> lambda_max_exact(np.array([3., 1.]), np.array([0]), np.array([1]), np.array([2.]), alpha=1.0)
     (3.0, False)
     >>> lambda_max_exact(np.array([1., 1.]), np.array([0]), np.array([1]), np.array([10.]), alpha=1.0)  # (10+1+1)/(1+2)
     (4.0, True)
