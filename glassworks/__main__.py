@@ -23,7 +23,8 @@ def main(argv=None):
     d = sub.add_parser('datasets', help='list the benchmark datasets, or fetch them into the cache')
     d.add_argument('--fetch', nargs='*', metavar='NAME', help='download these (default: all) into the cache')
     d.add_argument('--data-home', default=None, help='folder to search before the cache')
-    sub.add_parser('compile', help="compile every numba kernel into the cache ahead of time (for an image, CI or a worker)")
+    sub.add_parser('compile',
+                   help="compile every numba kernel into the cache ahead of time (for an image, CI or a worker)")
     a = p.parse_args(argv)
     if a.cmd in ('fit', 'predict'): return run_command(a)
     if a.cmd == 'tour':
@@ -39,7 +40,8 @@ def main(argv=None):
             with pd.option_context('display.width', 200, 'display.max_colwidth', 60, 'display.max_rows', 100):
                 print(list_datasets()[['name', 'task', 'rows', 'features', 'folder', 'source']].to_string(index=False))
         else:
-            names = a.fetch or [n for n in list_datasets()['name'] if n not in ('diabetes', 'breast_cancer', 'iris', 'wine')]
+            names = a.fetch or [n for n in list_datasets()['name']
+                                if n not in ('diabetes', 'breast_cancer', 'iris', 'wine')]
             for n in names: print(f"{n}: {fetch(n, data_home=a.data_home)}")
     else: p.print_help()
     return 0

@@ -52,7 +52,8 @@ class SearchMonitor:
                  every:float=1.0, # seconds between progress lines
                  stream=None, # where progress goes (default: sys.stderr)
                  memory_limit:float|None=None): # GB the process may grow by after `start()`; None = unlimited
-        self.time_limit, self.node_limit, self.verbose, self.name, self.every = time_limit, node_limit, verbose, name, every
+        self.time_limit, self.node_limit, self.verbose, self.name, self.every = (time_limit, node_limit, verbose,
+                                                                                 name, every)
         self.memory_limit = memory_limit
         self.stream = stream if stream is not None else sys.stderr
         self.start()
@@ -149,7 +150,8 @@ def interruptible(self:SearchMonitor):
 
 # %% ../nbs/01_base.ipynb #dae5d89e
 def _watched(fit):
-    "`fit`, with numba's compilation during it announced once (`glassworks.compiling`) and its seconds kept in `compile_seconds_`."
+    """`fit`, with numba's compilation during it announced once (`glassworks.compiling`) and its seconds kept in
+    `compile_seconds_`."""
     @functools.wraps(fit)
     def fit_watched(self, *args, **kwargs):
         with compiling(type(self).__name__) as c: out = fit(self, *args, **kwargs)
@@ -189,7 +191,8 @@ class GlassworksEstimator(BaseEstimator):
 
 # %% ../nbs/01_base.ipynb #f46859a5
 @patch
-def _validate_fit(self:GlassworksEstimator, X, y, task:str, sample_weight=None, min_classes:int=1, allow_constant:bool=True):
+def _validate_fit(self:GlassworksEstimator, X, y, task:str, sample_weight=None, min_classes:int=1,
+                  allow_constant:bool=True):
     "Validate training data; set `n_features_in_`, `feature_names_in_` (named input), `feature_names_`, `classes_`."
     B = self._new_binarizer()
     if B is not None:   # any numeric table: binarised inside, the fitted Binarizer kept as `binarizer_`
@@ -225,7 +228,8 @@ def _new_binarizer(self:GlassworksEstimator):
     if isinstance(bz, Binarizer): return clone(bz).set_params(output='pandas')
     if isinstance(bz, str):
         return Binarizer(strategy=check_option(bz, 'binarizer', ('quantile', 'midpoints', 'equal_width', 'gbdt')))
-    raise ParameterError(f"`binarizer` must be None, a strategy name or a glassworks Binarizer, got {type(bz).__name__}.")
+    raise ParameterError(f"`binarizer` must be None, a strategy name or a glassworks Binarizer, "
+                         f"got {type(bz).__name__}.")
 
 # %% ../nbs/01_base.ipynb #10dd1bfa
 @patch
@@ -242,7 +246,8 @@ def _min_leaf_rows(self:GlassworksEstimator, w:np.ndarray) -> int:
 
     ```python
     >>> from glassworks.osrt import OSRTRegressor
-    >>> OSRTRegressor(min_samples_leaf=0.25)._min_leaf_rows(np.array([1, 1, 0, 2, 1, 1.])), OSRTRegressor()._min_leaf_rows(np.ones(3))
+    >>> OSRTRegressor(min_samples_leaf=0.25)._min_leaf_rows(
+    ...     np.array([1, 1, 0, 2, 1, 1.])), OSRTRegressor()._min_leaf_rows(np.ones(3))
     (2, 1)
 
     ```"""
@@ -383,7 +388,8 @@ class GlassworksClassifier(ClassifierMixin, GlassworksEstimator):
             per = np.array(vals, dtype=np.float64)
             if not np.isfinite(per).all() or (per < 0).any():
                 raise ParameterError("class_weight values must be finite and non-negative.")
-        else: raise ParameterError(f"class_weight must be None, 'balanced' or a dict {{label: weight}}; got {type(cw).__name__}.")
+        else: raise ParameterError(f"class_weight must be None, 'balanced' or a dict {{label: weight}}; "
+                                   f"got {type(cw).__name__}.")
         out = w * per[codes]
         if out.sum() <= 0: raise ParameterError("class_weight gives every row weight zero.")
         return out

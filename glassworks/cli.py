@@ -133,7 +133,8 @@ def read_table(path, quiet:bool=True) -> pd.DataFrame:
     else:
         try:
             with open(p, 'rb') as fh, Progress(f"reading {p.name} ({p.stat().st_size / 2**20:.0f} MB)", quiet=quiet,
-                                               total=p.stat().st_size, poll=lambda: os.lseek(fh.fileno(), 0, os.SEEK_CUR)):
+                                               total=p.stat().st_size,
+                                               poll=lambda: os.lseek(fh.fileno(), 0, os.SEEK_CUR)):
                 df = pd.read_csv(fh)               # the drawing thread reads the file's position: bytes read so far
         except pd.errors.EmptyDataError: raise CLIError(f"{path} is empty") from None
         except (UnicodeDecodeError, pd.errors.ParserError, ValueError, OSError) as e:
@@ -146,7 +147,8 @@ def read_table(path, quiet:bool=True) -> pd.DataFrame:
 def _is_numeric(s:pd.Series) -> bool:
     return pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s)
 
-STRAY_SHARE = 0.9   # a text column whose non-missing cells are at least this share numbers is a numeric column with typos
+# a text column whose non-missing cells are at least this share numbers is a numeric column with typos
+STRAY_SHARE = 0.9
 
 def _no_stray_text(x:pd.Series):
     """CLIError for a column of numbers that was read as text because of a few cells such as 'n/a', '?' or '1,5': it
@@ -191,12 +193,14 @@ def split_target(df:pd.DataFrame, target:str, method:str):
     y, X = df[target], df.drop(columns=[target])
     if X.shape[1] == 0: raise CLIError(f"the table has no column besides the target {target!r}")
     for c in X.columns: _no_stray_text(X[c])
-    if y.isna().any(): raise CLIError(f"the target {target!r} has {int(y.isna().sum())} missing value(s); drop those rows first")
+    if y.isna().any():
+        raise CLIError(f"the target {target!r} has {int(y.isna().sum())} missing value(s); drop those rows first")
     tasks = METHODS[method].tasks
     task = tasks[0] if len(tasks) == 1 else None      # a method that fits both: the target decides
     if task is None: task = 'regression' if _is_numeric(y) and y.nunique() > 2 else 'classification'
     if task == 'regression' and not _is_numeric(y):
-        example = next((v for v in y if not isinstance(v, (int, float, np.number)) or isinstance(v, (bool, np.bool_))), y.iloc[0])
+        example = next((v for v in y if not isinstance(v, (int, float, np.number)) or isinstance(v, (bool, np.bool_))),
+                       y.iloc[0])
         raise CLIError(f"method {method} is a regression method and needs a numeric target, but {target!r} holds "
                        f"values such as {example!r}")
     return X, y, task
@@ -207,14 +211,16 @@ def _column(df:pd.DataFrame, col:str, numeric:bool):
     if not numeric: return x.astype(object), x.isna().to_numpy()
     v = pd.to_numeric(x, errors='coerce')
     bad = v.isna() & x.notna()
-    if bad.any(): raise CLIError(f"column {col!r} must be numeric (as in the training table) but holds {x[bad].iloc[0]!r}")
+    if bad.any():
+        raise CLIError(f"column {col!r} must be numeric (as in the training table) but holds {x[bad].iloc[0]!r}")
     return v.to_numpy(np.float64), v.isna().to_numpy()
 
 def apply_feature_info(df:pd.DataFrame, feature_info:list) -> np.ndarray:
     """The 0/1 matrix (uint8) of the binary features `feature_info` on the columns of `df`.
 
     ```python
-    >>> info = [dict(column='age', kind='threshold', op='<=', value=30.0), dict(column='city', kind='category', op='==', value='Oslo')]
+    >>> info = [dict(column='age', kind='threshold', op='<=', value=30.0),
+    ...         dict(column='city', kind='category', op='==', value='Oslo')]
     >>> apply_feature_info(pd.DataFrame({'age': [25, 40], 'city': ['Oslo', 'Rome']}), info)
     array([[1, 1],
            [0, 0]], dtype=uint8)
@@ -263,12 +269,14 @@ def _say(msg:str, verbose:bool=True):
 def _numeric_columns(X:pd.DataFrame, method:str):
     bad = [c for c in X.columns if not _is_numeric(X[c])]
     if bad: raise CLIError(f"method {method} needs numeric columns, but {', '.join(map(repr, bad[:5]))} "
-                           f"{'is' if len(bad) == 1 else 'are'} not; drop or encode them (osdt, osrt and ogb binarise categories)")
+                           f"{'is' if len(bad) == 1 else 'are'} not; drop or encode them "
+                           "(osdt, osrt and ogb binarise categories)")
     return X.astype(np.float64)
 
 # %% ../nbs/92_fit_cli.ipynb #0633309e
 def _hierscale_dict(m) -> dict:
-    "The selected hierScale model as plain JSON: f(x) = b + sum_i beta_i z_i + sum_(i,j) theta_ij z_i z_j, z = (x - offset) / scale."
+    """The selected hierScale model as plain JSON: f(x) = b + sum_i beta_i z_i + sum_(i,j) theta_ij z_i z_j,
+    z = (x - offset) / scale."""
     p = m.path_
     return dict(type='HierScaleModel', format_version=1, task='regression', feature_names=list(m.feature_names_),
                 intercept=float(m.intercept_), coef_main=[float(v) for v in m.coef_main_],
@@ -290,7 +298,8 @@ def _check_hierscale(d:dict, p:int):
     inter = d.get('interactions')
     if not isinstance(inter, list): raise bad("interactions must be a list of [i, j, theta]")
     for e in inter:
-        if not (isinstance(e, list) and len(e) == 3 and all(isinstance(i, int) and not isinstance(i, bool) for i in e[:2])
+        if not (isinstance(e, list) and len(e) == 3
+                and all(isinstance(i, int) and not isinstance(i, bool) for i in e[:2])
                 and 0 <= e[0] < e[1] < p and _finite_numbers([e[2]])):
             raise bad(f"an interaction must be [i, j, theta] with 0 <= i < j < {p} and theta finite, got {str(e)[:60]}")
     if (d.get('x_scale') is None) != (d.get('x_offset') is None): raise bad("x_offset and x_scale come together")
@@ -312,7 +321,8 @@ def fit_method(X:pd.DataFrame, y:pd.Series, method:str, task:str, say=print, qui
     longer than `PROGRESS_AFTER` report their progress on stderr (`Progress`).
 
     ```python
-    >>> X = pd.DataFrame({'x': np.arange(20.0), 'colour': ['red', 'blue'] * 10}); y = pd.Series(np.arange(20.0) // 10, name='y')
+    >>> X = pd.DataFrame({'x': np.arange(20.0),
+    ...                   'colour': ['red', 'blue'] * 10}); y = pd.Series(np.arange(20.0) // 10, name='y')
     >>> est, env = fit_method(X, y, 'ogb', 'regression', say=lambda s: None, max_rules=1, max_depth=1)
     >>> env['estimator'], env['encoding'], env['columns'], env['model']['type']
     ('RuleBoostingRegressor', 'binarized', ['x', 'colour'], 'RuleEnsemble')
@@ -330,7 +340,8 @@ def fit_method(X:pd.DataFrame, y:pd.Series, method:str, task:str, say=print, qui
             with Progress(f"binarising {X.shape[1]} columns", quiet=quiet):
                 bz = Binarizer(n_bins=given_or(options, 'n_bins', 4)).fit(X)
                 A = bz.transform(X)
-        except (InputError, ParameterError, ValueError) as e: raise CLIError(f"cannot binarise this table: {_one_line(e)}") from None
+        except (InputError, ParameterError, ValueError) as e:
+            raise CLIError(f"cannot binarise this table: {_one_line(e)}") from None
         info, encoding = bz.feature_info_, 'binarized'
         say(f"binarised {X.shape[1]} columns into {A.shape[1]} binary features")
     elif m.input == 'table': A, encoding = X, 'binarized'  # the estimator binarises itself
@@ -340,10 +351,12 @@ def fit_method(X:pd.DataFrame, y:pd.Series, method:str, task:str, say=print, qui
     t0 = time.perf_counter()
     limit = options.get('time_limit')
     try:
-        with Progress(f"fitting {type(est).__name__}", quiet=quiet or bool(options.get('verbose')),   # verbose: the solver's own lines
+        with Progress(f"fitting {type(est).__name__}",
+                      quiet=quiet or bool(options.get('verbose')),   # verbose: the solver's own lines
                       total=limit, poll=lambda: time.perf_counter() - t0):
             est.fit(A, yy)
-    except (InputError, ParameterError, ValueError) as e: raise CLIError(f"{method} cannot fit this table: {_one_line(e)}") from None
+    except (InputError, ParameterError, ValueError) as e:
+        raise CLIError(f"{method} cannot fit this table: {_one_line(e)}") from None
     seconds = time.perf_counter() - t0
     say(f"fitted in {seconds:.2f}s")
     if method in ('osdt', 'osrt'): model = dataclasses.replace(est.tree_, feature_info=info)
@@ -378,7 +391,8 @@ def model_inputs(env:dict, df:pd.DataFrame) -> np.ndarray:
 
     ```"""
     missing = [c for c in env['columns'] if c not in df.columns]
-    if missing: raise CLIError(f"the table lacks column(s) the model was fitted on: {', '.join(map(repr, missing[:10]))}")
+    if missing:
+        raise CLIError(f"the table lacks column(s) the model was fitted on: {', '.join(map(repr, missing[:10]))}")
     if env['encoding'] == 'binarized': return apply_feature_info(df, env['feature_info'])
     return np.column_stack([_column(df, c, numeric=True)[0] for c in env['columns']])
 
@@ -394,12 +408,14 @@ def predict_envelope(env:dict, df:pd.DataFrame) -> np.ndarray:
 
     ```"""
     if env.get('glassworks_envelope') != ENVELOPE_VERSION:
-        raise CLIError(f"not a glassworks model file (envelope version {env.get('glassworks_envelope')!r}, expected {ENVELOPE_VERSION})")
+        raise CLIError(f"not a glassworks model file (envelope version {env.get('glassworks_envelope')!r}, "
+                       f"expected {ENVELOPE_VERSION})")
     A = model_inputs(env, df)
     m = env['model']
     if m.get('type') == 'HierScaleModel':
         if np.isnan(A).any(): raise CLIError("the table has missing values in a column the model reads")
-        if not np.isfinite(A).all(): raise CLIError("the table has infinite values in a column the model reads")   # (the Python API refuses them too)
+        # (the Python API refuses them too)
+        if not np.isfinite(A).all(): raise CLIError("the table has infinite values in a column the model reads")
         return _hierscale_predict(m, A)
     try: model = model_from_dict(m)
     except (InputError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:   # a damaged file
@@ -436,20 +452,24 @@ def _check_envelope(env:dict, path):
     if env.get('glassworks_envelope') != ENVELOPE_VERSION:
         raise bad(f"envelope version {env.get('glassworks_envelope')!r}, expected {ENVELOPE_VERSION}")
     cols = env.get('columns')
-    if not isinstance(cols, list) or not cols or not all(isinstance(c, str) for c in cols): raise bad("'columns' must be a list of names")
+    if not isinstance(cols, list) or not cols or not all(isinstance(c, str) for c in cols):
+        raise bad("'columns' must be a list of names")
     if env.get('encoding') not in ('raw', 'binarized'): raise bad("'encoding' must be 'raw' or 'binarized'")
     if not isinstance(env.get('model'), dict): raise bad("'model' must be an object")
-    if not isinstance(env.get('target', ''), str) or not isinstance(env.get('method', ''), str): raise bad("'target' and 'method' are names")
+    if not isinstance(env.get('target', ''), str) or not isinstance(env.get('method', ''), str):
+        raise bad("'target' and 'method' are names")
     if env['encoding'] == 'binarized':
         info = env.get('feature_info')
         if not isinstance(info, list) or not info: raise bad("'feature_info' must be a list of binary features")
         for f in info:
             if not isinstance(f, dict) or f.get('kind') not in _INFO_KINDS or f.get('column') not in cols:
-                raise bad(f"a binary feature must name a kind in {_INFO_KINDS} and one of the columns, got {str(f)[:80]}")
+                raise bad(f"a binary feature must name a kind in {_INFO_KINDS} and one of the columns, "
+                          f"got {str(f)[:80]}")
             v = f.get('value')
             if f['kind'] in ('threshold', 'binary') and (isinstance(v, bool) or not isinstance(v, (int, float))):
                 raise bad(f"the value of a {f['kind']} feature must be a number, got {v!r}")
-            if f['kind'] == 'bin' and not (isinstance(v, list) and len(v) == 2 and all(isinstance(t, (int, float)) and not isinstance(t, bool) for t in v)):
+            if f['kind'] == 'bin' and not (isinstance(v, list) and len(v) == 2
+                    and all(isinstance(t, (int, float)) and not isinstance(t, bool) for t in v)):
                 raise bad(f"the value of a bin feature must be two numbers, got {v!r}")
 
 # %% ../nbs/92_fit_cli.ipynb #d24f0abc
@@ -497,18 +517,21 @@ def run_fit(table, target:str, method:str, out='glassworks-model', regularizatio
        +0  intercept
     +2.16  IF x >= 7.6
     wrote ...model.json
-    >>> run_predict(os.path.join(tmp, 'm', 'model.json'), table, out=os.path.join(tmp, 'p.csv'))['prediction'].iloc[[0, -1]].round(3).tolist()
+    >>> run_predict(os.path.join(tmp, 'm', 'model.json'), table,
+    ...             out=os.path.join(tmp, 'p.csv'))['prediction'].iloc[[0, -1]].round(3).tolist()
     wrote 20 predictions of 'y' (ogb) to ...p.csv
     [0.0, 2.16]
 
     ```"""
     if method not in METHODS: raise CLIError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
-    if Path(out).exists() and not Path(out).is_dir(): raise CLIError(f"--out {out} is a file; give a folder")   # before the fit
+    if Path(out).exists() and not Path(out).is_dir():   # before the fit
+        raise CLIError(f"--out {out} is a file; give a folder")
     say = (lambda s: None) if quiet else (lambda s: print(s, flush=True))
     df = read_table(table, quiet=quiet)
     say(f"read {table}: {df.shape[0]} rows, {df.shape[1]} columns")
     X, y, task = split_target(df, target, method)
-    opts = dict(regularization=regularization, max_depth=max_depth, time_limit=time_limit, max_rules=max_rules, n_bins=n_bins)
+    opts = dict(regularization=regularization, max_depth=max_depth, time_limit=time_limit, max_rules=max_rules,
+                n_bins=n_bins)
     unused = [k for k in METHODS[method].unused_options if opts[k] is not None]
     if unused: say(f"note: method {method} does not use --{', --'.join(u.replace('_', '-') for u in unused)}")
     est, env = fit_method(X, y, method, task, say=say, quiet=quiet, verbose=verbose, **opts)
@@ -522,7 +545,8 @@ def run_fit(table, target:str, method:str, out='glassworks-model', regularizatio
     return env
 
 def run_predict(model, table, out='predictions.csv', quiet:bool=False) -> pd.DataFrame:
-    "`glassworks predict`: apply model.json to a table, write a CSV with one `prediction` column (row order kept; example in `run_fit`)."
+    """`glassworks predict`: apply model.json to a table, write a CSV with one `prediction` column (row order kept;
+    example in `run_fit`)."""
     env = load_envelope(model)
     if Path(out).is_dir(): raise CLIError(f"--out {out} is a folder; give a file name for the predictions")
     df = read_table(table, quiet=quiet)
@@ -563,10 +587,12 @@ def add_commands(sub):
     f.add_argument('--target', required=True, help='the column to predict')
     f.add_argument('--method', required=True, metavar='METHOD', help=f"one of {', '.join(METHODS)}")
     f.add_argument('--regularization', type=float, help='osdt/osrt: penalty per leaf; ogb: reg; extract: ridge gamma')
-    f.add_argument('--max-depth', type=int, help='osdt/osrt: tree depth; ogb: conditions per rule; extract: depth of the boosted trees')
+    f.add_argument('--max-depth', type=int,
+                   help='osdt/osrt: tree depth; ogb: conditions per rule; extract: depth of the boosted trees')
     f.add_argument('--time-limit', type=float, help='seconds (osdt, osrt, ogb, extract)')
     f.add_argument('--max-rules', type=int, help='ogb: number of rules; extract: rule budget')
-    f.add_argument('--n-bins', type=int, help='quantile bins per numeric column when binarising (osdt/osrt default 4, ogb 5)')
+    f.add_argument('--n-bins', type=int,
+                   help='quantile bins per numeric column when binarising (osdt/osrt default 4, ogb 5)')
     f.add_argument('--out', default='glassworks-model', help='output folder (default: ./glassworks-model)')
     f.add_argument('--no-draw', action='store_true', help='do not write the drawing')
     f.add_argument('--verbose', action='store_true', help='progress from the solver (verbose=1)')
@@ -593,8 +619,8 @@ def run_command(a) -> int:
     try:
         if a.cmd == 'fit':
             run_fit(a.table, a.target, a.method, out=a.out, regularization=a.regularization, max_depth=a.max_depth,
-                    time_limit=a.time_limit, max_rules=a.max_rules, n_bins=a.n_bins, verbose=a.verbose, draw=not a.no_draw,
-                    quiet=a.quiet)
+                    time_limit=a.time_limit, max_rules=a.max_rules, n_bins=a.n_bins, verbose=a.verbose,
+                    draw=not a.no_draw, quiet=a.quiet)
         else: run_predict(a.model, a.table, out=a.out, quiet=a.quiet)
     except CLIError as e:
         sys.stdout.flush()

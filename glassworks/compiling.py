@@ -57,8 +57,8 @@ _LOCATORS = [_UserProvidedLocator, _InTreeLocator, _UserWideLocator]
 
 def install_locators():
     """Put the digest-stamped locators first in numba's list (once). Must run before the package's kernels are
-    decorated: numba picks a kernel's locator when its `njit(cache=True)` decorator runs. Every kernel module imports this module
-    first, which does it.
+    decorated: numba picks a kernel's locator when its `njit(cache=True)` decorator runs. Every kernel module
+    imports this module first, which does it.
 
     ```python
     >>> install_locators(); caching.CacheImpl._locator_classes[0].__name__

@@ -29,20 +29,26 @@ _RAW = "https://raw.githubusercontent.com/{repo}/{ref}/{path}"
 _SOURCES = {
     # folder: (GitHub repository, pinned commit, path prefix inside it, provenance / licence note)
     'classification': ('xiyanghu/OSDT', 'd28ff434d5a90a1e49ffcbcab170c9ce457a605f', 'data/preprocessed/',
-                       "OSDT repository (Hu, Rudin & Seltzer, NeurIPS 2019), MIT licence; binarized by the OSDT authors"),
-    'regression': ('ruizhang1996/regression-tree-benchmark', 'a037b72fd3586fdaa43b687cf1ae4959e1de21cf', 'experiments/datasets/',
-                   "OSRT benchmark repository (Zhang, Xin, Seltzer & Rudin, AAAI 2023); no licence file was found in the repository, "
-                   "the underlying tables are public UCI / R data sets; the OSRT authors removed missing values, cut continuous "
-                   "features into equal-width bins and one-hot encoded them (reference level dropped)"),
+                       "OSDT repository (Hu, Rudin & Seltzer, NeurIPS 2019), MIT licence; binarized by the OSDT "
+                       "authors"),
+    'regression': ('ruizhang1996/regression-tree-benchmark', 'a037b72fd3586fdaa43b687cf1ae4959e1de21cf',
+                   'experiments/datasets/',
+                   "OSRT benchmark repository (Zhang, Xin, Seltzer & Rudin, AAAI 2023); no licence file was found in "
+                   "the repository, the underlying tables are public UCI / R data sets; the OSRT authors removed "
+                   "missing values, cut continuous features into equal-width bins and one-hot encoded them (reference "
+                   "level dropped)"),
     'raw': ('fyan102/FCOGB', '51a728332ee2b29306292f7c3e1fd1aaf05b82cd', 'datasets/',
-            "experiment repository of the orthogonal gradient boosting paper (Yang, Le Bodic, Kamp & Boley, AISTATS 2024); no licence file was "
-            "found in the repository, the tables were collected from UCI, Kaggle and textbooks (see each entry)"),
+            "experiment repository of the orthogonal gradient boosting paper (Yang, Le Bodic, Kamp & Boley, AISTATS "
+            "2024); no licence file was found in the repository, the tables were collected from UCI, Kaggle and "
+            "textbooks (see each entry)"),
     'dl85': ('aia-uclouvain/pydl8.5', 'a7f0fee72b4c17bbcb727050ba102db7dda10119', 'datasets/',
-             "pydl8.5 repository (Aglin, Nijssen & Schaus, AAAI 2020), MIT licence; binarised UCI tables, the benchmark "
-             "suite of DL8.5, MurTree (Demirovic et al., JMLR 2022) and STreeD (van der Linden et al., NeurIPS 2023)"),
+             "pydl8.5 repository (Aglin, Nijssen & Schaus, AAAI 2020), MIT licence; binarised UCI tables, the "
+             "benchmark suite of DL8.5, MurTree (Demirovic et al., JMLR 2022) and STreeD (van der Linden et al., "
+             "NeurIPS 2023)"),
 }
 # Tables shipped inside the package (glassworks/data/<folder>/<name>.csv.gz, byte-identical to the pinned upstream
-# file once decompressed). FICO is left out: its terms of use do not grant redistribution. See glassworks/data/README.md.
+# file once decompressed). FICO is left out: its terms of use do not grant redistribution.
+# See glassworks/data/README.md.
 _BUNDLED = frozenset({'compas-binary', 'monk1-train', 'monk2-train', 'monk3-train', 'tic-tac-toe',
                       'airfoil', 'airquality', 'enb-heat', 'real-estate', 'seoul-bike', 'servo', 'sync', 'yacht'})
 _BUNDLE_DIR = Path(str(importlib.resources.files('glassworks'))) / 'data'
@@ -544,7 +550,8 @@ def _download_url(spec):
     return f"{mirror.rstrip('/')}/{spec.folder}/{spec.file}" if mirror else spec.url
 
 def fetch(name:str, data_home=None, download:bool=True, timeout:float=60.0) -> Path:
-    """Path of a local copy of data set `name`: `data_home`, `$GLASSWORKS_DATA`, the cache, the shipped copy, then a download.
+    """Path of a local copy of data set `name`: `data_home`, `$GLASSWORKS_DATA`, the cache, the shipped copy, then a
+    download.
 
     ```python
     >>> fetch('servo').name in ('servo.csv', 'servo.csv.gz')    # a local copy, or the one shipped with the package
@@ -607,7 +614,8 @@ def _describe(spec, X, y, path=None):
         read = {'raw': f"Read with separator ',', header row; target column {spec.target!r}.",
                 'dl85': f"Read as space-separated integers, no header: the class label first (named 'class'), then "
                         f"the features, named f0 ... f{spec.features - 1} in file order; no cleaning."}.get(
-                spec.folder, f"Read with separator {spec.sep!r}, header row, target in the last column; no other cleaning.")
+                spec.folder, f"Read with separator {spec.sep!r}, header row, target in the last column; "
+                             "no other cleaning.")
         parts.append(read + (' All features are 0/1.' if spec.binary else ''))
     if spec.notes: parts.append(spec.notes)
     nan = X.isna().sum()
@@ -642,7 +650,8 @@ def _read(spec, path):
 
 # %% ../nbs/05_datasets.ipynb #791bbeb1
 def read_dl85(path) -> tuple:
-    r"""`(X, y)` from a file in DL8.5's text format: space-separated integers, no header, label first, then 0/1 features.
+    r"""`(X, y)` from a file in DL8.5's text format: space-separated integers, no header, label first, then 0/1
+    features.
 
     ```python
     >>> with tempfile.TemporaryDirectory() as d:
@@ -691,7 +700,8 @@ def load(name:str, # a name or alias from `list_datasets()`
     if X.shape[0] != spec.rows or X.shape[1] != spec.features:
         import warnings
         warnings.warn(f"{spec.name}: expected {spec.rows} rows x {spec.features} features, got "
-                      f"{X.shape[0]} x {X.shape[1]} from {path}; the file may differ from the reference copy.", stacklevel=2)
+                      f"{X.shape[0]} x {X.shape[1]} from {path}; the file may differ from the reference copy.",
+                      stacklevel=2)
     return Dataset(spec.name, spec.task, X, y, _describe(spec, X, y, path), spec.url)
 
 # %% ../nbs/05_datasets.ipynb #535a2a88

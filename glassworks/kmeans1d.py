@@ -144,7 +144,8 @@ def fill_row_dc(prev, cur, arg, q, W, S, Q):
 # %% ../nbs/12_kmeans1d.ipynb #d70d644c
 @njit(cache=True)
 def kmeans1d_nb(x, w, k):
-    """Optimal weighted k-means of sorted `x` into exactly `k` (1 <= k <= n) clusters: `(cost, labels)`, labels in 0..k-1.
+    """Optimal weighted k-means of sorted `x` into exactly `k` (1 <= k <= n) clusters: `(cost, labels)`, labels in
+    0..k-1.
 
     ```python
     >>> kmeans1d_nb(np.array([1., 2., 10., 11.]), np.ones(4), 2)
@@ -180,7 +181,8 @@ def _check_values(x, name:str, must_be_sorted:bool=False):
     if not np.isfinite(arr).all():
         raise InputError(f"{name} contains {int((~np.isfinite(arr)).sum())} NaN/inf value(s).")
     if must_be_sorted and (np.diff(arr) < 0).any():
-        raise InputError(f"{name} must be sorted ascending (first descent at index {int(np.argmax(np.diff(arr) < 0)) + 1}).")
+        raise InputError(f"{name} must be sorted ascending "
+                         f"(first descent at index {int(np.argmax(np.diff(arr) < 0)) + 1}).")
     return arr
 
 def _check_weights(w, n:int, name:str='w'):
@@ -368,7 +370,8 @@ def class_correction(w, # per-class total weight (> 0)
     w, mean, ss = _check_classes(w, mean, ss)
     return float(class_correction_nb(w, mean, ss, bool(centred)))
 
-def constrained_kmeans_costs(w, mean, ss, # per-class weight, sorted weighted mean, sum of squares (see `class_correction`)
+def constrained_kmeans_costs(w, mean, ss, # per-class weight, sorted weighted mean, sum of squares
+                                          # (see `class_correction`)
                              k_max:int|None=None, # largest number of clusters, <= number of classes (default: all)
                              centred:bool=True):
     """Constrained k-means costs CKM(1..k_max) = weighted k-means on class means + correction (Thm 3.6).

@@ -61,7 +61,8 @@ def _labels(classes) -> list:
     return out
 
 def _scalar(v, what:str, number:bool=False):
-    "`v` if it is a JSON scalar (a number when `number`; None allowed), else an `InputError` (no nested lists or dicts)."
+    """`v` if it is a JSON scalar (a number when `number`; None allowed), else an `InputError` (no nested lists or
+    dicts)."""
     ok = v is None or (isinstance(v, numbers.Real) and not isinstance(v, bool)) if number else \
         v is None or isinstance(v, (str, numbers.Real, np.generic))
     if not ok: raise InputError(f"{what} must be {'a number' if number else 'a label or a number'}, got {str(v)[:60]}.")
@@ -107,7 +108,8 @@ def _binary_flags(binary_features, n_features:int):
     if isinstance(binary_features, (bool, np.bool_)): return (bool(binary_features),) * n_features
     if isinstance(binary_features, (str, bytes, dict)) or not np.iterable(binary_features) or \
             not all(isinstance(b, (bool, np.bool_, numbers.Integral)) for b in binary_features):
-        raise InputError(f"binary_features must be None, a bool or one bool per feature, got {str(binary_features)[:60]}.")
+        raise InputError(f"binary_features must be None, a bool or one bool per feature, "
+                         f"got {str(binary_features)[:60]}.")
     flags = tuple(bool(b) for b in binary_features)
     if len(flags) != n_features:
         raise InputError(f"binary_features has {len(flags)} entries for {n_features} features.")
@@ -140,7 +142,8 @@ class Condition:
     threshold: float = 0.5 # 0.5 on 0/1 columns
 
     def __post_init__(self):
-        if isinstance(self.feature, (bool, np.bool_)) or not isinstance(self.feature, numbers.Integral) or self.feature < 0:
+        if (isinstance(self.feature, (bool, np.bool_)) or not isinstance(self.feature, numbers.Integral)
+                or self.feature < 0):
             raise InputError(f"Condition.feature must be a non-negative column index, got {self.feature!r}.")
         check_option(self.op, 'op', _OPS)
         t = float(self.threshold)
@@ -252,7 +255,8 @@ def _category_text(col:str, tests):
     eq = list(dict.fromkeys(v for op, v in tests if op == '=='))
     ne = list(dict.fromkeys(v for op, v in tests if op == '!='))
     if len(eq) == 1 and eq[0] not in ne: return f"{col} == {format_value(eq[0])}"
-    if not eq: return f"{col} != {format_value(ne[0])}" if len(ne) == 1 else f"{col} not in {{{', '.join(map(format_value, ne))}}}"
+    if not eq: return (f"{col} != {format_value(ne[0])}" if len(ne) == 1
+                       else f"{col} not in {{{', '.join(map(format_value, ne))}}}")
     return None
 
 def _conditions_text(conditions, feature_names=None, precision:int=3, binary_features=None, feature_info=None) -> str:
@@ -355,9 +359,11 @@ class Rule:
             raise InputError(f"a rule must be a dict with a list of conditions, got {str(d)[:60]}.")
         conds = []
         for c in d['conditions']:
-            if not isinstance(c, (list, tuple)) or len(c) != 3: raise InputError(f"a condition is [feature, op, threshold], got {c!r}.")
+            if not isinstance(c, (list, tuple)) or len(c) != 3:
+                raise InputError(f"a condition is [feature, op, threshold], got {c!r}.")
             conds.append(Condition(_index(c[0], 'a condition'), c[1], _finite_number(c[2], 'a condition threshold')))
-        return cls(tuple(conds), _scalar(d.get('value'), 'a rule value'), _scalar(d.get('n_samples'), 'n_samples', True))
+        return cls(tuple(conds), _scalar(d.get('value'), 'a rule value'),
+                   _scalar(d.get('n_samples'), 'n_samples', True))
 
 # %% ../nbs/04_models.ipynb #d1134182
 _TASKS = ('classification', 'regression')
@@ -377,7 +383,8 @@ def _class_index(value, classes) -> int:
 
 def _check_header(d:dict, kind:str):
     if not isinstance(d, dict) or d.get('type') != kind:
-        raise InputError(f"expected a dict with type {kind!r}, got type {d.get('type') if isinstance(d, dict) else d!r}.")
+        raise InputError(f"expected a dict with type {kind!r}, "
+                         f"got type {d.get('type') if isinstance(d, dict) else d!r}.")
     v = d.get('format_version')
     if not isinstance(v, int) or v > FORMAT_VERSION:
         raise InputError(f"{kind} format_version {v!r} is not supported (this glassworks reads <= {FORMAT_VERSION}).")
@@ -420,9 +427,10 @@ class Leaf:
         object.__setattr__(self, 'loss', _plain(self.loss))
         if self.counts is not None:
             counts = self.counts
-            if not (type(counts) is tuple and all(type(c) is float for c in counts)):   # (a tuple of floats as is: fast)
+            if not (type(counts) is tuple and all(type(c) is float for c in counts)):  # (a tuple of floats as is: fast)
                 try: counts = tuple(float(c) for c in np.asarray(counts, dtype=np.float64).ravel())
-                except (TypeError, ValueError): raise InputError(f"Leaf counts must be numbers, got {str(self.counts)[:60]}.") from None
+                except (TypeError, ValueError):
+                    raise InputError(f"Leaf counts must be numbers, got {str(self.counts)[:60]}.") from None
             if any(not math.isfinite(c) or c < 0 for c in counts):
                 raise InputError(f"Leaf counts must be finite and non-negative, got {counts}.")
             object.__setattr__(self, 'counts', counts)
@@ -444,7 +452,8 @@ class Split:
     n_samples: float|None = None # training rows (or total weight) reaching the node
 
     def __post_init__(self):
-        if isinstance(self.feature, (bool, np.bool_)) or not isinstance(self.feature, numbers.Integral) or self.feature < 0:
+        if (isinstance(self.feature, (bool, np.bool_)) or not isinstance(self.feature, numbers.Integral)
+                or self.feature < 0):
             raise InputError(f"Split.feature must be a non-negative column index, got {self.feature!r}.")
         t = float(self.threshold)
         if not math.isfinite(t): raise InputError(f"Split.threshold must be finite, got {self.threshold!r}.")
@@ -473,7 +482,8 @@ def _walk(root, paths:bool=True):
 
 # %% ../nbs/04_models.ipynb #24c3edf6
 def _from_nested(spec, names):
-    "Build nodes from nested tuples: `(feature, left, right)` (threshold 0.5), `(feature, t, left, right)`, or a leaf value."
+    """Build nodes from nested tuples: `(feature, left, right)` (threshold 0.5), `(feature, t, left, right)`, or a
+    leaf value."""
     if isinstance(spec, (Leaf, Split)): return spec
     if isinstance(spec, tuple):
         if len(spec) == 3: (f, l, r), t = spec, 0.5
@@ -524,14 +534,16 @@ class Tree:
         if self.task == 'regression':
             if self.classes is not None: raise InputError("a regression tree has no classes.")
             for lf in leaves:
-                if isinstance(lf.value, (bool, str)) or not isinstance(lf.value, numbers.Real) or not math.isfinite(lf.value):
+                if (isinstance(lf.value, (bool, str)) or not isinstance(lf.value, numbers.Real)
+                        or not math.isfinite(lf.value)):
                     raise InputError(f"regression leaf values must be finite numbers, got {lf.value!r}.")
             return
         k = next((len(lf.counts) for lf in leaves if lf.counts is not None), None)
         if self.classes is None:
             vals = [lf.value for lf in leaves]
             ints = all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in vals)
-            self.classes = list(range(k)) if k is not None and ints and all(0 <= v < k for v in vals) else _infer_classes(vals)
+            self.classes = (list(range(k)) if k is not None and ints and all(0 <= v < k for v in vals)
+                            else _infer_classes(vals))
         self.classes = _labels(self.classes)
         for lf in leaves:
             _class_index(lf.value, self.classes)
@@ -666,7 +678,8 @@ def to_text(self:Tree, precision:int=3, class_names=None) -> str:
 def __str__(self:Tree) -> str: return self.to_text()
 
 # %% ../nbs/04_models.ipynb #b967dedc
-_PALETTE = ('#8dd3c7', '#fdb462', '#bebada', '#fb8072', '#80b1d3', '#b3de69', '#fccde5', '#d9d9d9', '#bc80bd', '#ccebc5')
+_PALETTE = ('#8dd3c7', '#fdb462', '#bebada', '#fb8072', '#80b1d3', '#b3de69', '#fccde5', '#d9d9d9', '#bc80bd',
+            '#ccebc5')
 
 def _blend(c0:str, c1:str, s:float) -> str:
     "Colour a fraction `s` of the way from hex colour `c0` to `c1`."
@@ -749,7 +762,8 @@ def export_text(self:Tree, decimals:int=2, show_weights:bool=False, spacing:int=
     """The tree in the layout of scikit-learn's `sklearn.tree.export_text` (`show_weights`: leaf class counts).
 
     ```python
-    >>> print(Tree.from_nested(('age', 30.0, 'young', ('smoker', 'old', 'old smoker')), ['age', 'smoker']).export_text())
+    >>> print(Tree.from_nested(('age', 30.0, 'young', ('smoker', 'old', 'old smoker')),
+    ...                        ['age', 'smoker']).export_text())
     |--- age <= 30.00
     |   |--- class: young
     |--- age >  30.00
@@ -767,7 +781,8 @@ def export_text(self:Tree, decimals:int=2, show_weights:bool=False, spacing:int=
         ind = bar * depth + '|' + '-' * spacing + ' '
         if self.task == 'regression': return ind + f"value: [{node.value:.{decimals}f}]"
         w = ''
-        if show_weights and node.counts is not None: w = f"weights: [{', '.join(f'{c:.{decimals}f}' for c in node.counts)}] "
+        if show_weights and node.counts is not None:
+            w = f"weights: [{', '.join(f'{c:.{decimals}f}' for c in node.counts)}] "
         return ind + f"{w}class: {node.value}"
     stack = [(self.root, 0)]
     while stack:
@@ -780,7 +795,8 @@ def export_text(self:Tree, decimals:int=2, show_weights:bool=False, spacing:int=
             continue
         name, t = self.feature_names[item.feature], f"{item.threshold:.{decimals}f}"
         ind = bar * depth + '|' + '-' * spacing + ' '
-        stack += [(item.right, depth + 1), (f"{ind}{name} >  {t}", depth), (item.left, depth + 1), (f"{ind}{name} <= {t}", depth)]
+        stack += [(item.right, depth + 1), (f"{ind}{name} >  {t}", depth), (item.left, depth + 1),
+                  (f"{ind}{name} <= {t}", depth)]
     return '\n'.join(lines) + '\n'
 
 # %% ../nbs/04_models.ipynb #741c72cd
@@ -810,7 +826,8 @@ def export_graphviz(self:Tree, precision:int=3, class_names=None) -> str:
     def box(node, parent):
         i = next(count)
         n, stat = _node_summary(node, self.task)
-        lines = [] if isinstance(node, Leaf) else [f"{self.feature_names[node.feature]} <= {round(node.threshold, precision)}"]
+        lines = [] if isinstance(node, Leaf) else [
+            f"{self.feature_names[node.feature]} <= {round(node.threshold, precision)}"]
         if n is not None: lines.append(f"samples = {num(n)}")
         if self.task == 'classification':
             if stat is not None: lines.append(f"value = [{', '.join(num(c) for c in stat)}]")
@@ -900,7 +917,8 @@ class RuleList:
         for r in self.rules:
             if r.value is None: raise InputError(f"every rule of a RuleList needs a value; {r} has none.")
             for c in r.conditions:
-                if c.feature >= p: raise InputError(f"a rule uses feature {c.feature}, but there are {p} feature names.")
+                if c.feature >= p:
+                    raise InputError(f"a rule uses feature {c.feature}, but there are {p} feature names.")
         values = [r.value for r in self.rules] + ([] if self.default is None else [self.default])
         if self.task == 'classification':
             self.classes = _infer_classes(values) if self.classes is None else _labels(self.classes)
@@ -934,8 +952,8 @@ class RuleList:
         _check_header(d, 'RuleList')
         _required(d, 'RuleList', 'rules', 'default', 'feature_names', 'task')
         if not isinstance(d['rules'], list): raise InputError("a RuleList's rules must be a list.")
-        return cls(tuple(Rule._from_dict(r) for r in d['rules']), _scalar(d['default'], 'the default'), d['feature_names'], d['task'],
-                   d.get('classes'), d.get('binary_features'), d.get('feature_info'))
+        return cls(tuple(Rule._from_dict(r) for r in d['rules']), _scalar(d['default'], 'the default'),
+                   d['feature_names'], d['task'], d.get('classes'), d.get('binary_features'), d.get('feature_info'))
 
     def to_json(self, **kwargs) -> str: return json.dumps(self.to_dict(), **kwargs)
     @classmethod
@@ -968,7 +986,8 @@ def to_text(self:RuleList, precision:int=3) -> str:
     "`IF ... THEN predict ...` / `ELSE IF ...` / `ELSE predict default`."
     lines = []
     for k, r in enumerate(self.rules):
-        s = f"{'IF' if k == 0 else 'ELSE IF'} {r.to_text(self.feature_names, precision, self.binary_features, self.feature_info)} " \
+        s = f"{'IF' if k == 0 else 'ELSE IF'} " \
+            f"{r.to_text(self.feature_names, precision, self.binary_features, self.feature_info)} " \
             f"THEN predict {format_value(r.value, precision)}"
         lines.append(s if r.n_samples is None else f"{s}  (n={format_value(r.n_samples, precision)})")
     if self.default is not None:
@@ -1020,13 +1039,15 @@ class RuleEnsemble:
         self.feature_info = _check_feature_info(self.feature_info, p)
         for r in self.rules:
             for c in r.conditions:
-                if c.feature >= p: raise InputError(f"a rule uses feature {c.feature}, but there are {p} feature names.")
+                if c.feature >= p:
+                    raise InputError(f"a rule uses feature {c.feature}, but there are {p} feature names.")
         if self.task == 'regression':
             if self.link not in ('identity', 'log'):
                 raise InputError(f"a regression rule ensemble uses link='identity' or 'log', not {self.link!r}.")
             if self.classes is not None: raise InputError("a regression rule ensemble has no classes.")
         else:
-            if self.link == 'log': raise InputError("link='log' is for regression (counts); classification uses 'logit'.")
+            if self.link == 'log':
+                raise InputError("link='log' is for regression (counts); classification uses 'logit'.")
             self.classes = [0, 1] if self.classes is None else _labels(self.classes)
             if len(self.classes) != 2:
                 raise InputError(f"a classification rule ensemble is binary; got classes {self.classes}.")
@@ -1120,7 +1141,8 @@ def _repr_mimebundle_(self:RuleEnsemble, include=None, exclude=None): return {'t
 def to_graphviz(self:RuleEnsemble, precision:int=3):
     "A `graphviz.Digraph`: the sum node on the left, one box per rule, edges labelled with the weights."
     g = new_digraph('rules', rankdir='LR')
-    g.node('f', _dot_label('f(x)', f"intercept {format_value(self.intercept, precision)}"), shape='box', style='rounded')
+    g.node('f', _dot_label('f(x)', f"intercept {format_value(self.intercept, precision)}"), shape='box',
+           style='rounded')
     wmax = max((abs(w) for w in self.weights), default=0) or 1
     for k, (r, w) in enumerate(zip(self.rules, self.weights)):
         colour = _blend('#ffffff', '#6baed6' if w >= 0 else '#fb8072', 0.15 + 0.85 * abs(w) / wmax)
@@ -1150,7 +1172,8 @@ def _node_to_dict(node) -> dict:
     return {'node': 'split', 'feature': node.feature, 'threshold': node.threshold, 'n_samples': node.n_samples,
             'left': _node_to_dict(node.left), 'right': _node_to_dict(node.right)}
 
-MAX_TREE_DEPTH = 200   # deeper trees are refused when loaded: no model meant for reading is that deep (and printing one recurses)
+# deeper trees are refused when loaded: no model meant for reading is that deep (and printing one recurses)
+MAX_TREE_DEPTH = 200
 
 def _node_from_dict(d:dict):
     """Inverse of `_node_to_dict`, built bottom-up with an explicit stack, so a damaged or absurdly deep file gives an
@@ -1171,7 +1194,8 @@ def _node_from_dict(d:dict):
             stack += [(x, depth, True), (x.get('right'), depth + 1, False), (x.get('left'), depth + 1, False)]
             continue
         right, left = built.pop(), built.pop()
-        built.append(Split(_index(x.get('feature'), 'a split'), _finite_number(x.get('threshold', 0.5), 'a split threshold'),
+        built.append(Split(_index(x.get('feature'), 'a split'),
+                           _finite_number(x.get('threshold', 0.5), 'a split threshold'),
                            left, right, _scalar(x.get('n_samples'), 'n_samples', True)))
     return built[0]
 
@@ -1242,7 +1266,8 @@ def model_from_dict(d:dict): # a model's `to_dict()` output
 
     ```"""
     kind = d.get('type') if isinstance(d, dict) else None
-    if not isinstance(kind, str) or kind not in _MODEL_TYPES: raise InputError(f"unknown model type {kind!r}; expected one of {list(_MODEL_TYPES)}.")
+    if not isinstance(kind, str) or kind not in _MODEL_TYPES:
+        raise InputError(f"unknown model type {kind!r}; expected one of {list(_MODEL_TYPES)}.")
     return _MODEL_TYPES[kind].from_dict(d)
 
 def model_from_json(s:str): # a model's `to_json()` output
@@ -1295,7 +1320,8 @@ def from_sklearn(cls:Tree, estimator, feature_names=None) -> Tree:
                     done[j] = Leaf(classes[int(np.argmax(v))], int(n[j]), p * wn[j])
                 stack.pop()
             elif left[j] in done and right[j] in done:
-                done[j] = Split(int(t.feature[j]), float(t.threshold[j]), done.pop(left[j]), done.pop(right[j]), int(n[j]))
+                done[j] = Split(int(t.feature[j]), float(t.threshold[j]), done.pop(left[j]), done.pop(right[j]),
+                                int(n[j]))
                 stack.pop()
             else: stack.extend(c for c in (right[j], left[j]) if c not in done)
         return done[i]
@@ -1373,7 +1399,8 @@ def feature_importances(self:RuleEnsemble, X, sample_weight=None) -> np.ndarray:
 
     ```python
     >>> ens = RuleEnsemble([Rule([(0, '>', 0.5)]), Rule([(0, '>', 0.5), (1, '>', 0.5)])], [1.0, -2.0], 0.0, ['a', 'b'])
-    >>> ens.feature_importances(np.array([[0, 0], [1, 0], [1, 1], [1, 1]])).round(3).tolist()   # a: 1 * 3/4 + 2 * 2/4 / 2
+    >>> ens.feature_importances(
+    ...     np.array([[0, 0], [1, 0], [1, 1], [1, 1]])).round(3).tolist()   # a: 1 * 3/4 + 2 * 2/4 / 2
     [0.714, 0.286]
 
     ```"""

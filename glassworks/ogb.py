@@ -12,7 +12,8 @@ from fastcore.basics import patch
 from .compiling import install_locators
 install_locators()   # numba's cache stamped by the package's source, before this module's kernels are decorated
 from .base import GlassworksEstimator, GlassworksRegressor, GlassworksClassifier, SearchMonitor
-from .validation import InputError, ParameterError, check_y, check_scalar, check_option, check_sample_weight, MAX_GRID
+from .validation import (InputError, ParameterError, check_y, check_scalar, check_option, check_sample_weight,
+                                   MAX_GRID)
 from .validation import InputTypeError
 from .binarize import Binarizer, weighted_quantile, format_number, numeric_inputs
 from .bitsets import columns_to_bits, from_bool
@@ -28,7 +29,8 @@ __all__ = ['LOSSES', 'DEGENERATE_TOL', 'OBJECTIVES', 'LANGUAGES', 'SEARCHES', 'B
 
 # %% ../nbs/30_ogb.ipynb #321faa6e
 class Loss:
-    """A pointwise loss l(f, y) of a score f, with its first and second derivative in f (subclasses below; squared loss is (f - y)^2).
+    """A pointwise loss l(f, y) of a score f, with its first and second derivative in f (subclasses below; squared
+    loss is (f - y)^2).
 
     ```python
     >>> L = get_loss('squared'); f, y = np.array([0.0, 1.0]), np.array([1.0, 1.0])
@@ -236,7 +238,8 @@ def objective_values(objective:str, # 'ogb', 'gb', 'gs' or 'xgb'
                      eps:float=1e-4, # OGB stabiliser
                      reg:float=0.0, # L2 penalty ('xgb')
                     ) -> np.ndarray:
-    """Objective of candidate extents from their sufficient statistics; empty (and, for 'ogb', degenerate) extents get -inf.
+    """Objective of candidate extents from their sufficient statistics; empty (and, for 'ogb', degenerate) extents get
+    -inf.
 
     >>> objective_values('gb', np.array([4.0, 3.0]), np.array([4, 1]))
     array([2., 3.])
@@ -289,12 +292,13 @@ def bound_gs(g, sample_weight=None) -> float:
     return float(max(g[g > 0].sum(), -g[g < 0].sum(), 0.0))
 
 def bound_gb(g, eps:float=0.0, sample_weight=None) -> float:
-    """Exact max of |sum_S g| / (sqrt|S| + eps) over non-empty subsets: for each size the best subset takes the top gradients.
-    With weights, |sum_S w g| / (sqrt(sum_S w) + eps): an integer weight k counts as k repeated rows.
+    """Exact max of |sum_S g| / (sqrt|S| + eps) over non-empty subsets: for each size the best subset takes the top
+    gradients. With weights, |sum_S w g| / (sqrt(sum_S w) + eps): an integer weight k counts as k repeated rows.
 
     >>> round(bound_gb(np.array([-2., -1., 1., 2.])), 4)   # {1, 2}: 3 / sqrt 2
     2.1213
-    >>> round(bound_gb(np.array([-2., 1., 2.]), sample_weight=[1., 2., 1.]), 4)   # rows 1, 1, 2 of [-2, 1, 1, 2]: 4 / sqrt 3
+    >>> round(bound_gb(np.array([-2., 1., 2.]),
+    ...                sample_weight=[1., 2., 1.]), 4)   # rows 1, 1, 2 of [-2, 1, 1, 2]: 4 / sqrt 3
     2.3094
     """
     if len(g) == 0: return -np.inf
@@ -468,7 +472,8 @@ class ThresholdEncoder:
         self.language, self.n_cutpoints = language, n_cutpoints
 
     def fit(self, X, sample_weight=None):
-        bz = Binarizer(strategy='quantile', n_bins=2, output='numpy').fit(X, sample_weight=sample_weight)   # types, checks, levels
+        # types, checks, levels
+        bz = Binarizer(strategy='quantile', n_bins=2, output='numpy').fit(X, sample_weight=sample_weight)
         names = [str(c) for c in bz.feature_names_in_]
         nums = numeric_inputs(bz, X)
         w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
@@ -500,7 +505,8 @@ class ThresholdEncoder:
         self.feature_names_in_, self.n_features_in_ = bz.feature_names_in_, bz.n_features_in_
         return self
 
-    def get_feature_names_out(self, input_features=None): return np.array([f['name'] for f in self.feature_info_], dtype=object)
+    def get_feature_names_out(self, input_features=None):
+        return np.array([f['name'] for f in self.feature_info_], dtype=object)
 
     def transform(self, X) -> np.ndarray:
         bz = self.binarizer_
@@ -687,7 +693,8 @@ def search_beam(S:RuleSearch, beam_width:int=5):
     Sets `S.ties`: the beam members (and the empty conjunction) with the best value, in the order met.
 
     >>> P, _ = propositions(np.array([[1, 0], [1, 1], [0, 1], [0, 0]]))
-    >>> conj, val = search_beam(RuleSearch(P, np.array([-2., -1., 1., 2.]), np.ones(4), None, 'gb', max_rule_length=2), 2)
+    >>> conj, val = search_beam(RuleSearch(P, np.array([-2., -1., 1., 2.]), np.ones(4), None, 'gb',
+    ...                                    max_rule_length=2), 2)
     >>> conj, round(val, 8)   # 3 / sqrt 2 (the search compares values to about 10 digits)
     ((0,), 2.12132034)
     """
@@ -948,7 +955,8 @@ def _check_X_shape(self:_RuleBoosting, X):
                              "X.reshape(-1, 1) for a single feature or X.reshape(1, -1) for a single sample.")
         if arr.dtype == object:
             bad = [v for v in arr.ravel() if not isinstance(v, (str, numbers.Number)) and v is not None]
-            if bad: raise InputTypeError(f"X entries: argument must be a string or a number, got {type(bad[0]).__name__}.")
+            if bad: raise InputTypeError(f"X entries: argument must be a string or a number, "
+                                         f"got {type(bad[0]).__name__}.")
     if arr.shape[1] == 0:
         raise InputError(f"Found array with 0 feature(s) (shape={tuple(arr.shape)}) while a minimum of 1 is required.")
     return arr
@@ -973,7 +981,8 @@ def _binarize_fit(self:_RuleBoosting, X, sample_weight=None):
         X = X.iloc[np.flatnonzero(keep)] if hasattr(X, 'iloc') else np.asarray(X)[keep]
         w = w[keep]
     if self.language == 'quantile':
-        self.binarizer_ = Binarizer(strategy='quantile', n_bins=self.n_cutpoints + 1, output='numpy').fit(X, sample_weight=w)   # weighted quantiles
+        self.binarizer_ = Binarizer(strategy='quantile', n_bins=self.n_cutpoints + 1,
+                                    output='numpy').fit(X, sample_weight=w)   # weighted quantiles
     else: self.binarizer_ = ThresholdEncoder(self.language, self.n_cutpoints).fit(X, sample_weight=w)
     B = self.binarizer_.transform(X)
     self._fit_linear_terms(X, w)
@@ -1344,23 +1353,32 @@ class RuleBoostingRegressor(_RuleBoosting, GlassworksRegressor):
                  loss:str='squared', # 'squared', or 'poisson' (log link: `predict` returns exp f)
                  objective:str='ogb', # the rule objective: 'ogb' (orthogonal gradient boosting), 'gb', 'gs' or 'xgb'
                  search:str='bnb', # how each rule is found: 'bnb' (branch and bound), 'greedy' or 'beam'
-                 weights:str='corrective', # weights after each new rule: 'corrective' (all refitted), 'line' (a line search for the new one) or 'keep' (XGBoost's one Newton step)
-                 bound:str='admissible', # B&B bound of objective 'ogb': 'admissible' (exact search) or 'presort' (the paper's faster heuristic); 'gs', 'gb' and 'xgb' always use their admissible bounds
+                 weights:str='corrective', # weights after each new rule: 'corrective' (all refitted), 'line'
+                                           # (a line search for the new one) or 'keep' (XGBoost's one Newton step)
+                 bound:str='admissible', # B&B bound of objective 'ogb': 'admissible' (exact search) or 'presort'
+                                         # (the paper's faster heuristic); 'gs', 'gb' and 'xgb' always use their
+                                         # admissible bounds
                  max_rule_length:int=3, # at most this many propositions per rule
                  n_cutpoints:int=4, # quantile thresholds per numeric column
-                 language:str='paper', # how numeric columns become propositions: 'paper' (realkd's qcut edges, x <= t and x >= t), 'fastogb' (the same from numpy quantiles) or 'quantile' (x <= c / x > c, the language before 2026-11-25)
-                 include_linear_terms:bool=False, # add every standardised numeric input as a fixed linear term, fitted with the rules
+                 language:str='paper', # how numeric columns become propositions: 'paper' (realkd's qcut edges,
+                                       # x <= t and x >= t), 'fastogb' (the same from numpy quantiles) or 'quantile'
+                                       # (x <= c / x > c, the language before 2026-11-25)
+                 include_linear_terms:bool=False, # add every standardised numeric input as a fixed linear term, fitted
+                                                  # with the rules
                  beam_width:int=5, # candidates kept per level by search='beam'
                  epsilon:float=1e-4, # OGB stabiliser (>= 0)
                  reg:float=1.0, # L2 penalty (reg/2)||beta||^2 on the weights
-                 offset:float|str|None=None, # fixed score added to every row: a number, 'geometric_mean' (Poisson: log of the geometric mean count, the paper's background) or None
+                 offset:float|str|None=None, # fixed score added to every row: a number, 'geometric_mean' (Poisson:
+                                             # log of the geometric mean count, the paper's background) or None
                  max_complexity:int|None=None, # stop once the sum of (1 + rule length) over the rules reaches it
                  time_limit:float|None=None, # seconds for the whole fit
                  memory_limit:float|None=8.0, # GB the fit may add to the process; then it stops with the rules so far
                  verbose:int=0): # 1 prints a line per rule
         self.n_rules, self.loss, self.objective, self.search, self.weights = n_rules, loss, objective, search, weights
-        self.bound, self.max_rule_length, self.n_cutpoints, self.beam_width = bound, max_rule_length, n_cutpoints, beam_width
-        self.epsilon, self.reg, self.max_complexity, self.time_limit, self.verbose = epsilon, reg, max_complexity, time_limit, verbose
+        self.bound, self.max_rule_length, self.n_cutpoints, self.beam_width = (bound, max_rule_length, n_cutpoints,
+                                                                               beam_width)
+        self.epsilon, self.reg, self.max_complexity, self.time_limit, self.verbose = (epsilon, reg, max_complexity,
+                                                                                      time_limit, verbose)
         self.memory_limit = memory_limit
         self.language, self.include_linear_terms, self.offset = language, include_linear_terms, offset
 
@@ -1370,9 +1388,9 @@ class RuleBoostingRegressor(_RuleBoosting, GlassworksRegressor):
         return tags
 
     def fit(self, X, y, sample_weight=None):
-        """Binarise X, then add rules one at a time; sets `model_`, `history_`, `stopping_reason_`, `fit_time_`, `stats_`.
-        `sample_weight` (non-negative, default 1) weights each row's loss; an integer weight k fits like k copies of
-        the row (given the cut-points) and a zero weight like no row."""
+        """Binarise X, then add rules one at a time; sets `model_`, `history_`, `stopping_reason_`, `fit_time_`,
+        `stats_`. `sample_weight` (non-negative, default 1) weights each row's loss; an integer weight k fits like k
+        copies of the row (given the cut-points) and a zero weight like no row."""
         self._check_params()
         self._check_y_given(y)
         B, w, keep = self._binarize_fit(X, sample_weight)
@@ -1468,12 +1486,18 @@ class RuleBoostingClassifier(_RuleBoosting, GlassworksClassifier):
     def __init__(self, n_rules:int=10, # at most this many rules (the intercept counts as one)
                  objective:str='ogb', # the rule objective: 'ogb' (orthogonal gradient boosting), 'gb', 'gs' or 'xgb'
                  search:str='bnb', # how each rule is found: 'bnb' (branch and bound), 'greedy' or 'beam'
-                 weights:str='corrective', # weights after each new rule: 'corrective' (all refitted), 'line' (a line search for the new one) or 'keep' (XGBoost's one Newton step)
-                 bound:str='admissible', # B&B bound of objective 'ogb': 'admissible' (exact search) or 'presort' (the paper's faster heuristic); 'gs', 'gb' and 'xgb' always use their admissible bounds
+                 weights:str='corrective', # weights after each new rule: 'corrective' (all refitted), 'line'
+                                           # (a line search for the new one) or 'keep' (XGBoost's one Newton step)
+                 bound:str='admissible', # B&B bound of objective 'ogb': 'admissible' (exact search) or 'presort'
+                                         # (the paper's faster heuristic); 'gs', 'gb' and 'xgb' always use their
+                                         # admissible bounds
                  max_rule_length:int=3, # at most this many propositions per rule
                  n_cutpoints:int=4, # quantile thresholds per numeric column
-                 language:str='paper', # how numeric columns become propositions: 'paper' (realkd's qcut edges, x <= t and x >= t), 'fastogb' (the same from numpy quantiles) or 'quantile' (x <= c / x > c, the language before 2026-11-25)
-                 include_linear_terms:bool=False, # add every standardised numeric input as a fixed linear term, fitted with the rules
+                 language:str='paper', # how numeric columns become propositions: 'paper' (realkd's qcut edges,
+                                       # x <= t and x >= t), 'fastogb' (the same from numpy quantiles) or 'quantile'
+                                       # (x <= c / x > c, the language before 2026-11-25)
+                 include_linear_terms:bool=False, # add every standardised numeric input as a fixed linear term, fitted
+                                                  # with the rules
                  beam_width:int=5, # candidates kept per level by search='beam'
                  epsilon:float=1e-4, # OGB stabiliser (>= 0)
                  reg:float=1.0, # L2 penalty (reg/2)||beta||^2 on the weights
@@ -1482,8 +1506,10 @@ class RuleBoostingClassifier(_RuleBoosting, GlassworksClassifier):
                  memory_limit:float|None=8.0, # GB the fit may add to the process; then it stops with the rules so far
                  verbose:int=0): # 1 prints a line per rule
         self.n_rules, self.objective, self.search, self.weights = n_rules, objective, search, weights
-        self.bound, self.max_rule_length, self.n_cutpoints, self.beam_width = bound, max_rule_length, n_cutpoints, beam_width
-        self.epsilon, self.reg, self.max_complexity, self.time_limit, self.verbose = epsilon, reg, max_complexity, time_limit, verbose
+        self.bound, self.max_rule_length, self.n_cutpoints, self.beam_width = (bound, max_rule_length, n_cutpoints,
+                                                                               beam_width)
+        self.epsilon, self.reg, self.max_complexity, self.time_limit, self.verbose = (epsilon, reg, max_complexity,
+                                                                                      time_limit, verbose)
         self.memory_limit = memory_limit
         self.language, self.include_linear_terms = language, include_linear_terms
 

@@ -85,18 +85,26 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
                  policy:str='curiosity', # bnb queue order: curiosity, bound, objective, entropy, gini, fifo, dfs
                  bounds:dict|None=None, # bnb switches, e.g. {'lookahead': False}; see `BOUND_DEFAULTS`
                  incumbent='greedy', # 'greedy', None, a `Tree`, or an objective value (bnb)
-                 time_limit:float|None=None, # seconds of search (numba's first-use compilation not counted); None = no limit
+                 time_limit:float|None=None, # seconds of search (numba's first-use compilation not counted);
+                                             # None = no limit
                  node_limit:int|None=None, # bnb: queue pops; dp: subproblems expanded
-                 memory_limit:float|None=8.0, # GB the search may add to the process; then it stops with the best tree and its bound
+                 memory_limit:float|None=8.0, # GB the search may add to the process; then it stops with the best tree
+                                              # and its bound
                  verbose:int=0, # 0 silent, 1 progress lines on stderr, 2 a line per improvement
-                 binarizer=None, # None: X must be 0/1; a Binarizer strategy ('quantile', 'gbdt', ...) or a Binarizer binarises any numeric X inside
-                 explore:str='depth-first', # DP search order: 'depth-first' (fastest to optimal) or 'hybrid' (best-first descents too: under a time limit the bound rises steadily; slower to finish)
-                 class_weight=None, # None, 'balanced' (every class the same total weight) or {label: weight}: misclassification costs
+                 binarizer=None, # None: X must be 0/1; a Binarizer strategy ('quantile', 'gbdt', ...) or a Binarizer
+                                 # binarises any numeric X inside
+                 explore:str='depth-first', # DP search order: 'depth-first' (fastest to optimal) or 'hybrid'
+                                            # (best-first descents too: under a time limit the bound rises steadily;
+                                            # slower to finish)
+                 class_weight=None, # None, 'balanced' (every class the same total weight) or {label: weight}:
+                                    # misclassification costs
                  min_samples_leaf=1): # rows every leaf must hold: a count, or a fraction of the rows (search='dp')
-        self.regularization, self.search, self.max_depth, self.max_leaves = regularization, search, max_depth, max_leaves
+        self.regularization, self.search, self.max_depth, self.max_leaves = (regularization, search, max_depth,
+                                                                             max_leaves)
         self.class_weight, self.min_samples_leaf = class_weight, min_samples_leaf
         self.policy, self.bounds, self.incumbent = policy, bounds, incumbent
-        self.time_limit, self.node_limit, self.memory_limit, self.verbose = time_limit, node_limit, memory_limit, verbose
+        self.time_limit, self.node_limit, self.memory_limit, self.verbose = (time_limit, node_limit, memory_limit,
+                                                                             verbose)
         self.binarizer, self.explore = binarizer, explore
 
     def fit(self, X, y, sample_weight=None):
@@ -110,8 +118,8 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
         if mode == 'dp' and self.max_leaves is not None:
             raise ParameterError("max_leaves needs search='bnb' (or 'auto'); the DP engine bounds depth, not leaves.")
         if mode == 'bnb' and min_leaf > 1:
-            raise ParameterError("min_samples_leaf needs the DP search (search='dp', or 'auto' without max_leaves): the "
-                                 "paper's branch and bound has no leaf-size constraint.")
+            raise ParameterError("min_samples_leaf needs the DP search (search='dp', or 'auto' without max_leaves): "
+                                 "the paper's branch and bound has no leaf-size constraint.")
         self.search_ = mode
         classes = [c.item() if hasattr(c, 'item') else c for c in self.classes_]
         lam = float(self.regularization)

@@ -84,7 +84,8 @@ def _build_extract(task:str, o:dict):
     "Rule extraction from 50 boosted trees of depth `max_depth` (3); `regularization` is the ridge strength."
     from sklearn.ensemble import GradientBoostingRegressor
     gb = GradientBoostingRegressor(n_estimators=50, max_depth=given_or(o, 'max_depth', 3), random_state=0)
-    kw = dict(max_rules=given_or(o, 'max_rules', 10), time_limit=o.get('time_limit'), verbose=int(bool(o.get('verbose'))))
+    kw = dict(max_rules=given_or(o, 'max_rules', 10), time_limit=o.get('time_limit'),
+              verbose=int(bool(o.get('verbose'))))
     if o.get('regularization') is not None: kw['gamma'] = o['regularization']
     return METHODS['extract'].estimator_class(task)(gb, **kw)
 
@@ -106,7 +107,8 @@ def _warm_osdt():
             ('OSDTClassifier(max_depth=3)', lambda: OSDT(0.01, max_depth=3).fit(Xb, yc)),
             ("OSDTClassifier(search='bnb')", lambda: OSDT(0.05, search='bnb').fit(Xb, yc)),
             ('OSDTClassifier.rashomon_set', lambda: [r.preorders(0, 3) for r in (
-                OSDT(0.01, max_depth=3).rashomon_set(Xb, yc, epsilon=0.2), OSDT(0.05).rashomon_set(Xb, yc, epsilon=0.2))])]
+                OSDT(0.01, max_depth=3).rashomon_set(Xb, yc, epsilon=0.2),
+                OSDT(0.05).rashomon_set(Xb, yc, epsilon=0.2))])]
 
 def _warm_osrt():
     OSRT = METHODS['osrt'].estimator_class('regression')
@@ -152,7 +154,8 @@ METHODS = {m.name: m for m in [
            {'regression': 'hierscale.HierScaleRegressor'}, 'numeric', _build_hierscale, _warm_hierscale,
            ('regularization', 'max_depth', 'max_rules', 'time_limit', 'n_bins')),
     Method('ogb', 'additive rule ensembles by orthogonal gradient boosting',
-           'Yang, Le Bodic, Kamp, Boley. Orthogonal Gradient Boosting for Simpler Additive Rule Ensembles. AISTATS 2024',
+           'Yang, Le Bodic, Kamp, Boley. Orthogonal Gradient Boosting for Simpler Additive Rule Ensembles. '
+           'AISTATS 2024',
            '30_ogb', {'regression': 'ogb.RuleBoostingRegressor', 'classification': 'ogb.RuleBoostingClassifier'},
            'table', _build_ogb, _warm_ogb),
     Method('extract', 'rules extracted from a tree ensemble',

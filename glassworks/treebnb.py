@@ -705,9 +705,9 @@ def _push_mask(P, L, Q, X, cnt, t, m, cons, s, Hn, R, Rc, ent, gini):
 # %% ../nbs/11a_treebnb.ipynb #06c4f511
 @njit(cache=True)
 def _search(P):
-    """Best-first branch and bound over (leaf set, split mask) pairs (the paper's Algorithm 1, Appendix A), all in weight units.
-    Returns R^c, the certified bound, completeness, the incumbent's tree id and leaf ids, the leaf keys, class
-    weights and labels, and the counters."""
+    """Best-first branch and bound over (leaf set, split mask) pairs (the paper's Algorithm 1, Appendix A), all in
+    weight units. Returns R^c, the certified bound, completeness, the incumbent's tree id and leaf ids, the leaf keys,
+    class weights and labels, and the counters."""
     cnt = np.zeros(14, np.int64)
     L = _new_leaves(P, 1024)
     T = _new_trees(1024)
@@ -957,7 +957,8 @@ def resolve_bounds(bounds:dict|None=None) -> dict:
         elif k == 'similar_support':
             if v: raise ParameterError("similar support (Thm F.1) is not available in the leaf-set search; see the "
                                        "notebook's section on it (search='dp' uses support-set memoisation instead).")
-        elif not isinstance(v, (bool, np.bool_)): raise ParameterError(f"bounds[{k!r}] must be True or False, got {v!r}.")
+        elif not isinstance(v, (bool, np.bool_)):
+            raise ParameterError(f"bounds[{k!r}] must be True or False, got {v!r}.")
         out[k] = v
     return out
 
@@ -982,7 +983,8 @@ def ensure_compiled():
 
 @dataclass
 class LeafSetResult:
-    """What `search_leaf_sets` returns. Objectives are misclassified weight as a fraction of the total, plus lam per leaf.
+    """What `search_leaf_sets` returns. Objectives are misclassified weight as a fraction of the total, plus lam per
+    leaf.
 
     ```python
     >>> r = search_leaf_sets(TreeData(np.array([[0], [1], [1]]), np.array([0, 1, 1])), 0.1)   # split on x0: 2 leaves
@@ -990,7 +992,8 @@ class LeafSetResult:
     ([{(0, 0)}, {(0, 1)}], 0.2, True, 1)
 
     ```"""
-    leaves: list|None   # the best tree's leaves, each a set of (feature, value) literals; None: nothing beat the incumbent
+    leaves: list|None   # the best tree's leaves, each a set of (feature, value) literals;
+                        # None: nothing beat the incumbent
     objective: float    # objective of that tree (inf when `leaves` is None)
     lower_bound: float  # certified lower bound on the optimal objective
     complete: bool      # the search finished, so `leaves` is optimal (or nothing beats the incumbent)
@@ -1015,8 +1018,8 @@ def search_leaf_sets(data:TreeData, # the problem: 0/1 features, class labels, w
                      max_leaves:int|None=None, # at most this many leaves
                      monitor:SearchMonitor|None=None, # time, node and memory limits, progress; None: no limit
                     ) -> LeafSetResult:
-    """The paper's branch and bound over leaf sets on `data`: the best tree as a leaf set, its certified bound, counters.
-    Call `ensure_compiled` first when a time limit must not include numba's compilation.
+    """The paper's branch and bound over leaf sets on `data`: the best tree as a leaf set, its certified bound,
+    counters. Call `ensure_compiled` first when a time limit must not include numba's compilation.
 
     ```python
     >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 2); y = X[:, 0] ^ X[:, 1]

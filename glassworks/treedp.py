@@ -11,7 +11,8 @@ from numba import njit, types
 from .compiling import install_locators, argsort_stable
 install_locators()   # numba's cache stamped by the package's source, before this module's kernels are decorated
 from numba.experimental import structref
-from .bitsets import (memo_new, memo_size, memo_find, memo_insert, columns_to_bits, rows_to_bits, full, indices, pop_member, count_andnot, popcount, copy_into)
+from .bitsets import (memo_new, memo_size, memo_find, memo_insert, columns_to_bits, rows_to_bits, full,
+                                indices, pop_member, count_andnot, popcount, copy_into)
 from .kmeans1d import kmeans_penalized_nb
 from .models import Tree, Leaf, Split
 from .base import SearchMonitor
@@ -131,13 +132,15 @@ class TreeData:
                 o = np.argsort(y, kind='mergesort')
                 self.ys, self.ws, self.us = y[o], w[o], inv[o]
             if not np.isfinite(self.norm):
-                raise InputError("y (with its weights) is too large: the loss normaliser overflows; rescale y or the weights.")
+                raise InputError("y (with its weights) is too large: the loss normaliser overflows; "
+                                 "rescale y or the weights.")
             if not self.norm > 0: raise InputError("y is constant: the loss normaliser (its spread) is 0.")
         self.y, self.rows, self.inv, self.U = y, rows, inv, U
         self.stats, self.ueq = np.ascontiguousarray(stats), np.ascontiguousarray(ueq, dtype=np.float64)
         self.fbits = np.ascontiguousarray(columns_to_bits(rows))          # (M, words): units with x_j = 1
         self.sizes = np.bincount(inv, minlength=U)                        # samples per unit
-        self.counts = np.bincount(inv, weights=(w > 0).astype(np.float64), minlength=U)   # rows of positive weight per unit
+        # rows of positive weight per unit
+        self.counts = np.bincount(inv, weights=(w > 0).astype(np.float64), minlength=U)
 
     def __repr__(self): return f"TreeData(task={self.task!r}, n={self.n}, features={self.M}, units={self.U})"
 
@@ -207,15 +210,16 @@ def _new_problem(*fields): return Problem(*fields)
 # The kernels called once per unit or per cell take this small tuple (or scalars), not P: reading a field of P inside
 # such a loop would count a reference on every iteration.
 Units = namedtuple('Units', ['kind', 'stats', 'ueq', 'flip', 'fb', 'ub', 'ones', 'counts'])
-Units.__doc__ = """What the per-unit kernels of the depth-two solver read: loss kind, unit statistics and EQ, the features
-whose polarity the pair statistics flip (`flip[j] = 1`: they count x_j = 0), each unit's features equal to 1 after
-the flip as a bitset over features (`ub[u]`), the units whose feature j is 1 after the flip as a bitset over units
-(`fb[j]`), the number of such ones over all units (`ones`), and the rows of positive weight in each unit (`counts`:
-the last statistic of a cell sums them, so a cell's size in rows is at hand for the minimum leaf size).
+Units.__doc__ = """What the per-unit kernels of the depth-two solver read: loss kind, unit statistics and EQ, the
+features whose polarity the pair statistics flip (`flip[j] = 1`: they count x_j = 0), each unit's features equal to 1
+after the flip as a bitset over features (`ub[u]`), the units whose feature j is 1 after the flip as a bitset over
+units (`fb[j]`), the number of such ones over all units (`ones`), and the rows of positive weight in each unit
+(`counts`: the last statistic of a cell sums them, so a cell's size in rows is at hand for the minimum leaf size).
 
 ```python
 >>> un = _units(TreeData(np.array([[0, 1], [1, 1], [0, 1]]), np.array([0, 1, 0])))
->>> un.flip.tolist(), un.ub[:, 0].tolist(), un.fb[:, 0].tolist(), un.ones   # x_1 is 1 in both units: flipped, it counts no more
+>>> # x_1 is 1 in both units: flipped, it counts no more
+>>> un.flip.tolist(), un.ub[:, 0].tolist(), un.fb[:, 0].tolist(), un.ones
 ([0, 1], [0, 1], [2, 0], 1)
 
 ```"""
@@ -378,7 +382,8 @@ class _MemoType(types.StructRef):
 
 class Memo(structref.StructRefProxy):
     """The memo of one search: `table` (hash table of slots) and `keys` of the bitsets notebook's memo, and `vals`,
-    the `[lb, ub, base, feature, left, right]` of every slot. Made by `make_memo`; `entries` and `nbytes` are readable from Python.
+    the `[lb, ub, base, feature, left, right]` of every slot. Made by `make_memo`; `entries` and `nbytes` are readable
+    from Python.
 
     ```python
     >>> m = make_memo(2); s, new = _insert(m, _key(full(2), 1)); (s, new, m.entries)
@@ -558,11 +563,11 @@ def _close(memo, s, ks, nc, best, bestf):
 
 @njit(cache=True)   # shared by solve_node and _descend
 def _open(P, memo, cnt, bits, d, budget, d2, km):
-    """The common start of a visit to (bits, d) by `solve_node` and `_descend`: (memo slot, whether it must be expanded).
-    Not if it is settled or over `budget`, the node budget is spent, or the depth-two solver settles it now. `d2` is
-    the problem again when the depth-two solver is used, else None: numba then drops that solver from the compiled
-    code (a search without a depth limit never needs it, and compiles a third less); `km` likewise for the k-means
-    bound, which only l2 regression uses."""
+    """The common start of a visit to (bits, d) by `solve_node` and `_descend`: (memo slot, whether it must be
+    expanded). Not if it is settled or over `budget`, the node budget is spent, or the depth-two solver settles it
+    now. `d2` is the problem again when the depth-two solver is used, else None: numba then drops that solver from the
+    compiled code (a search without a depth limit never needs it, and compiles a third less); `km` likewise for the
+    k-means bound, which only l2 regression uses."""
     s = _node(P, memo, cnt, bits, d, km)
     v = memo.vals
     if v[s, UB] - v[s, LB] <= P.tol or v[s, LB] >= budget - P.tol or cnt[ABORT]: return s, False
@@ -634,7 +639,8 @@ def solve_node(P, memo, cnt, bits, d, budget, d2, km):
 # %% ../nbs/10_treedp.ipynb #7c6f777c
 @njit(cache=True, inline='always')   # hot: inlined into its callers (measured faster than a call)
 def _unit_statistics(un, u, c, out):
-    "Additive statistics of unit u: class weights (classification) or W, W a, W a^2 + EQ with a = mean - c (l2); then its rows."
+    """Additive statistics of unit u: class weights (classification) or W, W a, W a^2 + EQ with a = mean - c (l2);
+    then its rows."""
     C = out.shape[0]
     if un.kind == CLS:
         for k in range(C - 1): out[k] = un.stats[u, k]
@@ -783,14 +789,16 @@ def _update_slot(P, q, bits, su):
 
 @njit(cache=True)
 def _updatable(P, q, bits, size):
-    "Units in which slot q's support differs from `bits`, if fewer than `size` and the slot may still be updated; else -1."
+    """Units in which slot q's support differs from `bits`, if fewer than `size` and the slot may still be updated;
+    else -1."""
     if P.slot_updates[q] < 0 or P.slot_updates[q] >= MAX_UPDATES: return -1
     diff = count_andnot(bits, P.slot_bits[q]) + count_andnot(P.slot_bits[q], bits)
     return diff if diff < size else -1
 
 @njit(cache=True)
 def _nearest_slot(P, bits, size):
-    "(slot, units it differs in) for the slot whose support differs from `bits` in fewer than `size` units (the fewest); else (-1, size)."
+    """(slot, units it differs in) for the slot whose support differs from `bits` in fewer than `size` units (the
+    fewest); else (-1, size)."""
     best_q = -1
     best = size
     for q in range(2):
@@ -899,7 +907,8 @@ def _via_sibling(P, bits, size, q, diff, su):
     for k in range(bits.shape[0]): other[k] = par[k] & ~bits[k]
     osize = popcount(other)
     qo, odiff = _nearest_slot(P, other, osize)
-    if qo >= 0 and P.slot_centre[qo] != P.slot_centre[2]: qo, odiff = -1, osize   # l2: only the parent's centre subtracts
+    # l2: only the parent's centre subtracts
+    if qo >= 0 and P.slot_centre[qo] != P.slot_centre[2]: qo, odiff = -1, osize
     if odiff + P.subtract_units < diff:
         if qo >= 0:
             if odiff > 0: _update_slot(P, qo, other, su)
@@ -961,7 +970,8 @@ def _root_pairs(kind, lam, tol, h, tot, single, pair, flip, i, best, feat):
     b0, f0, b1, f1 = best[ri, i], feat[ri, i], best[1 - ri, i], feat[1 - ri, i]     # root i's sides, kept local
     for j in range(i + 1, M):
         sjn = single[j, K]
-        if sjn < h or sjn > n - h: continue                                         # x_j constant on S, or a side too small
+        # x_j constant on S, or a side too small
+        if sjn < h or sjn > n - h: continue
         n11 = pair[i, j, K]
         if binary:
             l00, l01, l10, l11 = _binary_losses(tot[0], tot[1], single[i, 0], single[i, 1], single[j, 0],
@@ -1045,7 +1055,8 @@ def _depth_two(P, memo, cnt, bits, d, s):
     h = P.min_leaf - 0.5  # a leaf needs more than h rows (Proposition 15)
     for i in range(single.shape[0]):
         if best <= stop: break                                                      # Proposition 11
-        if single[i, C - 1] < h or single[i, C - 1] > n_rows - h: continue       # x_i constant on S, or a side too small
+        # x_i constant on S, or a side too small
+        if single[i, C - 1] < h or single[i, C - 1] > n_rows - h: continue
         if d == 2:
             cnt[ROOTS] += 1
             _root_pairs(P.kind, P.lam, P.tol, h, tot, single, pair, flip, i, sb, sf)
@@ -1291,7 +1302,8 @@ class SearchResult:
 
     ```"""
     def __init__(self, tree, objective, lower_bound, complete, stats):
-        self.tree, self.objective, self.lower_bound, self.complete, self.stats = tree, objective, lower_bound, complete, stats
+        self.tree, self.objective, self.lower_bound, self.complete, self.stats = (tree, objective, lower_bound,
+                                                                                  complete, stats)
     def __repr__(self):
         return (f"SearchResult(objective={self.objective:.6g}, lower_bound={self.lower_bound:.6g}, "
                 f"complete={self.complete}, leaves={self.tree.n_leaves})")
@@ -1409,7 +1421,8 @@ def search_tree(data:TreeData, # the problem
     if min_leaf < 1: raise InputError(f"min_leaf must be >= 1, got {min_leaf}.")
     if max_depth is not None: max_depth = min(int(max_depth), data.M)   # a path tests each 0/1 feature at most once
     if data.counts.sum() < min_leaf:
-        raise InputError(f"min_leaf={min_leaf} rows, but the data have {int(data.counts.sum())} rows of positive weight.")
+        raise InputError(f"min_leaf={min_leaf} rows, but the data have {int(data.counts.sum())} rows of "
+                         "positive weight.")
     lam_raw, tol = lam * data.norm, REL_TOL * data.norm   # raw units; tolerance relative to the scale
     lazy = callable(incumbent) and not isinstance(incumbent, Tree)     # built only if the first round is not enough
     if not lazy: incumbent = _feasible(data, incumbent, min_leaf)

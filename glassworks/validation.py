@@ -203,9 +203,10 @@ def check_X(X, feature_names=None, binary:bool=False, dtype=np.float64, min_samp
 
     ```"""
     if X is None: raise InputError(f"{what} is None.")
-    if hasattr(X, 'toarray') and not is_dataframe(X):   # scipy sparse: refused, as scikit-learn does for dense-only models
-        raise InputError(f"Sparse data was passed for {what}, but dense data is required (the glassworks solvers work on "
-                         "dense tables). Use X.toarray() to convert to a dense numpy array.")
+    # scipy sparse: refused, as scikit-learn does for dense-only models
+    if hasattr(X, 'toarray') and not is_dataframe(X):
+        raise InputError(f"Sparse data was passed for {what}, but dense data is required (the glassworks solvers "
+                         "work on dense tables). Use X.toarray() to convert to a dense numpy array.")
     if is_dataframe(X): arr = _frame_to_array(X, np.float64)
     else:
         try: arr = np.asarray(X)
@@ -219,13 +220,16 @@ def check_X(X, feature_names=None, binary:bool=False, dtype=np.float64, min_samp
         elif arr.dtype.kind not in 'biuf': raise InputError(f"{what} has unsupported dtype {arr.dtype}.")
     if arr.ndim == 1:
         raise InputError(f"{what} must be 2-D (n_samples, n_features), got a 1-D array of length {arr.shape[0]}; "
-                         "Reshape your data: X.reshape(-1, 1) for a single feature or X.reshape(1, -1) for a single sample.")
+                         "Reshape your data: X.reshape(-1, 1) for a single feature or X.reshape(1, -1) for a "
+                         "single sample.")
     if arr.ndim != 2: raise InputError(f"{what} must be 2-D (n_samples, n_features), got shape {arr.shape}.")
     n, p = arr.shape
     if n < min_samples:   # scikit-learn's wording, which its estimator checks look for
-        raise InputError(f"Found array with {n} sample(s) (shape={arr.shape}) while a minimum of {min_samples} is required.")
+        raise InputError(f"Found array with {n} sample(s) (shape={arr.shape}) while a minimum of {min_samples} "
+                         "is required.")
     if p < min_features:
-        raise InputError(f"Found array with {p} feature(s) (shape={arr.shape}) while a minimum of {min_features} is required.")
+        raise InputError(f"Found array with {p} feature(s) (shape={arr.shape}) while a minimum of {min_features} "
+                         "is required.")
     names = column_names(X, feature_names, p)
     arr = np.ascontiguousarray(arr, dtype=np.float64)
     _report_nonfinite(arr, names, what)
@@ -247,7 +251,8 @@ def check_binary(X:np.ndarray, names, what='X'):
     bad = np.flatnonzero(((X != 0) & (X != 1)).any(axis=0))
     if len(bad):
         show = ', '.join(f"{names[j]!r} (e.g. {X[(X[:, j] != 0) & (X[:, j] != 1), j][0]:g})" for j in bad[:5])
-        raise InputError(f"{what} must hold binary (0/1) features, but column(s) {show}{' ...' if len(bad) > 5 else ''} "
+        raise InputError(f"{what} must hold binary (0/1) features, but column(s) "
+                         f"{show}{' ...' if len(bad) > 5 else ''} "
                          "do not. Binarize them first with glassworks.binarize.Binarizer.")
 
 # %% ../nbs/00_validation.ipynb #136d2f9f
@@ -299,13 +304,14 @@ def check_y(y, task:str='classification', n_samples:int|None=None, min_classes:i
         raise InputError("y contains missing values.")
     if arr.dtype.kind == 'c': raise InputError("y is complex; class labels must be integers, strings or booleans.")
     if arr.dtype.kind == 'f' and (arr != np.round(arr)).any():
-        raise InputError("Unknown label type: continuous. y holds non-integer floats but this is a classifier; use a regressor, or pass "
-                         "class labels (integers, strings or booleans).")
+        raise InputError("Unknown label type: continuous. y holds non-integer floats but this is a classifier; "
+                         "use a regressor, or pass class labels (integers, strings or booleans).")
     if arr.dtype == object and len({type(v) for v in arr if not isinstance(v, (str, np.str_))}) > 0 \
             and any(isinstance(v, (str, np.str_)) for v in arr):
         raise InputError("y mixes strings and numbers as class labels; use one type (e.g. all strings).")
     try: classes, codes = np.unique(arr, return_inverse=True)
-    except TypeError as e: raise InputError(f"y holds labels that cannot be ordered ({e}); use strings or integers.") from None
+    except TypeError as e: raise InputError(f"y holds labels that cannot be ordered ({e}); "
+                                            "use strings or integers.") from None
     if len(classes) < min_classes:
         raise InputError(f"y has {len(classes)} class(es); this method needs at least {min_classes}.")
     return codes.astype(np.int64), classes
@@ -381,7 +387,7 @@ def check_predict_X(X, feature_names_in, binary:bool=False, estimator:str|None=N
             X = X.iloc[:, [ [str(c) for c in X.columns].index(f) for f in feature_names_in ]]
     A, _ = check_X(X, binary=binary, feature_names=list(feature_names_in) if not is_dataframe(X) and
                    np.ndim(X) == 2 and np.shape(X)[1] == p else None,
-                   min_features=min(p, 1))   # a model of no feature (a constant: every column was constant) reads (n, 0)
+                   min_features=min(p, 1))  # a model of no feature (a constant: every column was constant) reads (n, 0)
     if A.shape[1] != p:
         if estimator is None: raise InputError(f"X has {A.shape[1]} features, but the model was fitted with {p}.")
         raise InputError(f"X has {A.shape[1]} features, but {estimator} is expecting {p} features as input "

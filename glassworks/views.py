@@ -91,14 +91,16 @@ def tree_graphviz(table, # the ensemble's `glassworks.extract.NodeTable`
     for i in sorted(keep):
         lab = f"n={table.count[i]:g}  mu={format_value(table.mu[i], precision)}"
         if i in nodes: g.node(str(i), lab, shape='box', style='filled', fillcolor='#6baed6')
-        else: g.node(str(i), f"{names[table.feature[i]]} <= {format_value(table.threshold[i], precision)}\n{lab}", shape='box')
+        else: g.node(str(i), f"{names[table.feature[i]]} <= {format_value(table.threshold[i], precision)}\n{lab}",
+                     shape='box')
         p = table.parent[i]
         if p >= 0: g.edge(str(p), str(i), label='yes' if table.left[p] == i else 'no')
         if i not in nodes and table.left[i] >= 0:
             for ch in (table.left[i], table.right[i]):
                 if ch not in keep:
                     g.node(str(ch), '…', shape='plaintext', fontcolor='grey')
-                    g.edge(str(i), str(ch), color='grey', label='yes' if ch == table.left[i] else 'no', fontcolor='grey')
+                    g.edge(str(i), str(ch), color='grey', label='yes' if ch == table.left[i] else 'no',
+                           fontcolor='grey')
     return g
 
 # %% ../nbs/08_views.ipynb #6675a257
