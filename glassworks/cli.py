@@ -158,7 +158,8 @@ def _no_stray_text(x:pd.Series):
     >>> _no_stray_text(pd.Series(['1.5', '2', 'n/a'] + [str(i) for i in range(20)], name='age'))
     Traceback (most recent call last):
     ...
-    glassworks.cli.CLIError: column 'age' holds numbers except 1 cell(s) such as 'n/a' (row 2); read as text it would become 22 categories. Correct those cells, or leave them empty (missing)
+    glassworks.cli.CLIError: column 'age' holds numbers except 1 cell(s) such as 'n/a' (row 2); read as text it
+        would become 22 categories. Correct those cells, or leave them empty (missing)
 
     ```"""
     if _is_numeric(x) or pd.api.types.is_bool_dtype(x): return
@@ -183,7 +184,8 @@ def split_target(df:pd.DataFrame, target:str, method:str):
     >>> split_target(df, 'label', 'osrt')
     Traceback (most recent call last):
     ...
-    glassworks.cli.CLIError: method osrt is a regression method and needs a numeric target, but 'label' holds values such as 'a'
+    glassworks.cli.CLIError: method osrt is a regression method and needs a numeric target, but 'label' holds values
+        such as 'a'
 
     ```"""
     if method not in METHODS: raise CLIError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")

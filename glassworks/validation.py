@@ -124,7 +124,8 @@ def check_random_state(value, name:str='random_state'):
     >>> check_random_state(0.5)
     Traceback (most recent call last):
     ...
-    glassworks.validation.ParameterError: `random_state` must be None, an integer in [0, 2**32 - 1] or a numpy Generator/RandomState, got float (0.5).
+    glassworks.validation.ParameterError: `random_state` must be None, an integer in [0, 2**32 - 1] or a numpy
+        Generator/RandomState, got float (0.5).
 
     ```"""
     if value is None or isinstance(value, (np.random.Generator, np.random.RandomState)): return value
@@ -199,7 +200,8 @@ def check_X(X, feature_names=None, binary:bool=False, dtype=np.float64, min_samp
     >>> check_X([[0, 1], [1, 2]], feature_names=['a', 'b'], binary=True)[1]
     Traceback (most recent call last):
     ...
-    glassworks.validation.InputError: X must hold binary (0/1) features, but column(s) 'b' (e.g. 2) do not. Binarize them first with glassworks.binarize.Binarizer.
+    glassworks.validation.InputError: X must hold binary (0/1) features, but column(s) 'b' (e.g. 2) do not. Binarize
+        them first with glassworks.binarize.Binarizer.
 
     ```"""
     if X is None: raise InputError(f"{what} is None.")
@@ -245,7 +247,8 @@ def check_binary(X:np.ndarray, names, what='X'):
     >>> check_binary(np.array([[0, 0.5], [1, 1]]), ['a', 'b'])
     Traceback (most recent call last):
     ...
-    glassworks.validation.InputError: X must hold binary (0/1) features, but column(s) 'b' (e.g. 0.5) do not. Binarize them first with glassworks.binarize.Binarizer.
+    glassworks.validation.InputError: X must hold binary (0/1) features, but column(s) 'b' (e.g. 0.5) do not.
+        Binarize them first with glassworks.binarize.Binarizer.
 
     ```"""
     bad = np.flatnonzero(((X != 0) & (X != 1)).any(axis=0))
