@@ -15,7 +15,8 @@ from sklearn.base import is_classifier, clone
 from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 from sklearn.exceptions import NotFittedError
 from .base import GlassworksRegressor, ExactSolverMixin, SearchMonitor
-from .validation import check_X_y, check_X, check_scalar, check_option, check_sample_weight, InputError, ParameterError, MAX_GRID
+from .validation import (check_X_y, check_X, check_scalar, check_option, check_sample_weight, InputError,
+                                   ParameterError, MAX_GRID)
 from .validation import InputTypeError, check_bool
 from .models import Rule, Condition, RuleEnsemble
 
@@ -78,7 +79,8 @@ def _sklearn_trees(ens):
     from sklearn.tree import BaseDecisionTree
     from sklearn.ensemble import GradientBoostingRegressor, RandomForestRegressor, ExtraTreesRegressor
     if isinstance(ens, BaseDecisionTree): return [ens.tree_], 1.0
-    if isinstance(ens, GradientBoostingRegressor): return [e.tree_ for e in ens.estimators_[:, 0]], float(ens.learning_rate)
+    if isinstance(ens, GradientBoostingRegressor):
+        return [e.tree_ for e in ens.estimators_[:, 0]], float(ens.learning_rate)
     if isinstance(ens, (RandomForestRegressor, ExtraTreesRegressor)):
         return [e.tree_ for e in ens.estimators_], 1.0 / len(ens.estimators_)
     return None, None
@@ -177,7 +179,8 @@ def members(self:NodeTable, i:int) -> np.ndarray:
 def columns(self:NodeTable, nodes) -> np.ndarray:
     "Dense n x len(nodes) matrix of the node columns M_i (only for a few nodes)."
     nodes = np.asarray(nodes, dtype=np.int64)
-    return np.column_stack([self.mu[i] * self.members(i) for i in nodes]) if len(nodes) else np.zeros((self.leaf_of.shape[0], 0))
+    return (np.column_stack([self.mu[i] * self.members(i) for i in nodes]) if len(nodes)
+            else np.zeros((self.leaf_of.shape[0], 0)))
 
 @patch
 def path(self:NodeTable, i:int) -> list:
@@ -242,17 +245,21 @@ def _is_classifier(ens) -> bool:
 
 def _check_fitted_regressor(ens):
     "Clear errors for classifiers, non-estimators and unfitted ensembles."
-    if not hasattr(ens, 'predict'): raise InputError(f"unsupported ensemble {type(ens).__name__}: it has no predict method.")
-    if _is_classifier(ens): raise InputError(f"{type(ens).__name__} is a classifier; rule extraction needs a regression ensemble.")
+    if not hasattr(ens, 'predict'):
+        raise InputError(f"unsupported ensemble {type(ens).__name__}: it has no predict method.")
+    if _is_classifier(ens):
+        raise InputError(f"{type(ens).__name__} is a classifier; rule extraction needs a regression ensemble.")
     try: check_is_fitted(ens)
-    except NotFittedError: raise InputError(f"{type(ens).__name__} is not fitted; fit it first or pass it to RuleExtractor.fit.") from None
+    except NotFittedError:
+        raise InputError(f"{type(ens).__name__} is not fitted; fit it first or pass it to RuleExtractor.fit.") from None
     except TypeError: pass
 
 # %% ../nbs/40_extract.ipynb #ae16b457
 def _xgb_trees(ens, A):
     "Per-tree arrays of a fitted XGBoost regressor (split x < s is written x <= the float32 just below s)."
     df = ens.get_booster().trees_to_dataframe()
-    leaves = np.asarray(ens.get_booster().predict(__import__('xgboost').DMatrix(A.astype(np.float32)), pred_leaf=True), np.int64).reshape(A.shape[0], -1)
+    leaves = np.asarray(ens.get_booster().predict(__import__('xgboost').DMatrix(A.astype(np.float32)), pred_leaf=True),
+                        np.int64).reshape(A.shape[0], -1)
     trees = []
     for t, g in df.groupby('Tree', sort=True):
         g = g.sort_values('Node')
@@ -270,9 +277,11 @@ def _xgb_trees(ens, A):
             else:
                 L[i] = int(str(row.Yes).split('-')[1])
                 R[i] = int(str(row.No).split('-')[1])
-                F[i] = int(str(row.Feature).lstrip('f')) if str(row.Feature).lstrip('f').isdigit() else list(ens.feature_names_in_).index(row.Feature)
+                F[i] = (int(str(row.Feature).lstrip('f')) if str(row.Feature).lstrip('f').isdigit()
+                        else list(ens.feature_names_in_).index(row.Feature))
                 Th[i] = float(np.nextafter(np.float32(row.Split), np.float32(-np.inf)))
-        for i in range(n - 1, -1, -1):   # internal value: cover-weighted mean of its children (xgboost numbers children after parents)
+        # internal value: cover-weighted mean of its children (xgboost numbers children after parents)
+        for i in range(n - 1, -1, -1):
             if L[i] >= 0: v[i] = (cov[L[i]] * v[L[i]] + cov[R[i]] * v[R[i]]) / max(cov[L[i]] + cov[R[i]], 1e-300)
         trees.append((L, R, F, Th, v))
     return trees, leaves[:, :len(trees)]
@@ -321,10 +330,11 @@ def _align_columns(ensemble, X):
     return X[list(names)]
 
 def node_table(ensemble, X, feature_names=None, sample_weight=None) -> NodeTable:
-    """The node table of a fitted regression tree ensemble on the rows of X (scikit-learn DecisionTree / GradientBoosting
-    / RandomForest / ExtraTrees regressors; XGBoost and LightGBM regressors when installed). mu is each node's
-    value times the tree's factor in the ensemble (learning rate, 1/T), so unit weights on the leaves give back the
-    ensemble's sum of trees. `sample_weight` (one non-negative number per row of X) weights the node counts and sums.
+    """The node table of a fitted regression tree ensemble on the rows of X (scikit-learn DecisionTree /
+    GradientBoosting / RandomForest / ExtraTrees regressors; XGBoost and LightGBM regressors when installed). mu is
+    each node's value times the tree's factor in the ensemble (learning rate, 1/T), so unit weights on the leaves give
+    back the ensemble's sum of trees. `sample_weight` (one non-negative number per row of X) weights the node counts
+    and sums.
 
     ```python
     >>> from sklearn.tree import DecisionTreeRegressor
@@ -339,7 +349,8 @@ def node_table(ensemble, X, feature_names=None, sample_weight=None) -> NodeTable
     sw = None if sample_weight is None else check_sample_weight(sample_weight, A.shape[0])
     nin = getattr(ensemble, 'n_features_in_', A.shape[1])
     if nin != A.shape[1]: raise InputError(f"X has {A.shape[1]} features, but the ensemble was fitted on {nin}.")
-    if feature_names is None and getattr(ensemble, 'feature_names_in_', None) is not None: names = [str(c) for c in ensemble.feature_names_in_]
+    if feature_names is None and getattr(ensemble, 'feature_names_in_', None) is not None:
+        names = [str(c) for c in ensemble.feature_names_in_]
     sk, scale = _sklearn_trees(ensemble)
     if sk is not None:
         trees = [(t.children_left, t.children_right, t.feature, t.threshold, scale * t.value[:, 0, 0]) for t in sk]
@@ -347,12 +358,13 @@ def node_table(ensemble, X, feature_names=None, sample_weight=None) -> NodeTable
     mod = type(ensemble).__module__
     if mod.startswith('xgboost'): return _table_from_arrays(*_xgb_trees(ensemble, A), names, sw)
     if mod.startswith('lightgbm'): return _table_from_arrays(*_lgbm_trees(ensemble, A), names, sw)
-    raise InputError(f"unsupported ensemble {type(ensemble).__name__}: use a scikit-learn tree/forest/boosting regressor, "
-                     "XGBRegressor or LGBMRegressor.")
+    raise InputError(f"unsupported ensemble {type(ensemble).__name__}: use a scikit-learn tree/forest/boosting "
+                     "regressor, XGBRegressor or LGBMRegressor.")
 
 # %% ../nbs/40_extract.ipynb #528100e5
 def _ridge_on_support(table:NodeTable, y, nodes, gamma:float):
-    "w*(S) = (I/gamma + M_S'W M_S)^{-1} M_S'W y, residual rho = y - M_S w and q = y'W rho / 2 (Prop. 1; W the row weights)."
+    """w*(S) = (I/gamma + M_S'W M_S)^{-1} M_S'W y, residual rho = y - M_S w and q = y'W rho / 2 (Prop. 1; W the row
+    weights)."""
     MS = table.columns(nodes)
     WM = table.weigh(MS)
     G = np.eye(MS.shape[1]) / gamma + WM.T @ MS
@@ -496,7 +508,8 @@ class ExtractionProblem:
 
     ```"""
     def __init__(self, table:NodeTable, y, gamma:float, a, include_root:bool=False, leaves_only:bool=False):
-        self.table, self.y, self.gamma, self.a = table, np.asarray(y, np.float64), float(gamma), np.asarray(a, np.float64)
+        self.table, self.y, self.gamma, self.a = (table, np.asarray(y, np.float64), float(gamma),
+                                                  np.asarray(a, np.float64))
         self.d = table.norms
         self.cand = (self.d > 0) & (include_root | (table.parent >= 0)) & (table.is_leaf | (not leaves_only))
         m = table.m
@@ -507,15 +520,18 @@ class ExtractionProblem:
 
     def objective(self, s:CBCDState, lam:float) -> float:
         "F(z, w) = r'W r/2 + ||w||^2/(2 gamma) + lam a'z."
-        return 0.5 * float(s.r @ self.table.weigh(s.r)) + 0.5 * float(s.w @ s.w) / self.gamma + lam * float(self.a[s.z].sum())
+        return (0.5 * float(s.r @ self.table.weigh(s.r)) + 0.5 * float(s.w @ s.w) / self.gamma
+                + lam * float(self.a[s.z].sum()))
 
     def lambda_max(self) -> float:
-        "Smallest lam at which z = 0 is a CBCD fixed point from z = 0: max over a_i > 0 of c_i^2/(2 a_i (1/gamma + d_i))."
+        """Smallest lam at which z = 0 is a CBCD fixed point from z = 0: max over a_i > 0 of
+        c_i^2/(2 a_i (1/gamma + d_i))."""
         c = self.table.mu * self.table.node_sums(self.y)
         ok = self.cand & (self.a > 0)
         return float(np.max(c[ok] ** 2 / (2 * self.a[ok] * (1 / self.gamma + self.d[ok])))) if ok.any() else 0.0
 
-    block = 'dp'   # 'dp': exact tree DP (default); 'oa': the paper's per-tree outer approximation on HiGHS (faithful mode)
+    # 'dp': exact tree DP (default); 'oa': the paper's per-tree outer approximation on HiGHS (faithful mode)
+    block = 'dp'
 
     def sweep(self, s:CBCDState, lam:float, trees) -> np.ndarray:
         T = self.table
@@ -524,13 +540,14 @@ class ExtractionProblem:
         if self.block == 'oa':
             for t in trees: active[t] = _block_update_oa(self, int(t), s, lam) > 0
             return active
-        _sweep(np.asarray(trees, np.int64), s.r, T.weight, s.w, s.z, T.leaf_of, T.tree_start, T.left, T.right, T.end, T.parent,
-               T.mu, self.d, self.a, self.cand, 1.0 / self.gamma, float(lam), sums, val, best, take, chosen, acc, active)
+        _sweep(np.asarray(trees, np.int64), s.r, T.weight, s.w, s.z, T.leaf_of, T.tree_start, T.left, T.right, T.end,
+               T.parent, T.mu, self.d, self.a, self.cand, 1.0 / self.gamma, float(lam), sums, val, best, take, chosen,
+               acc, active)
         return active
 
 # %% ../nbs/40_extract.ipynb #5dc3a57c
-def cbcd(problem:ExtractionProblem, lam:float, state:CBCDState|None=None, tol:float=1e-7, max_sweeps:int=200, n_init:int=1,
-         trace:list|None=None) -> CBCDState:
+def cbcd(problem:ExtractionProblem, lam:float, state:CBCDState|None=None, tol:float=1e-7, max_sweeps:int=200,
+         n_init:int=1, trace:list|None=None) -> CBCDState:
     """Algorithm 2 with active sets: `n_init` full sweeps, then cycle over the trees that hold a node until F stalls,
     then a full sweep; stop when the full sweep changes neither the active set nor F (relative `tol`).
 
@@ -629,7 +646,8 @@ class RulePath:
         return min(ok, key=lambda s: (s.q, -s.n_rules))
 
     def select_validation(self, X_val, y_val, tol:float=0.0) -> PathStep:
-        "Selection on held-out rows: the smallest-budget path model whose validation R^2 is within `tol` (relative) of the best."
+        """Selection on held-out rows: the smallest-budget path model whose validation R^2 is within `tol` (relative)
+        of the best."""
         y_val = np.asarray(y_val, np.float64)
         ss = np.sum((y_val - y_val.mean()) ** 2)
         r2 = [1 - np.sum((y_val - self.model(s).predict(X_val)) ** 2) / ss for s in self.steps]
@@ -670,7 +688,8 @@ def _run_path(problem:ExtractionProblem, n_lambdas:int=50, lambda_min_ratio:floa
         nodes = np.flatnonzero(s.z)
         used = float(problem.a[nodes].sum())
         q = _ridge_on_support(problem.table, problem.y, nodes, problem.gamma)[2] if len(nodes) <= 2000 else np.nan
-        steps.append(PathStep(float(lam), nodes, s.w[nodes].copy(), len(nodes), used, problem.objective(s, lam), q, s.sweeps))
+        steps.append(PathStep(float(lam), nodes, s.w[nodes].copy(), len(nodes), used, problem.objective(s, lam), q,
+                              s.sweeps))
         if max_budget is not None and used > max_budget: break
         if monitor is not None and monitor.expired(): break
     return RulePath(steps, problem.table, y_mean, problem.gamma, lam_max, problem.a, time.perf_counter() - t0)
@@ -733,7 +752,8 @@ def _block_outer_approximation(problem:ExtractionProblem, t:int, r, lam:float, t
     inf = highspy.kHighsInf
     cost = np.zeros(nz + 1)
     cost[nz] = 1.0
-    h.addCols(nz + 1, cost, np.zeros(nz + 1), np.r_[np.ones(nz), inf], 0, np.array([], np.int32), np.array([], np.int32), np.array([]))
+    h.addCols(nz + 1, cost, np.zeros(nz + 1), np.r_[np.ones(nz), inf], 0, np.array([], np.int32),
+              np.array([], np.int32), np.array([]))
     h.changeColsIntegrality(nz, np.arange(nz, dtype=np.int32), np.full(nz, highspy.HighsVarType.kInteger))
     leaves = [i for i in range(s0, s1) if T.left[i] < 0]
     for leaf in leaves:
@@ -782,7 +802,8 @@ def outer_approximation(problem:ExtractionProblem, K:float, warm=(), cuts:list|N
     The lower bound starts at 0 (q >= 0), not at q(z0) (erratum (b)). The master works in units of q(empty), with
     HiGHS's absolute gap and feasibility tolerances below `tol`, so that they mean the same at every scale of y;
     'optimal' means a gap of at most `tol` times the incumbent. The bound is HiGHS's dual bound: on ill-conditioned
-    masters (a large gamma and a near-perfect fit) it has been seen above the optimum. Returns a dict with the best support.
+    masters (a large gamma and a near-perfect fit) it has been seen above the optimum. Returns a dict with the best
+    support.
 
     ```python
     >>> from sklearn.tree import DecisionTreeRegressor
@@ -804,19 +825,23 @@ def outer_approximation(problem:ExtractionProblem, K:float, warm=(), cuts:list|N
     nz, nu = len(cand), len(cand)
     closed = lambda: mon.upper - mon.lower <= tol * abs(mon.upper)   # relative: q scales with y^2
     q0 = 0.5 * float(problem.y @ problem.table.weigh(problem.y))
-    unit = q0 if q0 > 0 else 1.0                 # nu and every cut in units of q(empty): HiGHS's tolerances are absolute
+    # nu and every cut in units of q(empty): HiGHS's tolerances are absolute
+    unit = q0 if q0 > 0 else 1.0
     h = highspy.Highs()
     h.setOptionValue('output_flag', False)
     h.setOptionValue('mip_rel_gap', 1e-7)
     for opt in ('mip_feasibility_tolerance', 'primal_feasibility_tolerance'):
-        h.setOptionValue(opt, max(1e-9, 0.01 * tol))   # a cut violated by HiGHS's default 1e-6 lowers the bound by about that much
+        # a cut violated by HiGHS's default 1e-6 lowers the bound by about that much
+        h.setOptionValue(opt, max(1e-9, 0.01 * tol))
     h.setOptionValue('random_seed', 0)   # no `threads`: HiGHS shares one thread pool per process (see `_run_highs`)
-    h.setOptionValue('presolve', 'off')  # HiGHS's presolve ignores time_limit (23 s on 13,000 binaries for a 15 s limit) and, on
-                                         # these masters, slows the solve (100/3, n=1000: certified in 6 s without, 24 s with)
+    # HiGHS's presolve ignores time_limit (23 s on 13,000 binaries for a 15 s limit) and, on these masters, slows the
+    # solve (100/3, n=1000: certified in 6 s without, 24 s with)
+    h.setOptionValue('presolve', 'off')
     inf = highspy.kHighsInf
     cost = np.zeros(nz + 1)
     cost[nu] = 1.0
-    h.addCols(nz + 1, cost, np.zeros(nz + 1), np.r_[np.ones(nz), inf], 0, np.array([], np.int32), np.array([], np.int32), np.array([]))
+    h.addCols(nz + 1, cost, np.zeros(nz + 1), np.r_[np.ones(nz), inf], 0, np.array([], np.int32),
+              np.array([], np.int32), np.array([]))
     h.changeColsIntegrality(nz, np.arange(nz, dtype=np.int32), np.full(nz, highspy.HighsVarType.kInteger))
     st, ix = _path_rows(problem.table, col_of)
     if len(st) > 1:
@@ -991,7 +1016,8 @@ def branch_and_bound(problem:ExtractionProblem, K:float, warm=(), time_limit:flo
         w = np.asarray(w, np.int64)
         if len(w) and problem.a[w].sum() <= K + 1e-9 and is_antichain(T, w) and np.all(D.ok[w]): consider(w)
     mon.update(lower=0.0)
-    stack = [(0.0, [], np.ones(C, np.bool_), float(K))]   # (bound, support as positions, positions allowed next, budget left)
+    # (bound, support as positions, positions allowed next, budget left)
+    stack = [(0.0, [], np.ones(C, np.bool_), float(K))]
     pruned, expanded, status = np.inf, 0, 'optimal'
     while stack:
         if mon.expired():
@@ -1021,7 +1047,8 @@ def branch_and_bound(problem:ExtractionProblem, K:float, warm=(), time_limit:flo
                 pruned = min(pruned, bounds[r] if child.any() else qc[r])
                 continue
             stack.append((bounds[r], S + [int(P[r])], child, cap[r]))
-        if expanded % 64 == 0: mon.update(lower=min([s[0] for s in stack] + [pruned, best[0]]), nodes=expanded, force=False)
+        if expanded % 64 == 0:
+            mon.update(lower=min([s[0] for s in stack] + [pruned, best[0]]), nodes=expanded, force=False)
     lower = min([s[0] for s in stack] + [pruned, best[0]])
     mon.update(lower=lower, nodes=expanded)
     if stack and status == 'optimal': status = 'node_limit'
@@ -1030,8 +1057,10 @@ def branch_and_bound(problem:ExtractionProblem, K:float, warm=(), time_limit:flo
 
 
 # %% ../nbs/40_extract.ipynb #3cb4dc61
-BNB_MAX_CANDIDATES = 300   # exact_solve runs the branch-and-bound when at most this many candidates remain (its Gram matrix is dense)
-BNB_NODES = 20_000         # ... and, without a time limit, for at most this many search nodes before outer approximation takes over
+# exact_solve runs the branch-and-bound when at most this many candidates remain (its Gram matrix is dense)
+BNB_MAX_CANDIDATES = 300
+# ... and, without a time limit, for at most this many search nodes before outer approximation takes over
+BNB_NODES = 20_000
 
 
 # %% ../nbs/40_extract.ipynb #3a1a5b8a
@@ -1175,7 +1204,8 @@ class _RidgeOn:
         zS = z[self.S]
         k = zS > 0
         if np.count_nonzero(z) != np.count_nonzero(k): raise ValueError("z has nonzero entries outside the support S")
-        w = np.linalg.solve(self.G[np.ix_(k, k)] + np.diag(1.0 / (self.gamma * zS[k])), self.b[k]) if k.any() else np.zeros(0)
+        w = (np.linalg.solve(self.G[np.ix_(k, k)] + np.diag(1.0 / (self.gamma * zS[k])), self.b[k]) if k.any()
+             else np.zeros(0))
         return k, w
 
     def __call__(self, z):
@@ -1200,7 +1230,8 @@ class _Tangent:
         self.bound = self.c + float(self.f[0, K])          # a lower bound on q over every feasible support (Prop. E3)
 
 def _list_below(f, g, allowed, a, end, K:int, theta:float, limit:int):
-    "Prop. E2 as a list of node arrays: the supports with g'z < theta (f: `_budget_table` of g), or None when there are more than `limit`."
+    """Prop. E2 as a list of node arrays: the supports with g'z < theta (f: `_budget_table` of g), or None when there
+    are more than `limit`."""
     cap = 64 + 4 * limit * max(1, min(K, 64))
     while True:
         nodes, starts = np.empty(cap, np.int64), np.empty(limit + 2, np.int64)
@@ -1227,7 +1258,8 @@ def _walk_data(problem:ExtractionProblem, K:float):
     allowed = problem.cand & (problem.a <= K + 1e-12)
     Ki = int(np.floor(K + 1e-9))
     a = np.rint(problem.a).astype(np.int64)
-    ok = not (np.any(np.abs(problem.a[allowed] - a[allowed]) > 1e-12) or np.any(a[allowed] < 0) or problem.table.m * (Ki + 1) > 5e7)
+    ok = not (np.any(np.abs(problem.a[allowed] - a[allowed]) > 1e-12) or np.any(a[allowed] < 0)
+              or problem.table.m * (Ki + 1) > 5e7)
     return allowed, Ki, a, problem.table.end.astype(np.int64), ok
 
 def _seed(consider, problem:ExtractionProblem, K:float, allowed, warm):
@@ -1237,7 +1269,8 @@ def _seed(consider, problem:ExtractionProblem, K:float, allowed, warm):
         s = np.asarray(s, np.int64)
         if problem.a[s].sum() <= K + 1e-9 and is_antichain(problem.table, s) and np.all(allowed[s]): consider(s)
 
-ENUM_MAX_SUPPORTS = 20_000   # relax_and_enumerate gives up (leaving its bound) when more supports than this pass the filter
+# relax_and_enumerate gives up (leaving its bound) when more supports than this pass the filter
+ENUM_MAX_SUPPORTS = 20_000
 ENUM_OA_CUTS = 10            # exact_solve hands this many of its best planes (dense rows) to outer approximation
 
 # %% ../nbs/40_extract.ipynb #313fbf85
@@ -1262,7 +1295,8 @@ def relax_and_enumerate(problem:ExtractionProblem, K:float, warm=(), time_limit:
     mon = monitor if monitor is not None else SearchMonitor(time_limit, name='extract-enum')
     T, y, gam = problem.table, problem.y, problem.gamma
     def out(status, lower):
-        return dict(nodes=best[1], weights=best[2], upper=best[0], lower=min(lower, best[0]), iterations=it, status=status,
+        return dict(nodes=best[1], weights=best[2], upper=best[0], lower=min(lower, best[0]), iterations=it,
+                    status=status,
                     cuts=[(p.c, p.g, np.zeros(0, np.int64)) for p in sorted(planes, key=lambda p: -p.bound)],
                     monitor=mon, n_binaries=int(allowed.sum()),
                     enumerated=n_eval[0], fw_iterations=it)
@@ -1314,7 +1348,8 @@ def relax_and_enumerate(problem:ExtractionProblem, K:float, warm=(), time_limit:
         if done(top.bound): return out('optimal', top.bound)
         if mon.expired(): return out(mon.stopped_by, max(0.0, top.bound))
         solved = q - P.bound <= 0.05 * (best[0] - top.bound)      # the relaxation is solved to within 5 % of the gap
-        if solved or it == max_fw or it & (it - 1) == 0:          # try to list at iterations 1, 2, 4, 8, ... and at the end
+        # try to list at iterations 1, 2, 4, 8, ... and at the end
+        if solved or it == max_fw or it & (it - 1) == 0:
             r = enumerate_below(max_supports if solved or it == max_fw else min(max_supports, 256 * it))
             if r is not None: return out(*r)
             if solved or it == max_fw: break
@@ -1330,7 +1365,8 @@ BRANCH_FW_STEPS = 10    # Frank-Wolfe steps at each node of relax_and_branch (4 
 BRANCH_LIST = 100       # ... which lists a node's supports (Prop. E2) when no more than this many pass its best plane
 
 def _conflicts(table:NodeTable, nodes) -> np.ndarray:
-    "Mask of the nodes that cannot join a support holding all of `nodes`: the nodes themselves, their ancestors and descendants."
+    """Mask of the nodes that cannot join a support holding all of `nodes`: the nodes themselves, their ancestors and
+    descendants."""
     bad = np.zeros(table.m, np.bool_)
     for p in nodes:
         bad[p:table.end[p]] = True
@@ -1380,7 +1416,8 @@ def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_
     best, expanded, kept = [np.inf, np.zeros(0, np.int64), np.zeros(0)], 0, []
     def out(status, lower):
         return dict(nodes=best[1], weights=best[2], upper=best[0], lower=min(lower, best[0]), iterations=expanded,
-                    status=status, cuts=[(c, g, np.zeros(0, np.int64)) for _, c, g in sorted(kept, key=lambda p: -p[0])],
+                    status=status,
+                    cuts=[(c, g, np.zeros(0, np.int64)) for _, c, g in sorted(kept, key=lambda p: -p[0])],
                     monitor=mon, n_binaries=int(allowed.sum()))
     yy = float(y @ T.weigh(y))
     def consider(nodes):
@@ -1407,7 +1444,8 @@ def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_
         return s
 
     def relax(node):
-        "Node bound: inherited planes, then Frank-Wolfe on the node's hull from the best one's vertex. (bound, c, g, f, z, new planes)"
+        """Node bound: inherited planes, then Frank-Wolfe on the node's hull from the best one's vertex.
+        (bound, c, g, f, z, new planes)"""
         top = max(((*node.bound(c, g, a, end), c, g) for c, g in node.planes), key=lambda t: t[0])
         b, f, c, g = top
         new = []
@@ -1441,7 +1479,8 @@ def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_
         return True
 
     def split(node, z, g):
-        "The entry to branch on: the most fractional free one; at a 0/1 point, the free node with the steepest gradient."
+        """The entry to branch on: the most fractional free one; at a 0/1 point, the free node with the steepest
+        gradient."""
         free = node.allowed & (a <= node.K)
         if not free.any(): return -1
         frac = np.where(free, np.minimum(z, 1 - z), -1.0)
@@ -1465,7 +1504,8 @@ def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_
         _, _, node = heapq.heappop(heap)
         expanded += 1
         b, c, g, f, z, new = relax(node)
-        if expanded == 1: kept = [(node.bound(c1, g1, a, end)[0], c1, g1) for c1, g1 in node.planes + new]   # the root's planes, for the next stage
+        if expanded == 1:   # the root's planes, for the next stage
+            kept = [(node.bound(c1, g1, a, end)[0], c1, g1) for c1, g1 in node.planes + new]
         if cut(b) or listed(node, b, c, g, f): continue
         j = split(node, z, g)
         if j < 0:  # nothing left to add: the node is its fixed support
@@ -1474,11 +1514,13 @@ def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_
         planes = [(c, g)] + new[-1:]                      # the best and the last: two length-m vectors per split
         out_j = node.out.copy()
         out_j[j] = True
-        for child in (_Branch(node.fixed + [j], node.out, allowed, a, Ki, T, planes), _Branch(node.fixed, out_j, allowed, a, Ki, T, planes)):
+        for child in (_Branch(node.fixed + [j], node.out, allowed, a, Ki, T, planes),
+                      _Branch(node.fixed, out_j, allowed, a, Ki, T, planes)):
             heapq.heappush(heap, (b, count, child))
             count += 1
         mon.update(lower=heap[0][0], nodes=expanded, queue=len(heap), force=False)
-    lower = heap[0][0] if heap and status != 'optimal' else best[0] * (1 - tol)   # open nodes, or what every cut-off proved
+    # open nodes, or what every cut-off proved
+    lower = heap[0][0] if heap and status != 'optimal' else best[0] * (1 - tol)
     mon.update(lower=max(0.0, min(lower, best[0])), nodes=expanded)
     return out(status, max(0.0, lower))
 
@@ -1490,8 +1532,9 @@ def exact_solve(problem:ExtractionProblem, K:float, warm=(), time_limit:float|No
     `relax_and_enumerate` (integer budget attributes; a third of the time left), then on small instances (at most
     `max_candidates` nodes with a column and a_i <= K) `branch_and_bound` with half of the time left (or `BNB_NODES`
     search nodes without a time limit), then with the rest of the time `relax_and_branch` (integer budget attributes,
-    started from the relaxation's `ENUM_OA_CUTS` best planes) or else `outer_approximation`, seeded with the incumbents. Every bound is valid, so the largest is reported.
-    Returns `outer_approximation`'s result dict plus `method` (the stages run, joined by '+').
+    started from the relaxation's `ENUM_OA_CUTS` best planes) or else `outer_approximation`, seeded with the
+    incumbents. Every bound is valid, so the largest is reported. Returns `outer_approximation`'s result dict plus
+    `method` (the stages run, joined by '+').
 
     ```python
     >>> from sklearn.tree import DecisionTreeRegressor
@@ -1504,7 +1547,8 @@ def exact_solve(problem:ExtractionProblem, K:float, warm=(), time_limit:float|No
     ```"""
     mon = monitor if monitor is not None else SearchMonitor(time_limit, name='extract-exact')
     left = lambda: None if mon.time_limit is None else max(1e-3, mon.time_limit - mon.elapsed)
-    sub = lambda tl, nodes=None: SearchMonitor(tl, nodes, verbose=mon.verbose, name=mon.name, memory_limit=mon.memory_limit)
+    sub = lambda tl, nodes=None: SearchMonitor(tl, nodes, verbose=mon.verbose, name=mon.name,
+                                               memory_limit=mon.memory_limit)
     warm, lower, iters, stages, cuts = list(warm), 0.0, 0, [], []
     def stage(name, res):
         nonlocal warm, lower, iters
@@ -1524,7 +1568,8 @@ def exact_solve(problem:ExtractionProblem, K:float, warm=(), time_limit:float|No
     integer = res['status'] != 'not_applicable'
     if int(np.sum(problem.cand & (problem.a <= K + 1e-12))) <= max_candidates:
         tl = left()
-        res = branch_and_bound(problem, K, warm, monitor=sub(None if tl is None else 0.5 * tl, None if tl else BNB_NODES))
+        res = branch_and_bound(problem, K, warm,
+                               monitor=sub(None if tl is None else 0.5 * tl, None if tl else BNB_NODES))
         if (r := stage('bnb', res)) is not None: return r
     if integer:      # the rest of the time: no outer approximation where branching applies (see the prose above)
         res, name = relax_and_branch(problem, K, warm, cuts, monitor=sub(left())), 'branch'
@@ -1548,7 +1593,8 @@ def _check_X_input(X):
         if arr.dtype.kind == 'c': raise InputError("Complex data not supported: X must hold real numbers.")
         if arr.dtype == object or arr.dtype.kind in 'USV':
             try: arr = arr.astype(np.float64)
-            except TypeError as e: raise InputTypeError(f"X entries: {e}") from None   # scikit-learn looks for 'argument must be a string or a number'
+            # scikit-learn looks for 'argument must be a string or a number'
+            except TypeError as e: raise InputTypeError(f"X entries: {e}") from None
             except ValueError as e: raise InputError(f"X has non-numeric entries ({e}): encode them first.") from None
     if arr.ndim != 2:
         raise InputError(f"Reshape your data: X must be 2-D (n_samples, n_features), got shape {arr.shape}; use "
@@ -1588,8 +1634,10 @@ def _fold_error(tab_tr, y_tr, tab_va, y_va, a, gamma_rel:float, K, penalty, incl
 
 def _fold_errors(ensemble, A, y, sw, tr, va, names, a, gammas, K, penalty, include_root:bool, leaves_only:bool,
                  n_lambdas:int, deadline:float|None) -> list:
-    "`_fold_error` of one fold for each of `gammas` in turn, stopping before a candidate once `time.time()` passes `deadline`."
-    tab_tr, tab_va = node_table(ensemble, A[tr], names, sample_weight=sw[tr]), node_table(ensemble, A[va], names, sample_weight=sw[va])
+    """`_fold_error` of one fold for each of `gammas` in turn, stopping before a candidate once `time.time()` passes
+    `deadline`."""
+    tab_tr, tab_va = (node_table(ensemble, A[tr], names, sample_weight=sw[tr]),
+                      node_table(ensemble, A[va], names, sample_weight=sw[va]))
     out = []
     for g in gammas:
         if deadline is not None and time.time() >= deadline: break
@@ -1604,7 +1652,8 @@ def _cv_splits(cv, A, y, sw) -> list:
     if isinstance(cv, numbers.Integral):
         pos = np.flatnonzero(sw > 0)
         if len(pos) < 4: return []
-        splits = [(pos[tr], pos[va]) for tr, va in KFold(min(cv, len(pos) // 2), shuffle=True, random_state=0).split(pos)]
+        splits = [(pos[tr], pos[va])
+                  for tr, va in KFold(min(cv, len(pos) // 2), shuffle=True, random_state=0).split(pos)]
     else:
         splits = [(np.asarray(tr), np.asarray(va)) for tr, va in (cv.split(A, y) if hasattr(cv, 'split') else cv)]
     return [(tr, va) for tr, va in splits if sw[tr].sum() > 0 and sw[va].sum() > 0]
@@ -1633,8 +1682,9 @@ def _cv_gamma(ensemble, A, y, names, a, grid, K, penalty=None, include_root:bool
     # serially a fold's node tables serve every gamma; in parallel each (fold, gamma) pair is its own task
     groups = [grid] if effective_n_jobs(n_jobs) == 1 else [[g] for g in grid]
     tasks = [(tr, va, gs) for tr, va in splits for gs in groups]
-    res = Parallel(n_jobs=n_jobs)(delayed(_fold_errors)(ensemble, A, y, sw, tr, va, names, a, gs, K, penalty, include_root,
-                                                        leaves_only, n_lambdas, deadline) for tr, va, gs in tasks)
+    res = Parallel(n_jobs=n_jobs)(delayed(_fold_errors)(ensemble, A, y, sw, tr, va, names, a, gs, K, penalty,
+                                                        include_root, leaves_only, n_lambdas, deadline)
+                                  for tr, va, gs in tasks)
     for (_, va, gs), errs in zip(tasks, res):   # fold order, as the serial loop
         for g, e in zip(gs, errs):
             sse[g] += e
@@ -1740,33 +1790,52 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
     feature_names_ : list of str
         Names of the input columns (`x0, x1, ...` for arrays).
     """
-    def __init__(self, ensemble=None, # a scikit-learn tree/forest/boosting regressor (or XGBRegressor / LGBMRegressor), fitted or unfitted (then a clone is fitted on `fit`'s X, y; `ensemble_` is the one used)
-                 max_rules=None, # the budget K (an integer for the built-in budgets); default 10 when `penalty` is also None
+    def __init__(self,
+                 # a scikit-learn tree/forest/boosting regressor (or XGBRegressor / LGBMRegressor), fitted or unfitted
+                 # (then a clone is fitted on `fit`'s X, y; `ensemble_` is the one used)
+                 ensemble=None,
+                 # the budget K (an integer for the built-in budgets); default 10 when `penalty` is also None
+                 max_rules=None,
                  penalty=None, # lambda / lambda_max in [0, 1], instead of a budget
-                 budget='rules', # a node's cost a_i: 'rules' (1), 'depth' (its rule's conditions before merging), 'features' (its distinct features), or an array with one non-negative cost per node of `node_table`
-                 solver='cbcd', # 'cbcd' (the path by block coordinate descent) or 'exact' (`exact_solve`, certified by its lower bound)
-                 gamma='cv', # ridge strength relative to the median squared node-column norm (larger = weaker shrinkage): a number, 'cv' (chosen from `GAMMA_GRID` by `cv`-fold validation; errors in `cv_results_`), or a sequence of candidates
-                 cv:int=3, # folds of the gamma CV (shuffled, seeded), a scikit-learn splitter, or an iterable of (train, validation) index arrays
+                 # a node's cost a_i: 'rules' (1), 'depth' (its rule's conditions before merging), 'features' (its
+                 # distinct features), or an array with one non-negative cost per node of `node_table`
+                 budget='rules',
+                 # 'cbcd' (the path by block coordinate descent) or 'exact' (`exact_solve`, certified by its lower
+                 # bound)
+                 solver='cbcd',
+                 # ridge strength relative to the median squared node-column norm (larger = weaker shrinkage): a number,
+                 # 'cv' (chosen from `GAMMA_GRID` by `cv`-fold validation; errors in `cv_results_`), or a sequence of
+                 # candidates
+                 gamma='cv',
+                 # folds of the gamma CV (shuffled, seeded), a scikit-learn splitter, or an iterable of (train,
+                 # validation) index arrays
+                 cv:int=3,
                  include_root:bool=False, # allow root nodes (constant rules)
-                 leaves_only:bool=False, # select leaves only (whole root-to-leaf rules, no depth pruning: a FIRE-like baseline)
+                 # select leaves only (whole root-to-leaf rules, no depth pruning: a FIRE-like baseline)
+                 leaves_only:bool=False,
                  n_lambdas:int=50, # length of the regularisation path
                  refit:bool=False, # refit the final weights almost without ridge
                  time_limit=None, # seconds: the path stops early, the exact solver returns its incumbent and gap
-                 memory_limit:float|None=8.0, # GB the fit may add to the process; the path or the exact solver stops as under a time limit
+                 # GB the fit may add to the process; the path or the exact solver stops as under a time limit
+                 memory_limit:float|None=8.0,
                  verbose:int=0, # progress lines of the exact solver
-                 n_jobs:int|None=None, # joblib jobs for `gamma='cv'`; None = 1 unless a `joblib.parallel_config` says otherwise, -1 = all
+                 # joblib jobs for `gamma='cv'`; None = 1 unless a `joblib.parallel_config` says otherwise, -1 = all
+                 n_jobs:int|None=None,
                 ):
-        self.ensemble, self.max_rules, self.penalty, self.budget, self.solver = ensemble, max_rules, penalty, budget, solver
+        self.ensemble, self.max_rules, self.penalty, self.budget, self.solver = (ensemble, max_rules, penalty, budget,
+                                                                                 solver)
         self.gamma, self.cv, self.include_root, self.n_lambdas, self.refit = gamma, cv, include_root, n_lambdas, refit
         self.leaves_only = leaves_only
         self.time_limit, self.memory_limit, self.verbose, self.n_jobs = time_limit, memory_limit, verbose, n_jobs
 
     def fit(self, X, y, sample_weight=None):
-        "Extract the rules from the ensemble (fitted first, with `sample_weight`, if it is not); weights: see the class."
+        """Extract the rules from the ensemble (fitted first, with `sample_weight`, if it is not);
+        weights: see the class."""
         self._check_params()
         X, y = _check_X_input(X), _check_y_input(y, type(self).__name__)
         ens = self.ensemble
-        if _is_classifier(ens): raise InputError(f"{type(ens).__name__} is a classifier; rule extraction needs a regression ensemble.")
+        if _is_classifier(ens):
+            raise InputError(f"{type(ens).__name__} is a classifier; rule extraction needs a regression ensemble.")
         try:
             check_is_fitted(ens)
             fitted = True
@@ -1789,7 +1858,8 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
                                                       self.cv, mon, self.n_jobs, sample_weight=sw)
         prob = ExtractionProblem(tab, yy - self.y_mean_, 1.0, a, self.include_root, self.leaves_only)
         prob.gamma = self.gamma_ = _relative_gamma(tab, self.gamma_rel_, prob.cand)
-        self.table_, stats = tab, dict(n_nodes=tab.m, n_trees=tab.n_trees, gamma_rel=self.gamma_rel_, gamma_abs=self.gamma_)
+        self.table_, stats = tab, dict(n_nodes=tab.m, n_trees=tab.n_trees, gamma_rel=self.gamma_rel_,
+                                       gamma_abs=self.gamma_)
         if self.penalty is not None:
             lam = self.penalty * prob.lambda_max()
             s = cbcd(prob, lam)
@@ -1872,8 +1942,10 @@ def summary(self:RuleExtractor) -> str:
     check_is_fitted(self, 'objective_')
     head = f"{type(self).__name__}: {self.stats_['n_rules']} rules (budget used {self.stats_['budget_used']:g}), "
     if self.solver == 'cbcd':
-        return head + f"objective {self.objective_:.6g}, heuristic CBCD solution (no optimality certificate), {self.fit_time_:.2f}s"
+        return head + (f"objective {self.objective_:.6g}, heuristic CBCD solution (no optimality certificate), "
+                       f"{self.fit_time_:.2f}s")
     rel = self.gap_ / max(abs(self.objective_), 1e-300)
-    status = 'optimal' if self.optimal_ else f"stopped by {self.stats_.get('oa_status') or self.stats_.get('stopped_by')}"
+    status = ('optimal' if self.optimal_
+              else f"stopped by {self.stats_.get('oa_status') or self.stats_.get('stopped_by')}")
     return head + (f"objective {self.objective_:.6g}, lower bound {self.lower_bound_:.6g}, gap {rel:.2%} ({status}), "
                    f"{self.fit_time_:.2f}s")
