@@ -8,7 +8,8 @@ config.read('settings.ini', encoding='utf-8')
 cfg = config['DEFAULT']
 
 licenses = {'apache2': 'Apache-2.0'}   # SPDX expression (setuptools deprecates the License :: classifiers)
-statuses = ['1 - Planning', '2 - Pre-Alpha', '3 - Alpha', '4 - Beta', '5 - Production/Stable', '6 - Mature', '7 - Inactive']
+statuses = ['1 - Planning', '2 - Pre-Alpha', '3 - Alpha', '4 - Beta', '5 - Production/Stable', '6 - Mature',
+            '7 - Inactive']
 py_versions = '3.10 3.11 3.12 3.13'.split()
 
 requirements = shlex.split(cfg.get('requirements', ''))

@@ -1142,7 +1142,8 @@ def q_fractional(table:NodeTable, y, z, gamma:float):
     >>> from sklearn.tree import DecisionTreeRegressor
     >>> X = np.arange(8.)[:, None]; tab = node_table(DecisionTreeRegressor(max_depth=2).fit(X, X[:, 0]), X)
     >>> z = np.zeros(tab.m); z[[1, 4]] = 1.0
-    >>> round(q_fractional(tab, X[:, 0] - 3.5, z, 100.0)[0], 3), round(q_fractional(tab, X[:, 0] - 3.5, z / 2, 100.0)[0], 3)
+    >>> round(q_fractional(tab, X[:, 0] - 3.5, z, 100.0)[0], 3), round(q_fractional(tab, X[:, 0] - 3.5, z / 2,
+    ...                                                                                 100.0)[0], 3)
     (5.01, 5.019)
 
     ```"""
@@ -1791,36 +1792,33 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
         Names of the input columns (`x0, x1, ...` for arrays).
     """
     def __init__(self,
-                 # a scikit-learn tree/forest/boosting regressor (or XGBRegressor / LGBMRegressor), fitted or unfitted
-                 # (then a clone is fitted on `fit`'s X, y; `ensemble_` is the one used)
-                 ensemble=None,
-                 # the budget K (an integer for the built-in budgets); default 10 when `penalty` is also None
-                 max_rules=None,
+                 ensemble=None, # a scikit-learn tree/forest/boosting regressor (or XGBRegressor / LGBMRegressor),
+                                # fitted or unfitted (then a clone is fitted on `fit`'s X, y; `ensemble_` is the one
+                                # used)
+                 max_rules=None, # the budget K (an integer for the built-in budgets); default 10 when `penalty` is also
+                                 # None
                  penalty=None, # lambda / lambda_max in [0, 1], instead of a budget
-                 # a node's cost a_i: 'rules' (1), 'depth' (its rule's conditions before merging), 'features' (its
-                 # distinct features), or an array with one non-negative cost per node of `node_table`
-                 budget='rules',
-                 # 'cbcd' (the path by block coordinate descent) or 'exact' (`exact_solve`, certified by its lower
-                 # bound)
-                 solver='cbcd',
-                 # ridge strength relative to the median squared node-column norm (larger = weaker shrinkage): a number,
-                 # 'cv' (chosen from `GAMMA_GRID` by `cv`-fold validation; errors in `cv_results_`), or a sequence of
-                 # candidates
-                 gamma='cv',
-                 # folds of the gamma CV (shuffled, seeded), a scikit-learn splitter, or an iterable of (train,
-                 # validation) index arrays
-                 cv:int=3,
+                 budget='rules', # a node's cost a_i: 'rules' (1), 'depth' (its rule's conditions before merging),
+                                 # 'features' (its distinct features), or an array with one non-negative cost per node
+                                 # of `node_table`
+                 solver='cbcd', # 'cbcd' (the path by block coordinate descent) or 'exact' (`exact_solve`, certified by
+                                # its lower bound)
+                 gamma='cv', # ridge strength relative to the median squared node-column norm (larger = weaker
+                             # shrinkage): a number, 'cv' (chosen from `GAMMA_GRID` by `cv`-fold validation; errors in
+                             # `cv_results_`), or a sequence of candidates
+                 cv:int=3, # folds of the gamma CV (shuffled, seeded), a scikit-learn splitter, or an iterable of
+                           # (train, validation) index arrays
                  include_root:bool=False, # allow root nodes (constant rules)
-                 # select leaves only (whole root-to-leaf rules, no depth pruning: a FIRE-like baseline)
-                 leaves_only:bool=False,
+                 leaves_only:bool=False, # select leaves only (whole root-to-leaf rules, no depth pruning: a FIRE-like
+                                         # baseline)
                  n_lambdas:int=50, # length of the regularisation path
                  refit:bool=False, # refit the final weights almost without ridge
                  time_limit=None, # seconds: the path stops early, the exact solver returns its incumbent and gap
-                 # GB the fit may add to the process; the path or the exact solver stops as under a time limit
-                 memory_limit:float|None=8.0,
+                 memory_limit:float|None=8.0, # GB the fit may add to the process; the path or the exact solver stops as
+                                              # under a time limit
                  verbose:int=0, # progress lines of the exact solver
-                 # joblib jobs for `gamma='cv'`; None = 1 unless a `joblib.parallel_config` says otherwise, -1 = all
-                 n_jobs:int|None=None,
+                 n_jobs:int|None=None, # joblib jobs for `gamma='cv'`; None = 1 unless a `joblib.parallel_config` says
+                                       # otherwise, -1 = all
                 ):
         self.ensemble, self.max_rules, self.penalty, self.budget, self.solver = (ensemble, max_rules, penalty, budget,
                                                                                  solver)
