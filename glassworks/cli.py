@@ -502,6 +502,8 @@ def _model_text(est, env:dict) -> str:
     if env['method'] == 'hierscale': return est.to_string()
     return model_from_dict(env['model']).to_text()
 
+
+# %% ../nbs/92_fit_cli.ipynb #4b869648
 def run_fit(table, target:str, method:str, out='glassworks-model', regularization=None, max_depth=None,
             time_limit=None, max_rules=None, n_bins=None, verbose:bool=False, draw:bool=True, quiet:bool=False) -> dict:
     """`glassworks fit`: read, fit, print the model, write model.json and the drawing into `out`; returns the envelope.

@@ -349,10 +349,6 @@ class Rule:
 
     def __str__(self): return self.to_text()
 
-    def _to_dict(self):
-        return {'conditions': [[c.feature, c.op, c.threshold] for c in self.conditions],
-                'value': self.value, 'n_samples': self.n_samples}
-
     @classmethod
     def _from_dict(cls, d):
         if not isinstance(d, dict) or not isinstance(d.get('conditions'), list):
@@ -364,6 +360,12 @@ class Rule:
             conds.append(Condition(_index(c[0], 'a condition'), c[1], _finite_number(c[2], 'a condition threshold')))
         return cls(tuple(conds), _scalar(d.get('value'), 'a rule value'),
                    _scalar(d.get('n_samples'), 'n_samples', True))
+
+# %% ../nbs/04_models.ipynb #e169f851
+@patch
+def _to_dict(self:Rule):
+    return {'conditions': [[c.feature, c.op, c.threshold] for c in self.conditions],
+            'value': self.value, 'n_samples': self.n_samples}
 
 # %% ../nbs/04_models.ipynb #d1134182
 _TASKS = ('classification', 'regression')
