@@ -91,6 +91,24 @@ class SearchMonitor:
         "Was optimality proven? (gap closed within `tol`, relative to the objective's scale)."
         return bool(self.gap <= tol * max(1.0, abs(self.upper)))
 
+    @contextlib.contextmanager
+    def interruptible(self):
+        """Within this block Ctrl-C stops the search instead of killing it: the first SIGINT only sets `interrupted`,
+        which `expired()` reports as `stopped_by='interrupt'`, so the search returns its best model and bound; a
+        second one raises `KeyboardInterrupt` as usual. Only in the main thread (the one Python delivers signals to)
+        and only over Python's default handler (a program that handles SIGINT itself keeps its handler)."""
+        if threading.current_thread() is not threading.main_thread() or \
+           signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+            yield self
+            return
+        def note(signum, frame):
+            if self.interrupted: raise KeyboardInterrupt
+            self.interrupted = True
+        old = signal.signal(signal.SIGINT, note)
+        try: yield self
+        finally: signal.signal(signal.SIGINT, old)
+
+
 # %% ../nbs/01_base.ipynb #3eb16752
 @patch
 def expired(self:SearchMonitor, nodes:int|None=None):
@@ -128,25 +146,6 @@ def update(self:SearchMonitor, upper:float|None=None, lower:float|None=None, nod
         q = '' if queue is None else f"  queue {queue:,}"
         print(f"[{self.name}] {t:8.2f}s  incumbent {self.upper:.6g}  bound {self.lower:.6g}  "
               f"gap {self.gap:.3g}  nodes {self.nodes:,}{q}", file=self.stream, flush=True)
-
-# %% ../nbs/01_base.ipynb #25fdbc8a
-@patch
-@contextlib.contextmanager
-def interruptible(self:SearchMonitor):
-    """Within this block Ctrl-C stops the search instead of killing it: the first SIGINT only sets `interrupted`,
-    which `expired()` reports as `stopped_by='interrupt'`, so the search returns its best model and bound; a
-    second one raises `KeyboardInterrupt` as usual. Only in the main thread (the one Python delivers signals to)
-    and only over Python's default handler (a program that handles SIGINT itself keeps its handler)."""
-    if threading.current_thread() is not threading.main_thread() or \
-       signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
-        yield self
-        return
-    def note(signum, frame):
-        if self.interrupted: raise KeyboardInterrupt
-        self.interrupted = True
-    old = signal.signal(signal.SIGINT, note)
-    try: yield self
-    finally: signal.signal(signal.SIGINT, old)
 
 # %% ../nbs/01_base.ipynb #dae5d89e
 def _watched(fit):
