@@ -488,7 +488,7 @@ def test_defects_of_the_old_site_are_gone(real):
         assert p['streams'] == 0, f'{rel}: printed output of one cell split into several blocks'
         for leak in (r'/tmp/tmp\w', r'Loaded from: (?:\.\./|/)', re.escape(str(ROOT)), r'/home/\w', r'/root/\w'):
             assert not re.search(leak, p['text']), f'{rel}: a local path ({leak}) leaks into the page'
-    for rel in ('91_cli.ipynb', '05_datasets.ipynb', '13_osrt.ipynb', '90_tour.ipynb'):
+    for rel in ('91_main.ipynb', '05_datasets.ipynb', '13_osrt.ipynb', '90_tour.ipynb'):
         if rel in real['info']: assert real['info'][rel]['desc'], f'{rel}: no summary under the title'
 
 
