@@ -6,6 +6,7 @@
 from __future__ import annotations
 import time, numbers, heapq
 from dataclasses import dataclass
+from collections import namedtuple
 from fastcore.basics import patch
 import numpy as np
 from numba import njit
@@ -432,36 +433,39 @@ def _tree_contribution(leaf_col, w, mu, s0, s1, parent, acc, out, sign):
         acc[i] = w[i] * mu[i] + (acc[p] if p >= 0 else 0.0)
     for k in range(len(out)): out[k] += sign * acc[leaf_col[k]]
 
+# %% ../nbs/40_extract.ipynb #c5ce894c
+_BlockData = namedtuple('_BlockData', ['leaf_of', 'tree_start', 'left', 'right', 'end', 'parent', 'mu', 'd', 'a',
+                                       'cand', 'rw'])   # fixed during a solve; rw: the row weights
+_BlockWork = namedtuple('_BlockWork', ['r', 'w', 'z', 'sums', 'val', 'best', 'take', 'chosen', 'acc'])   # written
+
 @njit(cache=True)
-def _block_update(t, r, rw, w, z, leaf_of, tree_start, left, right, end, parent, mu, d, a, cand, inv_gamma, lam,
-                  sums, val, best, take, chosen, acc):
-    """Exact CBCD step on tree t (Prop. 3 + orthogonality): put tree t's fit back into the residual r, solve the
+def _block_update(t, D, S, inv_gamma, lam):
+    """Exact CBCD step on tree t (Prop. 3 + orthogonality): put tree t's fit back into the residual S.r, solve the
     max-weight antichain with v_i = c_i^2 / (2(1/gamma + d_i)) - lam a_i, set w_i = c_i / (1/gamma + d_i), where
-    c_i = M_i'W r (rw: row weights)."""
-    s0, s1 = tree_start[t], tree_start[t + 1]
-    col = leaf_of[:, t]
-    _tree_contribution(col, w, mu, s0, s1, parent, acc, r, 1.0)
-    _tree_node_sums(col, r, rw, s0, s1, left, right, sums)
+    c_i = M_i'W r. D: a `_BlockData`, S: a `_BlockWork`."""
+    s0, s1 = D.tree_start[t], D.tree_start[t + 1]
+    col = D.leaf_of[:, t]
+    mu, d, a, cand, r, w, z, sums, val, chosen = D.mu, D.d, D.a, D.cand, S.r, S.w, S.z, S.sums, S.val, S.chosen
+    _tree_contribution(col, w, mu, s0, s1, D.parent, S.acc, r, 1.0)
+    _tree_node_sums(col, r, D.rw, s0, s1, D.left, D.right, sums)
     for i in range(s0, s1):
         c = mu[i] * sums[i]
         val[i] = c * c / (2.0 * (inv_gamma + d[i])) - lam * a[i] if cand[i] else -1.0
         w[i] = 0.0
         z[i] = False
-    k = _antichain_dp(val, s0, s1, left, right, end, best, take, chosen)
+    k = _antichain_dp(val, s0, s1, D.left, D.right, D.end, S.best, S.take, chosen)
     for j in range(k):
         i = chosen[j]
         z[i] = True
         w[i] = mu[i] * sums[i] / (inv_gamma + d[i])
-    _tree_contribution(col, w, mu, s0, s1, parent, acc, r, -1.0)
+    _tree_contribution(col, w, mu, s0, s1, D.parent, S.acc, r, -1.0)
     return k
 
 @njit(cache=True)
-def _sweep(trees, r, rw, w, z, leaf_of, tree_start, left, right, end, parent, mu, d, a, cand, inv_gamma, lam,
-           sums, val, best, take, chosen, acc, active):
+def _sweep(trees, D, S, inv_gamma, lam, active):
     "One cyclic pass of block updates over `trees`; active[t] records whether tree t kept a node."
     for t in trees:
-        active[t] = _block_update(t, r, rw, w, z, leaf_of, tree_start, left, right, end, parent, mu, d, a, cand,
-                                  inv_gamma, lam, sums, val, best, take, chosen, acc) > 0
+        active[t] = _block_update(t, D, S, inv_gamma, lam) > 0
 
 # %% ../nbs/40_extract.ipynb #708fcf12
 def _path_rows(table:NodeTable, col_of):
@@ -540,9 +544,10 @@ class ExtractionProblem:
         if self.block == 'oa':
             for t in trees: active[t] = _block_update_oa(self, int(t), s, lam) > 0
             return active
-        _sweep(np.asarray(trees, np.int64), s.r, T.weight, s.w, s.z, T.leaf_of, T.tree_start, T.left, T.right, T.end,
-               T.parent, T.mu, self.d, self.a, self.cand, 1.0 / self.gamma, float(lam), sums, val, best, take, chosen,
-               acc, active)
+        D = _BlockData(T.leaf_of, T.tree_start, T.left, T.right, T.end, T.parent, T.mu, self.d, self.a, self.cand,
+                       T.weight)
+        _sweep(np.asarray(trees, np.int64), D, _BlockWork(s.r, s.w, s.z, sums, val, best, take, chosen, acc),
+               1.0 / self.gamma, float(lam), active)
         return active
 
 # %% ../nbs/40_extract.ipynb #5dc3a57c
@@ -794,6 +799,62 @@ def _block_update_oa(problem:ExtractionProblem, t:int, s:CBCDState, lam:float) -
     return len(S)
 
 # %% ../nbs/40_extract.ipynb #6474ef43
+def _oa_master(problem:ExtractionProblem, K:float, cand, col_of, tol:float):
+    """The master ILP of outer approximation on HiGHS, before any cut: a binary z_i per candidate column and nu (the
+    last column, in units of q(empty)), the path rows (Prop. 4) and the budget row."""
+    import highspy
+    nz = len(cand)
+    h = highspy.Highs()
+    h.setOptionValue('output_flag', False)
+    h.setOptionValue('mip_rel_gap', 1e-7)
+    for opt in ('mip_feasibility_tolerance', 'primal_feasibility_tolerance'):
+        # a cut violated by HiGHS's default 1e-6 lowers the bound by about that much
+        h.setOptionValue(opt, max(1e-9, 0.01 * tol))
+    h.setOptionValue('random_seed', 0)   # no `threads`: HiGHS shares one thread pool per process (see `_run_highs`)
+    # HiGHS's presolve ignores time_limit (23 s on 13,000 binaries for a 15 s limit) and, on these masters, slows the
+    # solve (100/3, n=1000: certified in 6 s without, 24 s with)
+    h.setOptionValue('presolve', 'off')
+    inf = highspy.kHighsInf
+    cost = np.zeros(nz + 1)
+    cost[nz] = 1.0
+    h.addCols(nz + 1, cost, np.zeros(nz + 1), np.r_[np.ones(nz), inf], 0, np.array([], np.int32),
+              np.array([], np.int32), np.array([]))
+    h.changeColsIntegrality(nz, np.arange(nz, dtype=np.int32), np.full(nz, highspy.HighsVarType.kInteger))
+    st, ix = _path_rows(problem.table, col_of)
+    if len(st) > 1:
+        h.addRows(len(st) - 1, np.full(len(st) - 1, -inf), np.ones(len(st) - 1), len(ix), st[:-1], ix, np.ones(len(ix)))
+    h.addRow(-inf, float(K), nz, np.arange(nz, dtype=np.int32), problem.a[cand].astype(np.float64))
+    return h
+
+def _oa_add_cut(h, cand, unit:float, q:float, g, nodes):
+    "The cut nu - g'z >= q - g'z_k (a tangent plane of the convex q at `nodes`, Prop. 2), in units of q(empty)."
+    import highspy
+    nz = len(cand)
+    rhs = (q - float(g[nodes].sum())) / unit
+    h.addRow(rhs, highspy.kHighsInf, nz + 1, np.arange(nz + 1, dtype=np.int32), np.r_[-g[cand] / unit, 1.0])
+
+def _oa_run_master(h, mon:SearchMonitor, tol:float, unit:float, col_of, nz:int, best_nodes, it:int):
+    """Master solve number `it`, warm-started at the incumbent `best_nodes`, with HiGHS's absolute gap below what
+    outer approximation asks; records HiGHS's dual bound. Returns the master's solution, or None when HiGHS gave none
+    (stopped by its time limit)."""
+    import highspy
+    if mon.time_limit is not None: h.setOptionValue('time_limit', max(1e-3, mon.time_limit - mon.elapsed))
+    h.setOptionValue('mip_abs_gap', 0.01 * tol * abs(mon.upper) / unit)   # below what `closed` asks
+    x0 = np.zeros(nz + 1)
+    x0[col_of[best_nodes]] = 1.0
+    x0[nz] = mon.upper / unit
+    sol = highspy.HighsSolution()
+    sol.col_value = list(x0)
+    sol.value_valid = True
+    h.setSolution(sol)
+    _run_highs(h)
+    info = h.getInfo()
+    if info.mip_dual_bound == info.mip_dual_bound and np.isfinite(info.mip_dual_bound):
+        mon.update(lower=min(info.mip_dual_bound * unit, mon.upper), nodes=it)
+    x = np.asarray(h.getSolution().col_value)
+    return x if len(x) == nz + 1 else None
+
+# %% ../nbs/40_extract.ipynb #567ab89b
 def outer_approximation(problem:ExtractionProblem, K:float, warm=(), cuts:list|None=None, time_limit:float|None=None,
                         tol:float=1e-6, max_iter:int=500, monitor:SearchMonitor|None=None):
     """Algorithm 1 (exact OA) for Problem (2) with the corrected antichain rows, in their path (clique) form.
@@ -814,7 +875,6 @@ def outer_approximation(problem:ExtractionProblem, K:float, warm=(), cuts:list|N
     ([2, 6], 3.178, 'optimal')
 
     ```"""
-    import highspy
     mon = monitor if monitor is not None else SearchMonitor(time_limit, name='extract-oa')
     cuts = [] if cuts is None else cuts
     a = problem.a
@@ -822,50 +882,23 @@ def outer_approximation(problem:ExtractionProblem, K:float, warm=(), cuts:list|N
     cand = np.flatnonzero(ok)
     col_of = np.full(problem.table.m, -1, np.int64)
     col_of[cand] = np.arange(len(cand))
-    nz, nu = len(cand), len(cand)
+    nz = len(cand)
     closed = lambda: mon.upper - mon.lower <= tol * abs(mon.upper)   # relative: q scales with y^2
     q0 = 0.5 * float(problem.y @ problem.table.weigh(problem.y))
-    # nu and every cut in units of q(empty): HiGHS's tolerances are absolute
-    unit = q0 if q0 > 0 else 1.0
-    h = highspy.Highs()
-    h.setOptionValue('output_flag', False)
-    h.setOptionValue('mip_rel_gap', 1e-7)
-    for opt in ('mip_feasibility_tolerance', 'primal_feasibility_tolerance'):
-        # a cut violated by HiGHS's default 1e-6 lowers the bound by about that much
-        h.setOptionValue(opt, max(1e-9, 0.01 * tol))
-    h.setOptionValue('random_seed', 0)   # no `threads`: HiGHS shares one thread pool per process (see `_run_highs`)
-    # HiGHS's presolve ignores time_limit (23 s on 13,000 binaries for a 15 s limit) and, on these masters, slows the
-    # solve (100/3, n=1000: certified in 6 s without, 24 s with)
-    h.setOptionValue('presolve', 'off')
-    inf = highspy.kHighsInf
-    cost = np.zeros(nz + 1)
-    cost[nu] = 1.0
-    h.addCols(nz + 1, cost, np.zeros(nz + 1), np.r_[np.ones(nz), inf], 0, np.array([], np.int32),
-              np.array([], np.int32), np.array([]))
-    h.changeColsIntegrality(nz, np.arange(nz, dtype=np.int32), np.full(nz, highspy.HighsVarType.kInteger))
-    st, ix = _path_rows(problem.table, col_of)
-    if len(st) > 1:
-        h.addRows(len(st) - 1, np.full(len(st) - 1, -inf), np.ones(len(st) - 1), len(ix), st[:-1], ix, np.ones(len(ix)))
-    h.addRow(-inf, float(K), nz, np.arange(nz, dtype=np.int32), a[cand].astype(np.float64))
-
-    def add_cut(q, g, nodes):
-        # nu - g'z >= q - g'z_k  (a tangent plane of the convex q, Prop. 2)
-        rhs = (q - float(g[nodes].sum())) / unit
-        h.addRow(rhs, inf, nz + 1, np.arange(nz + 1, dtype=np.int32), np.r_[-g[cand] / unit, 1.0])
-
-    best_nodes, best_w = np.zeros(0, np.int64), np.zeros(0)
+    unit = q0 if q0 > 0 else 1.0   # nu and every cut in units of q(empty): HiGHS's tolerances are absolute
+    h = _oa_master(problem, K, cand, col_of, tol)
+    best = [np.zeros(0, np.int64), np.zeros(0)]   # the incumbent's nodes and weights (its q is mon.upper)
     def consider(nodes):
-        nonlocal best_nodes, best_w
         q, g, w = q_value(problem.table, problem.y, nodes, problem.gamma)
         cuts.append((q, g, np.asarray(nodes, np.int64)))
-        if q < mon.upper: best_nodes, best_w = np.asarray(nodes, np.int64), w
+        if q < mon.upper: best[:] = [np.asarray(nodes, np.int64), w]
         mon.update(upper=q)
         return q, g
-    for q, g, nodes in list(cuts): add_cut(q, g, nodes)
+    for q, g, nodes in list(cuts): _oa_add_cut(h, cand, unit, q, g, nodes)
     for nodes in [np.zeros(0, np.int64), *warm]:
         nodes = np.asarray(nodes, np.int64)
         if a[nodes].sum() <= K + 1e-9 and is_antichain(problem.table, nodes) and np.all(ok[nodes]):
-            add_cut(*consider(nodes), nodes)
+            _oa_add_cut(h, cand, unit, *consider(nodes), nodes)
     mon.update(lower=0.0)
     it, status = 0, 'iteration_limit'
     while it < max_iter:
@@ -875,32 +908,19 @@ def outer_approximation(problem:ExtractionProblem, K:float, warm=(), cuts:list|N
         if mon.expired():  # time or memory limit, or Ctrl-C
             status = mon.stopped_by
             break
-        if mon.time_limit is not None: h.setOptionValue('time_limit', max(1e-3, mon.time_limit - mon.elapsed))
-        h.setOptionValue('mip_abs_gap', 0.01 * tol * abs(mon.upper) / unit)   # below what `closed` asks
-        x0 = np.zeros(nz + 1)
-        x0[col_of[best_nodes]] = 1.0
-        x0[nu] = mon.upper / unit
-        sol = highspy.HighsSolution()
-        sol.col_value = list(x0)
-        sol.value_valid = True
-        h.setSolution(sol)
-        _run_highs(h)
+        x = _oa_run_master(h, mon, tol, unit, col_of, nz, best[0], it + 1)
         it += 1
-        info = h.getInfo()
-        if info.mip_dual_bound == info.mip_dual_bound and np.isfinite(info.mip_dual_bound):
-            mon.update(lower=min(info.mip_dual_bound * unit, mon.upper), nodes=it)
-        x = np.asarray(h.getSolution().col_value)
-        if len(x) != nz + 1:
+        if x is None:
             status = 'time_limit'
             break
         nodes = cand[x[:nz] > 0.5]
         q, g = consider(nodes)
-        add_cut(q, g, nodes)
+        _oa_add_cut(h, cand, unit, q, g, nodes)
         mon.update(nodes=it, force=False)
     else:
         status = 'iteration_limit'
     if closed(): status = 'optimal'
-    return dict(nodes=best_nodes, weights=best_w, upper=mon.upper, lower=min(mon.lower, mon.upper), iterations=it,
+    return dict(nodes=best[0], weights=best[1], upper=mon.upper, lower=min(mon.lower, mon.upper), iterations=it,
                 status=status, cuts=cuts, monitor=mon, n_binaries=nz)
 
 # %% ../nbs/40_extract.ipynb #325c883b
@@ -1274,6 +1294,54 @@ def _seed(consider, problem:ExtractionProblem, K:float, allowed, warm):
 ENUM_MAX_SUPPORTS = 20_000
 ENUM_OA_CUTS = 10            # exact_solve hands this many of its best planes (dense rows) to outer approximation
 
+# %% ../nbs/40_extract.ipynb #c8d26b20
+class _EnumSearch:
+    """What relax_and_enumerate carries from step to step: the walk data of Prop. E1 (`_walk_data`), the column
+    cache, the planes met (`top`: the one with the largest bound), the incumbent `best` = [q, nodes, weights], the
+    Frank-Wolfe iteration `it` and the number of supports evaluated."""
+    def __init__(self, problem:ExtractionProblem, K:float, mon:SearchMonitor, tol:float):
+        self.problem, self.mon, self.tol = problem, mon, tol
+        self.allowed, self.Ki, self.a, self.end, self.applicable = _walk_data(problem, K)
+        self.cache = _ColumnCache(problem.table, problem.y)
+        self.planes, self.top = [], None
+        self.best, self.it, self.n_eval = [np.inf, np.zeros(0, np.int64), np.zeros(0)], 0, 0
+
+    def consider(self, nodes):
+        "Offer a support as the incumbent (its q computed from the rows); returns its q."
+        P, best = self.problem, self.best
+        nodes = np.sort(np.asarray(nodes, np.int64))
+        w, _, q = _ridge_on_support(P.table, P.y, nodes, P.gamma)
+        if q < best[0]: best[:] = [q, nodes, w]
+        self.mon.update(upper=best[0])
+        return q
+
+    def out(self, status:str, lower:float) -> dict:
+        "The result dict, planes best bound first."
+        best = self.best
+        return dict(nodes=best[1], weights=best[2], upper=best[0], lower=min(lower, best[0]), iterations=self.it,
+                    status=status,
+                    cuts=[(p.c, p.g, np.zeros(0, np.int64)) for p in sorted(self.planes, key=lambda p: -p.bound)],
+                    monitor=self.mon, n_binaries=int(self.allowed.sum()),
+                    enumerated=self.n_eval, fw_iterations=self.it)
+
+    def enumerate_below(self, limit:int):
+        "Prop. E2 under the best plane: None when more than `limit` supports pass, else the final (status, lower)."
+        top, best, tol, mon = self.top, self.best, self.tol, self.mon
+        theta = best[0] - top.c + tol * abs(best[0])              # every better support has g'z below this (Prop. E3)
+        sets = _list_below(top.f, top.g, self.allowed, self.a, self.end, self.Ki, theta, limit)
+        if sets is None: return None
+        G = np.array([p.g for p in self.planes])
+        C = np.array([p.c for p in self.planes])
+        lin = np.array([float(top.g[s].sum()) for s in sets])
+        for j in np.argsort(lin, kind='stable'):                  # most promising first: the incumbent falls early
+            if top.c + lin[j] >= best[0] * (1 - tol): break       # no later support can do better (sorted)
+            if mon.expired(): return mon.stopped_by, top.c + lin[j]   # the unchecked ones are all at least this
+            s = sets[j]
+            if float(np.max(C + G[:, s].sum(axis=1))) >= best[0] * (1 - tol): continue   # another plane rules it out
+            self.n_eval += 1
+            self.consider(s)
+        return 'optimal', best[0] * (1 - tol)                   # what the cut-offs above prove
+
 # %% ../nbs/40_extract.ipynb #313fbf85
 def relax_and_enumerate(problem:ExtractionProblem, K:float, warm=(), time_limit:float|None=None, max_fw:int=100,
                         max_supports:int=ENUM_MAX_SUPPORTS, tol:float=1e-9, monitor:SearchMonitor|None=None):
@@ -1295,71 +1363,40 @@ def relax_and_enumerate(problem:ExtractionProblem, K:float, warm=(), time_limit:
     ```"""
     mon = monitor if monitor is not None else SearchMonitor(time_limit, name='extract-enum')
     T, y, gam = problem.table, problem.y, problem.gamma
-    def out(status, lower):
-        return dict(nodes=best[1], weights=best[2], upper=best[0], lower=min(lower, best[0]), iterations=it,
-                    status=status,
-                    cuts=[(p.c, p.g, np.zeros(0, np.int64)) for p in sorted(planes, key=lambda p: -p.bound)],
-                    monitor=mon, n_binaries=int(allowed.sum()),
-                    enumerated=n_eval[0], fw_iterations=it)
-    allowed, Ki, a, end, applicable = _walk_data(problem, K)
-    cache = _ColumnCache(T, y)
-    planes = []
-    best, it, n_eval = [np.inf, np.zeros(0, np.int64), np.zeros(0)], 0, [0]
-    def consider(nodes):
-        nodes = np.sort(np.asarray(nodes, np.int64))
-        w, _, q = _ridge_on_support(T, y, nodes, gam)
-        if q < best[0]: best[:] = [q, nodes, w]
-        mon.update(upper=best[0])
-        return q
-    _seed(consider, problem, K, allowed, warm)
+    E = _EnumSearch(problem, K, mon, tol)
+    allowed, Ki, a, end, best = E.allowed, E.Ki, E.a, E.end, E.best
+    _seed(E.consider, problem, K, allowed, warm)
     mon.update(lower=0.0)
-    if not applicable: return out('not_applicable', 0.0)   # the DP needs integer costs >= 0 and a table of modest size
+    if not E.applicable: return E.out('not_applicable', 0.0)   # the DP needs integer costs >= 0 and a modest table
     done = lambda lower: best[0] - lower <= tol * abs(best[0])   # relative: q scales with y^2
-    top, vert = None, np.zeros(T.m, np.int64)
-
-    def enumerate_below(limit):
-        "Prop. E2 under the best plane: None when more than `limit` supports pass, else the final (status, lower)."
-        theta = best[0] - top.c + tol * abs(best[0])              # every better support has g'z below this (Prop. E3)
-        sets = _list_below(top.f, top.g, allowed, a, end, Ki, theta, limit)
-        if sets is None: return None
-        G = np.array([p.g for p in planes])
-        C = np.array([p.c for p in planes])
-        lin = np.array([float(top.g[s].sum()) for s in sets])
-        for j in np.argsort(lin, kind='stable'):                  # most promising first: the incumbent falls early
-            if top.c + lin[j] >= best[0] * (1 - tol): break       # no later support can do better (sorted)
-            if mon.expired(): return mon.stopped_by, top.c + lin[j]   # the unchecked ones are all at least this
-            s = sets[j]
-            if float(np.max(C + G[:, s].sum(axis=1))) >= best[0] * (1 - tol): continue   # another plane rules it out
-            n_eval[0] += 1
-            consider(s)
-        return 'optimal', best[0] * (1 - tol)                   # what the cut-offs above prove
-
+    vert = np.zeros(T.m, np.int64)
     z = np.zeros(T.m)
     z[best[1]] = 1.0
     max_fw = max(1, int(max_fw))
-    R = _RidgeOn(T, y, np.flatnonzero(z), gam, cache)
+    R = _RidgeOn(T, y, np.flatnonzero(z), gam, E.cache)
     for it in range(1, max_fw + 1):                       # Frank-Wolfe on conv(F), with a line search on q
+        E.it = it
         q, g = R(z)
         P = _Tangent(q, g, z, allowed, a, end, Ki)
-        planes.append(P)
-        if top is None or P.bound > top.bound: top = P
-        mon.update(lower=max(0.0, top.bound), nodes=it, force=False)
+        E.planes.append(P)
+        if E.top is None or P.bound > E.top.bound: E.top = P
+        mon.update(lower=max(0.0, E.top.bound), nodes=it, force=False)
         s = vert[:_budget_argmin(P.f, g, allowed, a, end, Ki, vert)].copy()
-        consider(s)
-        if done(top.bound): return out('optimal', top.bound)
-        if mon.expired(): return out(mon.stopped_by, max(0.0, top.bound))
-        solved = q - P.bound <= 0.05 * (best[0] - top.bound)      # the relaxation is solved to within 5 % of the gap
+        E.consider(s)
+        if done(E.top.bound): return E.out('optimal', E.top.bound)
+        if mon.expired(): return E.out(mon.stopped_by, max(0.0, E.top.bound))
+        solved = q - P.bound <= 0.05 * (best[0] - E.top.bound)      # the relaxation is solved to within 5 % of the gap
         # try to list at iterations 1, 2, 4, 8, ... and at the end
         if solved or it == max_fw or it & (it - 1) == 0:
-            r = enumerate_below(max_supports if solved or it == max_fw else min(max_supports, 256 * it))
-            if r is not None: return out(*r)
+            r = E.enumerate_below(max_supports if solved or it == max_fw else min(max_supports, 256 * it))
+            if r is not None: return E.out(*r)
             if solved or it == max_fw: break
         d = -z
         d[s] += 1.0
-        R = _RidgeOn(T, y, np.flatnonzero((z > 0) | (d != 0)), gam, cache)  # the segment's support (z's and s's)
+        R = _RidgeOn(T, y, np.flatnonzero((z > 0) | (d != 0)), gam, E.cache)  # the segment's support (z's and s's)
         z = z + _line_search(R, z, d) * d
         z[z < 1e-12] = 0.0  # negligible entries dropped (the plane is taken at this z)
-    return out('enumeration_limit', max(0.0, top.bound))
+    return E.out('enumeration_limit', max(0.0, E.top.bound))
 
 # %% ../nbs/40_extract.ipynb #8e834538
 BRANCH_FW_STEPS = 10    # Frank-Wolfe steps at each node of relax_and_branch (4 bisections of the line search each)
@@ -1390,6 +1427,105 @@ class _Branch:
         f = _budget_table(g, self.allowed, a, end, self.K)
         return c + float(g[self.fixed].sum()) + float(f[0, self.K]), f
 
+# %% ../nbs/40_extract.ipynb #e4789cc4
+class _BranchSearch:
+    """What relax_and_branch carries from node to node: the walk data of Prop. E1 (`_walk_data`), the column cache,
+    the incumbent `best` = [q, nodes, weights], the number of nodes expanded and the root's planes `kept` (for the
+    next stage), with the steps a node goes through as methods (below)."""
+    def __init__(self, problem:ExtractionProblem, K:float, mon:SearchMonitor, tol:float, fw_steps:int, max_list:int):
+        self.problem, self.mon, self.tol, self.fw_steps, self.max_list = problem, mon, tol, fw_steps, max_list
+        T, y = problem.table, problem.y
+        self.allowed, self.Ki, self.a, self.end, self.applicable = _walk_data(problem, K)
+        self.cache = _ColumnCache(T, y)
+        self.best, self.expanded, self.kept = [np.inf, np.zeros(0, np.int64), np.zeros(0)], 0, []
+        self.yy = float(y @ T.weigh(y))
+        self.vert = np.zeros(T.m, np.int64)
+
+    def out(self, status:str, lower:float) -> dict:
+        "The result dict; the root's planes, best bound first, are its cuts."
+        best = self.best
+        return dict(nodes=best[1], weights=best[2], upper=best[0], lower=min(lower, best[0]), iterations=self.expanded,
+                    status=status,
+                    cuts=[(c, g, np.zeros(0, np.int64)) for _, c, g in sorted(self.kept, key=lambda p: -p[0])],
+                    monitor=self.mon, n_binaries=int(self.allowed.sum()))
+
+    def consider(self, nodes):
+        "q of a support from the cached Gram matrix; computed again from the rows when it may beat the incumbent."
+        P, best, cache = self.problem, self.best, self.cache
+        nodes = np.sort(np.asarray(nodes, np.int64))
+        if len(nodes) and best[0] < np.inf:
+            pos = cache.positions(nodes)
+            b = cache.b[pos]
+            quick = 0.5 * (self.yy - b @ np.linalg.solve(cache.G[np.ix_(pos, pos)] + np.eye(len(pos)) / P.gamma, b))
+            if quick > best[0] * (1 + 1e-6) + 1e-9 * self.yy: return       # slack for the cancellation in yy - b'w
+        w, _, q = _ridge_on_support(P.table, P.y, nodes, P.gamma)
+        if q < best[0]: best[:] = [q, nodes, w]
+        self.mon.update(upper=best[0])
+
+    def cut(self, b:float) -> bool:
+        "Whether a bound reaches the incumbent (relative: q scales with y^2)."
+        return b >= self.best[0] * (1 - self.tol)
+
+    def vertex(self, node, f, g):
+        "The support of the node that minimises g'z (E1), also tried as an incumbent."
+        vert = self.vert
+        k = _budget_argmin(f, g, node.allowed, self.a, self.end, node.K, vert)
+        s = np.r_[np.asarray(node.fixed, np.int64), vert[:k]]
+        self.consider(s)
+        return s
+
+# %% ../nbs/40_extract.ipynb #a3a8fab6
+@patch
+def relax(self:_BranchSearch, node):
+    """Node bound: inherited planes, then Frank-Wolfe on the node's hull from the best one's vertex.
+    (bound, c, g, f, z, new planes)"""
+    P, a, end = self.problem, self.a, self.end
+    T, y, gam = P.table, P.y, P.gamma
+    top = max(((*node.bound(c, g, a, end), c, g) for c, g in node.planes), key=lambda t: t[0])
+    b, f, c, g = top
+    new = []
+    z = np.zeros(T.m)
+    z[self.vertex(node, f, g)] = 1.0
+    R = _RidgeOn(T, y, np.flatnonzero(z), gam, self.cache)
+    for _ in range(self.fw_steps):
+        if self.cut(b) or self.mon.expired(): break
+        q, g1 = R(z)
+        c1 = q - float(g1 @ z)
+        b1, f1 = node.bound(c1, g1, a, end)
+        new.append((c1, g1))
+        if b1 > b: b, f, c, g = b1, f1, c1, g1
+        s = self.vertex(node, f1, g1)
+        d = -z
+        d[s] += 1.0
+        R = _RidgeOn(T, y, np.flatnonzero((z > 0) | (d != 0)), gam, self.cache)
+        z = z + _line_search(R, z, d, steps=4) * d
+        z[z < 1e-12] = 0.0
+    return b, c, g, f, z, new
+
+@patch
+def listed(self:_BranchSearch, node, b, c, g, f) -> bool:
+    "Prop. E2 in the node: True when every support below the incumbent was listed and evaluated."
+    best, tol = self.best, self.tol
+    base = c + float(g[node.fixed].sum())
+    sets = _list_below(f, g, node.allowed, self.a, self.end, node.K, best[0] - base + tol * abs(best[0]),
+                       self.max_list)
+    if sets is None: return False
+    lin = np.array([float(g[s].sum()) for s in sets])
+    for j in np.argsort(lin, kind='stable'):
+        if self.cut(base + lin[j]): break
+        self.consider(np.r_[np.asarray(node.fixed, np.int64), sets[j]])
+    return True
+
+@patch
+def split(self:_BranchSearch, node, z, g) -> int:
+    """The entry to branch on: the most fractional free one; at a 0/1 point, the free node with the steepest
+    gradient (-1: nothing left to add)."""
+    free = node.allowed & (self.a <= node.K)
+    if not free.any(): return -1
+    frac = np.where(free, np.minimum(z, 1 - z), -1.0)
+    j = int(np.argmax(frac))
+    return j if frac[j] > 1e-9 else int(np.argmin(np.where(free, g, np.inf)))
+
 # %% ../nbs/40_extract.ipynb #3dcac564
 def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_limit:float|None=None,
                      node_limit:int|None=None, fw_steps:int=BRANCH_FW_STEPS, max_list:int=BRANCH_LIST, tol:float=1e-9,
@@ -1412,82 +1548,11 @@ def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_
     ```"""
     mon = monitor if monitor is not None else SearchMonitor(time_limit, node_limit, name='extract-branch')
     T, y, gam = problem.table, problem.y, problem.gamma
-    allowed, Ki, a, end, applicable = _walk_data(problem, K)
-    cache = _ColumnCache(T, y)
-    best, expanded, kept = [np.inf, np.zeros(0, np.int64), np.zeros(0)], 0, []
-    def out(status, lower):
-        return dict(nodes=best[1], weights=best[2], upper=best[0], lower=min(lower, best[0]), iterations=expanded,
-                    status=status,
-                    cuts=[(c, g, np.zeros(0, np.int64)) for _, c, g in sorted(kept, key=lambda p: -p[0])],
-                    monitor=mon, n_binaries=int(allowed.sum()))
-    yy = float(y @ T.weigh(y))
-    def consider(nodes):
-        "q of a support from the cached Gram matrix; computed again from the rows when it may beat the incumbent."
-        nodes = np.sort(np.asarray(nodes, np.int64))
-        if len(nodes) and best[0] < np.inf:
-            P = cache.positions(nodes)
-            b = cache.b[P]
-            quick = 0.5 * (yy - b @ np.linalg.solve(cache.G[np.ix_(P, P)] + np.eye(len(P)) / gam, b))
-            if quick > best[0] * (1 + 1e-6) + 1e-9 * yy: return       # slack for the cancellation in yy - b'w
-        w, _, q = _ridge_on_support(T, y, nodes, gam)
-        if q < best[0]: best[:] = [q, nodes, w]
-        mon.update(upper=best[0])
-    _seed(consider, problem, K, allowed, warm)
+    B = _BranchSearch(problem, K, mon, tol, fw_steps, max_list)
+    allowed, Ki, a, end, best = B.allowed, B.Ki, B.a, B.end, B.best
+    _seed(B.consider, problem, K, allowed, warm)
     mon.update(lower=0.0)
-    if not applicable: return out('not_applicable', 0.0)
-    cut = lambda b: b >= best[0] * (1 - tol)            # relative: q scales with y^2
-    vert = np.zeros(T.m, np.int64)
-
-    def vertex(node, f, g):
-        "The support of the node that minimises g'z (E1), also tried as an incumbent."
-        s = np.r_[np.asarray(node.fixed, np.int64), vert[:_budget_argmin(f, g, node.allowed, a, end, node.K, vert)]]
-        consider(s)
-        return s
-
-    def relax(node):
-        """Node bound: inherited planes, then Frank-Wolfe on the node's hull from the best one's vertex.
-        (bound, c, g, f, z, new planes)"""
-        top = max(((*node.bound(c, g, a, end), c, g) for c, g in node.planes), key=lambda t: t[0])
-        b, f, c, g = top
-        new = []
-        z = np.zeros(T.m)
-        z[vertex(node, f, g)] = 1.0
-        R = _RidgeOn(T, y, np.flatnonzero(z), gam, cache)
-        for _ in range(fw_steps):
-            if cut(b) or mon.expired(): break
-            q, g1 = R(z)
-            c1 = q - float(g1 @ z)
-            b1, f1 = node.bound(c1, g1, a, end)
-            new.append((c1, g1))
-            if b1 > b: b, f, c, g = b1, f1, c1, g1
-            s = vertex(node, f1, g1)
-            d = -z
-            d[s] += 1.0
-            R = _RidgeOn(T, y, np.flatnonzero((z > 0) | (d != 0)), gam, cache)
-            z = z + _line_search(R, z, d, steps=4) * d
-            z[z < 1e-12] = 0.0
-        return b, c, g, f, z, new
-
-    def listed(node, b, c, g, f):
-        "Prop. E2 in the node: True when every support below the incumbent was listed and evaluated."
-        base = c + float(g[node.fixed].sum())
-        sets = _list_below(f, g, node.allowed, a, end, node.K, best[0] - base + tol * abs(best[0]), max_list)
-        if sets is None: return False
-        lin = np.array([float(g[s].sum()) for s in sets])
-        for j in np.argsort(lin, kind='stable'):
-            if cut(base + lin[j]): break
-            consider(np.r_[np.asarray(node.fixed, np.int64), sets[j]])
-        return True
-
-    def split(node, z, g):
-        """The entry to branch on: the most fractional free one; at a 0/1 point, the free node with the steepest
-        gradient."""
-        free = node.allowed & (a <= node.K)
-        if not free.any(): return -1
-        frac = np.where(free, np.minimum(z, 1 - z), -1.0)
-        j = int(np.argmax(frac))
-        return j if frac[j] > 1e-9 else int(np.argmin(np.where(free, g, np.inf)))
-
+    if not B.applicable: return B.out('not_applicable', 0.0)
     root = _Branch([], np.zeros(T.m, np.bool_), allowed, a, Ki, T, [])
     given = sorted(((float(q) - float(g[np.asarray(s, np.int64)].sum()), g) for q, g, s in cuts),
                    key=lambda p: -root.bound(p[0], p[1], a, end)[0])[:4]
@@ -1498,19 +1563,19 @@ def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_
     heap, count, status = [(-np.inf, 0, root)], 1, 'optimal'
     while heap:
         lower = heap[0][0]
-        if cut(lower): break
-        if mon.expired(expanded):
+        if B.cut(lower): break
+        if mon.expired(B.expanded):
             status = mon.stopped_by
             break
         _, _, node = heapq.heappop(heap)
-        expanded += 1
-        b, c, g, f, z, new = relax(node)
-        if expanded == 1:   # the root's planes, for the next stage
-            kept = [(node.bound(c1, g1, a, end)[0], c1, g1) for c1, g1 in node.planes + new]
-        if cut(b) or listed(node, b, c, g, f): continue
-        j = split(node, z, g)
+        B.expanded += 1
+        b, c, g, f, z, new = B.relax(node)
+        if B.expanded == 1:   # the root's planes, for the next stage
+            B.kept = [(node.bound(c1, g1, a, end)[0], c1, g1) for c1, g1 in node.planes + new]
+        if B.cut(b) or B.listed(node, b, c, g, f): continue
+        j = B.split(node, z, g)
         if j < 0:  # nothing left to add: the node is its fixed support
-            consider(node.fixed)
+            B.consider(node.fixed)
             continue
         planes = [(c, g)] + new[-1:]                      # the best and the last: two length-m vectors per split
         out_j = node.out.copy()
@@ -1519,12 +1584,11 @@ def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_
                       _Branch(node.fixed, out_j, allowed, a, Ki, T, planes)):
             heapq.heappush(heap, (b, count, child))
             count += 1
-        mon.update(lower=heap[0][0], nodes=expanded, queue=len(heap), force=False)
+        mon.update(lower=heap[0][0], nodes=B.expanded, queue=len(heap), force=False)
     # open nodes, or what every cut-off proved
     lower = heap[0][0] if heap and status != 'optimal' else best[0] * (1 - tol)
-    mon.update(lower=max(0.0, min(lower, best[0])), nodes=expanded)
-    return out(status, max(0.0, lower))
-
+    mon.update(lower=max(0.0, min(lower, best[0])), nodes=B.expanded)
+    return B.out(status, max(0.0, lower))
 
 # %% ../nbs/40_extract.ipynb #0de5059e
 def exact_solve(problem:ExtractionProblem, K:float, warm=(), time_limit:float|None=None,
@@ -1831,64 +1895,18 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
         weights: see the class."""
         self._check_params()
         X, y = _check_X_input(X), _check_y_input(y, type(self).__name__)
-        ens = self.ensemble
-        if _is_classifier(ens):
-            raise InputError(f"{type(ens).__name__} is a classifier; rule extraction needs a regression ensemble.")
-        try:
-            check_is_fitted(ens)
-            fitted = True
-        except NotFittedError: fitted = False
-        except TypeError: fitted = True   # not a scikit-learn estimator: node_table says whether it is supported
-        if fitted: X = _align_columns(ens, X)   # a fitted ensemble's column names decide the order
+        fitted, X = self._ensemble_state(X)
         A, yy, sw = self._validate_fit(X, y, 'regression', sample_weight)
-        if A.size and np.abs(A).max() > np.finfo(np.float32).max:   # the trees read X in float32 (scikit-learn's rule)
-            raise InputError("X holds values beyond float32's range (about 3.4e38), which tree ensembles cannot read; "
-                             "rescale those columns.")
-        if not fitted: ens = _fit_ensemble(ens, A, yy, None if sample_weight is None else sw)
-        self.ensemble_ = ens
+        self._set_ensemble(A, yy, sw, fitted, sample_weight)
         mon = SearchMonitor(self.time_limit, verbose=self.verbose, name='RuleExtractor', memory_limit=self.memory_limit)
-        tab = node_table(ens, A, self.feature_names_, sample_weight=sw)
-        a = tab.attribute(self.budget)
-        self.y_mean_ = tab.average(yy)
-        K = self.max_rules if self.max_rules is not None or self.penalty is not None else 10
-        self.gamma_rel_, self.cv_results_ = _cv_gamma(ens, A, yy, self.feature_names_, a, self._gamma_grid(), K,
-                                                      self.penalty, self.include_root, self.leaves_only, self.n_lambdas,
-                                                      self.cv, mon, self.n_jobs, sample_weight=sw)
-        prob = ExtractionProblem(tab, yy - self.y_mean_, 1.0, a, self.include_root, self.leaves_only)
-        prob.gamma = self.gamma_ = _relative_gamma(tab, self.gamma_rel_, prob.cand)
-        self.table_, stats = tab, dict(n_nodes=tab.m, n_trees=tab.n_trees, gamma_rel=self.gamma_rel_,
-                                       gamma_abs=self.gamma_)
-        if self.penalty is not None:
-            lam = self.penalty * prob.lambda_max()
-            s = cbcd(prob, lam)
-            nodes = np.flatnonzero(s.z)
-            stats.update(lam=lam, sweeps=s.sweeps)
-            if K is not None and a[nodes].sum() > K + 1e-9:
-                raise ParameterError(f"penalty={self.penalty} selects a budget of {a[nodes].sum():g} > max_rules={K}.")
-            self.path_ = None
-        else:
-            path = _run_path(prob, self.n_lambdas, 1e-3, max_budget=K, y_mean=self.y_mean_, monitor=mon)
-            self.path_ = path
-            step = path.select(K)
-            nodes = step.nodes
-            stats.update(lam=step.lam, path_steps=len(path.steps), path_time=path.time)
+        prob, K, stats = self._extraction_problem(A, yy, sw, mon)
+        nodes = self._path_choice(prob, K, stats, mon)
         complete = False
         if self.solver == 'cbcd':
-            mon.update(upper=_ridge_on_support(tab, prob.y, nodes, prob.gamma)[2], lower=0.0)   # q >= 0: trivial bound
+            mon.update(upper=_ridge_on_support(prob.table, prob.y, nodes, prob.gamma)[2], lower=0.0)   # q >= 0
             mon.stopped_by = 'heuristic'
-        else:   # OA starts from the CBCD choice and every path step within K: it returns one of them or better
-            warm = [nodes] + ([s.nodes for s in self.path_.steps if s.budget_used <= K + 1e-9] if self.path_ else [])
-            res = exact_solve(prob, K, warm=warm, monitor=mon)
-            nodes = res['nodes']
-            complete = res['status'] == 'optimal'
-            stats.update(exact_method=res['method'], oa_iterations=res['iterations'], oa_status=res['status'],
-                         n_binaries=res['n_binaries'], n_cuts=len(res['cuts']))
-        nodes = np.sort(np.asarray(nodes, np.int64))
-        self.nodes_ = nodes
-        w = _ridge_on_support(tab, prob.y, nodes, prob.gamma if not self.refit else 1e6 * prob.gamma)[0]
-        self.model_ = _to_model(tab, nodes, w, self.y_mean_)
-        self.feature_importances_ = self._input_importances(self.model_.feature_importances(A, sw))
-        stats.update(n_rules=len(nodes), budget_used=float(a[nodes].sum()))
+        else: nodes, complete = self._exact_choice(prob, K, nodes, stats, mon)
+        self._set_model(A, sw, prob, nodes, stats)
         self._set_result(mon, stats, tol=1e-6, complete=complete)
         return self
 
@@ -1922,6 +1940,89 @@ def _gamma_grid(self:RuleExtractor) -> tuple:
     if np.ndim(g) == 0: return (g,)
     if len(g) == 0: raise ParameterError("gamma: give at least one candidate.")
     return tuple(g)
+
+# %% ../nbs/40_extract.ipynb #50f87b84
+@patch
+def _ensemble_state(self:RuleExtractor, X):
+    """Whether `ensemble` is fitted (a classifier is refused), and X with a fitted ensemble's column order (its
+    column names decide it)."""
+    ens = self.ensemble
+    if _is_classifier(ens):
+        raise InputError(f"{type(ens).__name__} is a classifier; rule extraction needs a regression ensemble.")
+    try:
+        check_is_fitted(ens)
+        fitted = True
+    except NotFittedError: fitted = False
+    except TypeError: fitted = True   # not a scikit-learn estimator: node_table says whether it is supported
+    if fitted: X = _align_columns(ens, X)
+    return fitted, X
+
+@patch
+def _set_ensemble(self:RuleExtractor, A, yy, sw, fitted:bool, sample_weight):
+    "`ensemble_`: the ensemble, or a clone fitted on the validated rows (with the weights when given)."
+    if A.size and np.abs(A).max() > np.finfo(np.float32).max:   # the trees read X in float32 (scikit-learn's rule)
+        raise InputError("X holds values beyond float32's range (about 3.4e38), which tree ensembles cannot read; "
+                         "rescale those columns.")
+    ens = self.ensemble
+    if not fitted: ens = _fit_ensemble(ens, A, yy, None if sample_weight is None else sw)
+    self.ensemble_ = ens
+
+# %% ../nbs/40_extract.ipynb #aa499891
+@patch
+def _extraction_problem(self:RuleExtractor, A, yy, sw, mon:SearchMonitor):
+    """The node table (`table_`), the intercept (`y_mean_`), gamma (`gamma_rel_` by cross-validation unless given,
+    `gamma_`) and Problem (4) built from them, with the budget K and the stats begun."""
+    tab = node_table(self.ensemble_, A, self.feature_names_, sample_weight=sw)
+    a = tab.attribute(self.budget)
+    self.y_mean_ = tab.average(yy)
+    K = self.max_rules if self.max_rules is not None or self.penalty is not None else 10
+    self.gamma_rel_, self.cv_results_ = _cv_gamma(self.ensemble_, A, yy, self.feature_names_, a, self._gamma_grid(), K,
+                                                  self.penalty, self.include_root, self.leaves_only, self.n_lambdas,
+                                                  self.cv, mon, self.n_jobs, sample_weight=sw)
+    prob = ExtractionProblem(tab, yy - self.y_mean_, 1.0, a, self.include_root, self.leaves_only)
+    prob.gamma = self.gamma_ = _relative_gamma(tab, self.gamma_rel_, prob.cand)
+    self.table_, stats = tab, dict(n_nodes=tab.m, n_trees=tab.n_trees, gamma_rel=self.gamma_rel_,
+                                   gamma_abs=self.gamma_)
+    return prob, K, stats
+
+@patch
+def _path_choice(self:RuleExtractor, prob:ExtractionProblem, K, stats:dict, mon:SearchMonitor) -> np.ndarray:
+    "The CBCD choice: one penalised solve at `penalty` * lambda_max, or the path model within K (`path_`)."
+    if self.penalty is not None:
+        lam = self.penalty * prob.lambda_max()
+        s = cbcd(prob, lam)
+        nodes = np.flatnonzero(s.z)
+        stats.update(lam=lam, sweeps=s.sweeps)
+        if K is not None and prob.a[nodes].sum() > K + 1e-9:
+            raise ParameterError(f"penalty={self.penalty} selects a budget of {prob.a[nodes].sum():g} > max_rules={K}.")
+        self.path_ = None
+        return nodes
+    path = _run_path(prob, self.n_lambdas, 1e-3, max_budget=K, y_mean=self.y_mean_, monitor=mon)
+    self.path_ = path
+    step = path.select(K)
+    stats.update(lam=step.lam, path_steps=len(path.steps), path_time=path.time)
+    return step.nodes
+
+@patch
+def _exact_choice(self:RuleExtractor, prob:ExtractionProblem, K, nodes, stats:dict, mon:SearchMonitor):
+    """`exact_solve` started from the CBCD choice and every path step within K (so it returns one of them or
+    better): its support and whether it is certified."""
+    warm = [nodes] + ([s.nodes for s in self.path_.steps if s.budget_used <= K + 1e-9] if self.path_ else [])
+    res = exact_solve(prob, K, warm=warm, monitor=mon)
+    stats.update(exact_method=res['method'], oa_iterations=res['iterations'], oa_status=res['status'],
+                 n_binaries=res['n_binaries'], n_cuts=len(res['cuts']))
+    return res['nodes'], res['status'] == 'optimal'
+
+@patch
+def _set_model(self:RuleExtractor, A, sw, prob:ExtractionProblem, nodes, stats:dict):
+    "`nodes_`, the ridge weights w*(S) on them (`refit`: almost no ridge), `model_` and `feature_importances_`."
+    tab = prob.table
+    nodes = np.sort(np.asarray(nodes, np.int64))
+    self.nodes_ = nodes
+    w = _ridge_on_support(tab, prob.y, nodes, prob.gamma if not self.refit else 1e6 * prob.gamma)[0]
+    self.model_ = _to_model(tab, nodes, w, self.y_mean_)
+    self.feature_importances_ = self._input_importances(self.model_.feature_importances(A, sw))
+    stats.update(n_rules=len(nodes), budget_used=float(prob.a[nodes].sum()))
 
 # %% ../nbs/40_extract.ipynb #4b5d981a
 @patch
