@@ -1784,12 +1784,9 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
     the budget attributes are not integers), each only if the one before did not certify.
     `gamma` is the ridge strength relative to the median squared node-column norm, chosen by cross-validation by
     default. `penalty` is lambda relative to lambda_max (the empty model).
-    The exact solver closes its gap with a strong ridge or on small ensembles: every instance of a battery of 162
-    ensembles of 2-4 trees (up to 289,455 feasible supports, relative gamma 0.1-10) within 3.4 s, and 100 trees of
-    depth 3 at n = 1000 / K = 20 in 0.06 s at relative gamma 1e-3; with weaker ridges on larger ensembles it stops at
-    its time limit with a gap (0.03-0.7 % after 60 s at 100/5 trees with 1e-3, 100/3 with 1e-2 and 500/4 with 1e-4;
-    15-60 % on 500 trees of depth 4 with 1e-3 and 1e-2 and 100/5 with 1e-2; `41_extract_experiments`,
-    `benchmarks/results/extract_battery.md`); give a `time_limit` and read `gap_`.
+    The exact solver closes its gap with a strong ridge or on small ensembles; with weaker ridges on larger ensembles
+    it stops at its time limit with a gap (the measurements of 2026-11-25: `41_extract_experiments`,
+    `benchmarks/results/extract_battery.md`): give a `time_limit` and read `gap_`.
 
     `fit(X, y, sample_weight)` minimises the weighted squared error sum_k w_k (y_k - f(x_k))^2 (intercept: the weighted
     mean of y; gamma relative to the weighted column norms), so integer weights give the model of the rows repeated
