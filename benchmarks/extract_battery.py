@@ -8,7 +8,8 @@ import time, itertools, json
 import numpy as np
 from sklearn.datasets import make_friedman1
 from sklearn.ensemble import GradientBoostingRegressor
-from glassworks.extract import node_table, ExtractionProblem, _relative_gamma, outer_approximation, _ridge_on_support
+from glassworks.extract import node_table, ExtractionProblem, outer_approximation
+from glassworks.pruning import relative_gamma as _relative_gamma, ridge_on_support as _ridge_on_support
 import glassworks.extract as E
 
 def brute(prob, K):

@@ -36,8 +36,9 @@ from sklearn.datasets import make_friedman1, make_friedman2, make_friedman3, loa
 from sklearn.ensemble import GradientBoostingRegressor
 from sklearn.model_selection import KFold
 
-from glassworks.extract import (node_table, RuleExtractor, cbcd, outer_approximation, ExtractionProblem,
-                                _relative_gamma, _run_path, _ridge_on_support)
+from glassworks.extract import node_table, RuleExtractor, cbcd, outer_approximation, ExtractionProblem
+from glassworks.pruning import (relative_gamma as _relative_gamma, run_path as _run_path,
+                                ridge_on_support as _ridge_on_support)
 
 DATASETS = ['diabetes', 'friedman1', 'friedman2', 'friedman3', 'insurance', 'boston', 'wages', 'used_cars',
             'happiness_2015']

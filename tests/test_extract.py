@@ -13,11 +13,12 @@ from sklearn.ensemble import (GradientBoostingRegressor, RandomForestRegressor, 
 from sklearn.tree import DecisionTreeRegressor
 
 from glassworks.extract import (node_table, q_value, is_antichain, cbcd, rule_path, outer_approximation, RuleExtractor,
-                                ExtractionProblem, _ridge_on_support, _relative_gamma, _antichain_dp)
+                                ExtractionProblem)
+from glassworks.pruning import ridge_on_support as _ridge_on_support, relative_gamma as _relative_gamma, _antichain_dp
 from glassworks.validation import InputError, ParameterError
 from sklearn.utils.estimator_checks import parametrize_with_checks
 from glassworks.extract import branch_and_bound, exact_solve, relax_and_enumerate, relax_and_branch, q_fractional
-from glassworks.extract import _table_from_arrays
+from glassworks.pruning import _table_from_arrays
 
 
 # ---------------------------------------------------------------- independent oracles (plain Python, no DP)
@@ -317,7 +318,7 @@ def test_real_budget_constant_y_and_pandas_unfitted():
 
 
 def test_faithful_block_oa_equals_dp():
-    from glassworks.extract import _block_outer_approximation
+    from glassworks.pruning import _block_outer_approximation
     X, y = make_friedman1(150, random_state=4)
     tab = node_table(GradientBoostingRegressor(n_estimators=4, max_depth=3, random_state=0).fit(X, y), X)
     p_dp = ExtractionProblem(tab, y - y.mean(), 1.0, tab.attribute('rules'))
