@@ -20,12 +20,13 @@ from .bitsets import columns_to_bits, from_bool
 from .models import Condition, Rule, RuleEnsemble, sigmoid
 
 # %% auto #0
-__all__ = ['LOSSES', 'DEGENERATE_TOL', 'OBJECTIVES', 'LANGUAGES', 'SEARCHES', 'BOUNDS', 'WEIGHTS', 'Loss', 'SquaredLoss',
-           'LogisticLoss', 'PoissonLoss', 'get_loss', 'OrthonormalBasis', 'prefix_objectives', 'orthogonal_norm_sq',
-           'objective_values', 'bound_gs', 'bound_gb', 'bound_xgb', 'bound_ogb_admissible', 'bound_ogb_presort',
-           'propositions', 'threshold_propositions', 'ThresholdEncoder', 'RuleSearch', 'search_greedy', 'search_beam',
-           'search_bnb', 'search_rules', 'corrective_weights', 'line_weight', 'keep_weight', 'RuleBoostingRegressor',
-           'RuleBoostingClassifier']
+__all__ = ['LOSSES', 'DEGENERATE_TOL', 'OBJECTIVE_CLASSES', 'OBJECTIVES', 'LANGUAGES', 'SEARCHES', 'BOUNDS', 'WEIGHTS', 'Loss',
+           'SquaredLoss', 'LogisticLoss', 'PoissonLoss', 'get_loss', 'OrthonormalBasis', 'prefix_objectives',
+           'orthogonal_norm_sq', 'Objective', 'GradientSumObjective', 'GradientBoostingObjective', 'XGBoostObjective',
+           'OrthogonalObjective', 'get_objective', 'objective_values', 'bound_gs', 'bound_gb', 'bound_xgb',
+           'bound_ogb_admissible', 'bound_ogb_presort', 'propositions', 'threshold_propositions', 'ThresholdEncoder',
+           'RuleSearch', 'search_greedy', 'search_beam', 'search_bnb', 'search_rules', 'corrective_weights',
+           'line_weight', 'keep_weight', 'RuleBoostingRegressor', 'RuleBoostingClassifier']
 
 # %% ../nbs/30_ogb.ipynb #321faa6e
 class Loss:
@@ -228,9 +229,113 @@ def orthogonal_norm_sq(rows, O):
     return max(rows.shape[0] - _squared_norm(proj), 0.0)
 
 # %% ../nbs/30_ogb.ipynb #35d36893
-OBJECTIVES = ('ogb', 'gb', 'gs', 'xgb')
+class Objective:
+    """The score of a candidate query at one boosting step, from the sufficient statistics of its extent (one subclass
+    per objective; `OBJECTIVE_CLASSES` maps the public names to them and `get_objective` builds one). Empty extents
+    score -inf.
 
-def objective_values(objective:str, # 'ogb', 'gb', 'gs' or 'xgb'
+    ```python
+    >>> obj = get_objective('gb'); obj.name, obj.needs_hessian, obj.needs_basis, obj.projects_gradient
+    ('gb', False, False, False)
+    >>> obj.values(np.array([4.0, 3.0, 1.0]), np.array([4, 1, 0]))
+    array([  2.,   3., -inf])
+
+    ```"""
+    name = 'objective'
+    params = ()   # the constructor's parameters, by name
+    needs_hessian = needs_basis = projects_gradient = False
+
+    def values(self, gsum, # sum of the (projected, for 'ogb') gradient over each extent
+               count, # size of each extent (its total weight, with sample weights)
+               hsum=None, # sum of the Hessian over each extent (read when `needs_hessian`)
+               parallel_sq=None, # ||sum of the basis rows over each extent||^2 (when `needs_basis`; None: no basis)
+              ) -> np.ndarray:
+        "The objective of each extent; -inf where it is empty (or, for 'ogb', degenerate)."
+        gsum = np.asarray(gsum, dtype=np.float64)
+        count = np.asarray(count, dtype=np.float64)
+        v, ok = self._values(gsum, count, count > 0, hsum, parallel_sq)
+        return np.where(ok, v, -np.inf)
+
+    def _values(self, gsum, count, ok, hsum, parallel_sq):
+        "The objective where `ok` (elsewhere any finite number), and `ok` narrowed to the extents that can be scored."
+        raise NotImplementedError
+
+    def params_to_dict(self) -> dict: return {k: getattr(self, k) for k in self.params}
+    def __repr__(self):
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.params_to_dict().items())})"
+
+# %% ../nbs/30_ogb.ipynb #b1e0a003
+class GradientSumObjective(Objective):
+    """'gs': |g^T q|.
+
+    >>> GradientSumObjective().values(np.array([4.0, -3.0]), np.array([4, 1]))
+    array([4., 3.])
+    """
+    name = 'gs'
+    def _values(self, gsum, count, ok, hsum, parallel_sq): return np.abs(gsum), ok
+
+class GradientBoostingObjective(Objective):
+    """'gb': |g^T q| / ||q||, with ||q|| = sqrt|I(q)| for a 0/1 query (the square root of its weight, with weights).
+
+    >>> GradientBoostingObjective().values(np.array([4.0, -3.0]), np.array([4, 1]))
+    array([2., 3.])
+    """
+    name = 'gb'
+    def _values(self, gsum, count, ok, hsum, parallel_sq): return np.abs(gsum) / np.sqrt(np.where(ok, count, 1.0)), ok
+
+class XGBoostObjective(Objective):
+    """'xgb': (g^T q)^2 / (reg + h^T q), the decrease of the second-order model at XGBoost's Newton step.
+
+    >>> XGBoostObjective(reg=1.0).values(np.array([4.0, -3.0]), np.array([4, 1]), hsum=np.array([3.0, 2.0]))
+    array([4., 3.])
+    """
+    name, params, needs_hessian = 'xgb', ('reg',), True
+    def __init__(self, reg:float=0.0): self.reg = reg   # L2 penalty of the weights
+    def _values(self, gsum, count, ok, hsum, parallel_sq):
+        return gsum ** 2 / np.maximum(self.reg + np.asarray(hsum, dtype=np.float64), 1e-300), ok
+
+class OrthogonalObjective(Objective):
+    """'ogb': |g_perp^T q| / (||q_perp|| + eps), with ||q_perp||^2 = |I(q)| - ||sum_{i in I(q)} O_i||^2 (Thm 4.4);
+    an extent with ||q_perp||^2 <= DEGENERATE_TOL |I(q)| lies in the span and scores -inf. `bound_kind` chooses the
+    branch-and-bound bound: 'admissible' or the paper's heuristic 'presort'.
+
+    >>> obj = OrthogonalObjective(eps=0.0); obj
+    OrthogonalObjective(eps=0.0, bound_kind='admissible')
+    >>> obj.values(np.array([4.0, 4.0]), np.array([4, 4]), parallel_sq=np.array([4.0, 3.0]))   # in the span; not
+    array([-inf,   4.])
+    """
+    name, params = 'ogb', ('eps', 'bound_kind')
+    needs_basis = projects_gradient = True
+    def __init__(self, eps:float=1e-4, # stabiliser of the denominator (>= 0)
+                 bound_kind:str='admissible'): # B&B bound: 'admissible' or 'presort'
+        self.eps, self.bound_kind = eps, bound_kind
+    def _values(self, gsum, count, ok, hsum, parallel_sq):
+        perp_sq = count - (0.0 if parallel_sq is None else np.asarray(parallel_sq, dtype=np.float64))
+        ok = ok & (perp_sq > DEGENERATE_TOL * count)
+        return np.abs(gsum) / (np.sqrt(np.where(ok, perp_sq, 1.0)) + self.eps), ok
+
+# %% ../nbs/30_ogb.ipynb #b1e0a005
+OBJECTIVE_CLASSES = {'ogb': OrthogonalObjective, 'gb': GradientBoostingObjective, 'gs': GradientSumObjective,
+                     'xgb': XGBoostObjective}
+OBJECTIVES = tuple(OBJECTIVE_CLASSES)
+
+def get_objective(objective, # 'ogb', 'gb', 'gs' or 'xgb', or an `Objective` (returned as it is)
+                  eps:float=1e-4, # OGB stabiliser
+                  reg:float=0.0, # L2 penalty ('xgb')
+                  bound:str='admissible', # B&B bound of 'ogb': 'admissible' or 'presort'
+                 ) -> Objective:
+    """The objective object for a public name, holding the parameters it reads.
+
+    >>> get_objective('xgb', eps=0.1, reg=2.0), get_objective('ogb', eps=0.1, reg=2.0, bound='presort')
+    (XGBoostObjective(reg=2.0), OrthogonalObjective(eps=0.1, bound_kind='presort'))
+    """
+    if isinstance(objective, Objective): return objective
+    cls = OBJECTIVE_CLASSES.get(objective) if isinstance(objective, str) else None
+    if cls is None: raise ParameterError(f"unknown objective {objective!r}; choose from {OBJECTIVES}.")
+    given = dict(eps=eps, reg=reg, bound_kind=bound)
+    return cls(**{k: given[k] for k in cls.params})
+
+def objective_values(objective, # 'ogb', 'gb', 'gs' or 'xgb' (or an `Objective`)
                      gsum, # sum of the (projected, for 'ogb') gradient over each extent
                      count, # size of each extent (its total weight, with sample weights)
                      hsum=None, # sum of the Hessian over each extent ('xgb')
@@ -238,27 +343,15 @@ def objective_values(objective:str, # 'ogb', 'gb', 'gs' or 'xgb'
                      eps:float=1e-4, # OGB stabiliser
                      reg:float=0.0, # L2 penalty ('xgb')
                     ) -> np.ndarray:
-    """Objective of candidate extents from their sufficient statistics; empty (and, for 'ogb', degenerate) extents get
-    -inf.
+    """Objective of candidate extents from their sufficient statistics (`get_objective(objective, eps, reg).values`);
+    empty (and, for 'ogb', degenerate) extents get -inf.
 
     >>> objective_values('gb', np.array([4.0, 3.0]), np.array([4, 1]))
     array([2., 3.])
     >>> objective_values('ogb', np.array([4.0]), np.array([4]), parallel_sq=np.array([4.0]))   # q in the span
     array([-inf])
     """
-    gsum = np.asarray(gsum, dtype=np.float64)
-    count = np.asarray(count, dtype=np.float64)
-    ok = count > 0
-    safe = np.where(ok, count, 1.0)
-    if objective == 'gs': v = np.abs(gsum)
-    elif objective == 'gb': v = np.abs(gsum) / np.sqrt(safe)
-    elif objective == 'xgb': v = gsum ** 2 / np.maximum(reg + np.asarray(hsum, dtype=np.float64), 1e-300)
-    elif objective == 'ogb':
-        perp_sq = count - (0.0 if parallel_sq is None else np.asarray(parallel_sq, dtype=np.float64))
-        ok = ok & (perp_sq > DEGENERATE_TOL * count)
-        v = np.abs(gsum) / (np.sqrt(np.where(ok, perp_sq, 1.0)) + eps)
-    else: raise ParameterError(f"unknown objective {objective!r}; choose from {OBJECTIVES}.")
-    return np.where(ok, v, -np.inf)
+    return get_objective(objective, eps, reg).values(gsum, count, hsum, parallel_sq)
 
 # %% ../nbs/30_ogb.ipynb #8c3566b3
 def _top_prefix_sums(v):
@@ -390,6 +483,53 @@ def bound_ogb_presort(g, O, eps:float=0.0, sample_weight=None) -> float:
     fwd = prefix_objectives(order, g, Oc, eps)
     bwd = prefix_objectives(order[::-1].copy(), g, Oc, eps)
     return float(max(fwd.max(), bwd.max()))
+
+# %% ../nbs/30_ogb.ipynb #b1e0a008
+@patch
+def bound(self:Objective, g, # gradients of the extent's rows (projected, for 'ogb')
+          h=None, # their Hessians (read when `needs_hessian`)
+          O=None, # their basis rows, |I| x t (read when `needs_basis`)
+          sample_weight=None, # their weights (None: all 1)
+         ) -> float:
+    "A bound on the objective of every sub-extent of the extent whose rows are given (-inf for an empty extent)."
+    raise NotImplementedError
+
+@patch
+def bound(self:GradientSumObjective, g, h=None, O=None, sample_weight=None) -> float:
+    """`bound_gs`: exact.
+
+    >>> GradientSumObjective().bound(np.array([-2., -1., 1., 2.]))
+    3.0
+    """
+    return bound_gs(g, sample_weight)
+
+@patch
+def bound(self:GradientBoostingObjective, g, h=None, O=None, sample_weight=None) -> float:
+    """`bound_gb` with eps = 0: exact.
+
+    >>> round(GradientBoostingObjective().bound(np.array([-2., -1., 1., 2.])), 4)   # {1, 2}: 3 / sqrt 2
+    2.1213
+    """
+    return bound_gb(g, 0.0, sample_weight)
+
+@patch
+def bound(self:XGBoostObjective, g, h=None, O=None, sample_weight=None) -> float:
+    """`bound_xgb`: admissible.
+
+    >>> XGBoostObjective(reg=1.0).bound(np.array([-2., -1., 1., 2.]), np.ones(4))   # (2 + 1)^2 / (1 + 2)
+    3.0
+    """
+    return bound_xgb(g, h, self.reg, sample_weight)
+
+@patch
+def bound(self:OrthogonalObjective, g, h=None, O=None, sample_weight=None) -> float:
+    """`bound_ogb_admissible`, or the heuristic `bound_ogb_presort` when `bound_kind` is 'presort'.
+
+    >>> OrthogonalObjective(eps=0.0).bound(np.array([1.0, -1.0]), O=np.zeros((2, 0)))   # no basis: the GB bound
+    1.0
+    """
+    if self.bound_kind == 'presort': return bound_ogb_presort(g, O, self.eps, sample_weight)
+    return bound_ogb_admissible(g, O, self.eps, sample_weight)
 
 # %% ../nbs/30_ogb.ipynb #b9d07821
 def propositions(B, negations:bool=True) -> tuple:
@@ -545,7 +685,8 @@ class RuleSearch:
     """Everything needed to score conjunctions of propositions at one boosting step.
 
     `P` is the (n x p) proposition matrix, `g`/`h` the gradient and Hessian at the current scores (for 'ogb', `g` must
-    already be projected onto the orthogonal complement of the basis `O`). With `sample_weight` w every sufficient
+    already be projected onto the orthogonal complement of the basis `O`). `objective` is a name or an `Objective`
+    (`get_objective` builds it from `eps`, `reg` and `bound`). With `sample_weight` w every sufficient
     statistic is a weighted sum (sum_I w g, the extent's weight sum_I w, sum_I w h, sum_I w O_i), `O` is orthonormal
     for <u, v>_w, and the bounds are their weighted forms: an integer weight k scores like k repeated rows.
 
@@ -562,7 +703,7 @@ class RuleSearch:
     >>> S.p, S.value(S.extent((0,))), S.bound(S.extent(()))
     (4, 3.0, 3.0)
     """
-    def __init__(self, P, g, h, O, objective:str='ogb', eps:float=1e-4, reg:float=0.0, bound:str='admissible',
+    def __init__(self, P, g, h, O, objective='ogb', eps:float=1e-4, reg:float=0.0, bound:str='admissible',
                  max_rule_length:int=3, monitor:SearchMonitor|None=None, sample_weight=None):
         self.P, self.Pf = P, P.astype(np.float64)
         self.n, self.p = P.shape
@@ -572,7 +713,7 @@ class RuleSearch:
         self.w = _weights(sample_weight)
         if self.w is None: self.wg, self.wh, self.wO = self.g, self.h, self.O
         else: self.wg, self.wh, self.wO = self.w * self.g, self.w * self.h, self.w[:, None] * self.O
-        self.objective, self.eps, self.reg, self.bound_kind = objective, eps, reg, bound
+        self.objective = get_objective(objective, eps, reg, bound)
         self.floor = _GSUM_FLOOR * float(np.abs(self.wg).sum())
         self.max_rule_length, self.monitor = max_rule_length, monitor
         self.nodes = 0
@@ -587,9 +728,9 @@ class RuleSearch:
         "Objective of each extent given as a boolean matrix (n x k)."
         M = np.asarray(masks, dtype=np.float64)
         gsum, count = _denoise(self.wg @ M, self.floor), (M.sum(axis=0) if self.w is None else self.w @ M)
-        hsum = self.wh @ M if self.objective == 'xgb' else None
-        par = ((self.wO.T @ M) ** 2).sum(axis=0) if self.objective == 'ogb' and self.O.shape[1] else None
-        return _snap(objective_values(self.objective, gsum, count, hsum, par, self.eps, self.reg))
+        hsum = self.wh @ M if self.objective.needs_hessian else None
+        par = ((self.wO.T @ M) ** 2).sum(axis=0) if self.objective.needs_basis and self.O.shape[1] else None
+        return _snap(self.objective.values(gsum, count, hsum, par))
 
     def value(self, mask) -> float: return float(self.values_of(mask[:, None])[0])
 
@@ -604,11 +745,11 @@ def children(self:RuleSearch, mask, start:int=0):
     A = self.Pf[mask, start:]                          # |E| x (p - start)
     gsum, count = _denoise(self.wg[mask] @ A, self.floor), A.sum(axis=0)
     weight = count if self.w is None else self.w[mask] @ A
-    hsum = self.wh[mask] @ A if self.objective == 'xgb' else None
+    hsum = self.wh[mask] @ A if self.objective.needs_hessian else None
     par = None
-    if self.objective == 'ogb' and self.O.shape[1]:
+    if self.objective.needs_basis and self.O.shape[1]:
         par = ((A.T @ self.wO[mask]) ** 2).sum(axis=1)
-    vals = _snap(objective_values(self.objective, gsum, weight, hsum, par, self.eps, self.reg))
+    vals = _snap(self.objective.values(gsum, weight, hsum, par))
     if start == 0: return vals, count
     return (np.concatenate([np.full(start, -np.inf), vals]), np.concatenate([np.zeros(start), count]))
 
@@ -625,12 +766,10 @@ def bound(self:RuleSearch, mask) -> float:
 
 @patch
 def _bound(self:RuleSearch, mask) -> float:
-    g, w = self.g[mask], (None if self.w is None else self.w[mask])
-    if self.objective == 'gs': return bound_gs(g, w)
-    if self.objective == 'gb': return bound_gb(g, 0.0, w)
-    if self.objective == 'xgb': return bound_xgb(g, self.h[mask], self.reg, w)
-    if self.bound_kind == 'presort': return bound_ogb_presort(g, self.O[mask], self.eps, w)
-    return bound_ogb_admissible(g, self.O[mask], self.eps, w)
+    "The objective's bound on the rows of `mask` (only the sums it reads are gathered)."
+    obj = self.objective
+    h, O = (self.h[mask] if obj.needs_hessian else None), (self.O[mask] if obj.needs_basis else None)
+    return obj.bound(self.g[mask], h, O, None if self.w is None else self.w[mask])
 
 # %% ../nbs/30_ogb.ipynb #3b787dab
 @patch
@@ -1049,7 +1188,7 @@ def _boost(self:_RuleBoosting, B, y, sample_weight=None, L=None):
     (all sums, inner products and bounds are weighted; `sample_weight` must be positive). `L` (n x p) holds fixed
     linear terms: they start in the basis and their weights are fitted with the rules' (`linear_path_`). The
     scores are f = offset + L gamma + Q beta, with the fixed `offset_`."""
-    loss = get_loss(self.loss)
+    loss, objective = get_loss(self.loss), get_objective(self.objective, self.epsilon, self.reg, self.bound)
     n = B.shape[0]
     w = _weights(sample_weight)
     P, self.propositions_ = propositions(B, negations=self.language == 'quantile')
@@ -1071,11 +1210,11 @@ def _boost(self:_RuleBoosting, B, y, sample_weight=None, L=None):
     with monitor.interruptible():              # Ctrl-C: stop after the current rule, keep the rules so far
         for step in range(self.n_rules):
             g_raw, h = loss.gradient(f, y), loss.hessian(f, y)
-            g = basis.project_out(g_raw) if self.objective == 'ogb' else g_raw
+            g = basis.project_out(g_raw) if objective.projects_gradient else g_raw
             if basis.norm(g) <= _ZERO_GRADIENT * max(g_scale, basis.norm(g_raw)):
                 reason = 'no_query'
                 break  # zero up to rounding: any rule would be chosen by noise
-            S = RuleSearch(P, g, h, basis.O, self.objective, self.epsilon, self.reg, self.bound,
+            S = RuleSearch(P, g, h, basis.O, objective, self.epsilon, self.reg, self.bound,
                            self.max_rule_length, monitor, sample_weight=w)
             conj, val = search_rules(S, self.search, self.beam_width)
             nodes_total += S.nodes
