@@ -5,6 +5,7 @@
 # %% ../nbs/30_ogb.ipynb #ac65b09d
 from __future__ import annotations
 import heapq, itertools, math, numbers, sys
+from collections import namedtuple
 import numpy as np
 import pandas as pd
 from numba import njit
@@ -1028,11 +1029,184 @@ def keep_weight(q, g, h, reg:float=0.0, sample_weight=None) -> float:
     wo = None if w is None else w[on]
     return float(-_wsum(g[on], wo) / max(reg + _wsum(h[on], wo), 1e-300))
 
-# %% ../nbs/30_ogb.ipynb #3f3270ac
+# %% ../nbs/30_ogb.ipynb #b2e0a002
 _ZERO_GRADIENT = 1e-9   # a (projected) gradient this small relative to the gradient's scale counts as zero
 
+BoostSettings = namedtuple('BoostSettings', [
+    'loss', 'objective', 'search', 'weights', 'bound', 'epsilon', 'reg', 'max_rule_length', 'beam_width', 'n_rules',
+    'max_complexity', 'time_limit', 'memory_limit', 'verbose'],
+    defaults=['squared', 'ogb', 'bnb', 'corrective', 'admissible', 1e-4, 1.0, 3, 5, 10, None, None, 8.0, 0])
+BoostSettings.__doc__ = "The settings of `boost`: the estimators' parameters of the same names (and defaults)."
+
+BoostResult = namedtuple('BoostResult', [
+    'conjunctions', 'coef', 'linear_coef', 'kept_terms', 'history', 'weights_path', 'linear_path', 'stopping_reason',
+    'fit_time', 'stats'])
+BoostResult.__doc__ = """What `boost` found: the rules (tuples of proposition indices) with their weights, the weights
+of the linear terms kept (`kept_terms`: the indices of the columns of L that were independent), one `history` entry,
+rule weights and linear weights per step, why it stopped, its time and its search statistics."""
+
+# %% ../nbs/30_ogb.ipynb #b2e0a004
+class _Boosting:
+    "The state of one boosting run on the proposition matrix P and the encoded targets y (see `boost`)."
+    def __init__(self, P, y, s:BoostSettings, w, L, offset:float):
+        self.P, self.y, self.s, self.w, self.off = P, y, s, w, offset
+        self.loss, self.objective = get_loss(s.loss), get_objective(s.objective, s.epsilon, s.reg, s.bound)
+        n = P.shape[0]
+        self.monitor = SearchMonitor(s.time_limit, verbose=0, name='ogb', memory_limit=s.memory_limit)
+        self.basis = OrthonormalBasis(n, sample_weight=w)
+        self.kept = [k for k in range(0 if L is None else L.shape[1]) if self.basis.add(L[:, k])]  # independent only
+        self.p = len(self.kept)
+        self.conjs, self.cols, self.beta, self.f = [], [L[:, k] for k in self.kept], np.zeros(0), np.full(n, offset)
+        self.empty_risk = self.loss.risk(self.f, y, w)
+        if self.p:
+            self.beta, _ = corrective_weights(np.column_stack(self.cols), y, self.loss, s.reg, sample_weight=w,
+                                              offset=offset)
+            self.f = offset + np.column_stack(self.cols) @ self.beta
+        self.history = [dict(n_rules=0, complexity=self.p, risk=self.loss.risk(self.f, y, w), objective=np.nan,
+                             nodes=0, time=0.0)]
+        self.weights_path, self.linear_path = [np.zeros(0)], [self.beta[:self.p].copy()]
+        self.reason, self.nodes, self.complete = 'n_rules', 0, True
+        self.g_scale = self.basis.norm(self.loss.gradient(self.f, y))
+
+# %% ../nbs/30_ogb.ipynb #b2e0a006
+@patch
+def find_rule(self:_Boosting):
+    "`(search, conjunction, value)` of the next rule, ties broken (`break_tie`); None (and `reason`) when none helps."
+    s, loss = self.s, self.loss
+    g_raw, h = loss.gradient(self.f, self.y), loss.hessian(self.f, self.y)
+    g = self.basis.project_out(g_raw) if self.objective.projects_gradient else g_raw
+    if self.basis.norm(g) <= _ZERO_GRADIENT * max(self.g_scale, self.basis.norm(g_raw)):
+        self.reason = 'no_query'
+        return None  # zero up to rounding: any rule would be chosen by noise
+    S = RuleSearch(self.P, g, h, self.basis.O, self.objective, s.epsilon, s.reg, s.bound, s.max_rule_length,
+                   self.monitor, sample_weight=self.w)
+    conj, val = search_rules(S, s.search, s.beam_width)
+    self.nodes += S.nodes
+    self.complete = self.complete and getattr(S, 'complete', True)
+    if not np.isfinite(val) or val <= 0:
+        self.reason = self.monitor.stopped_by if self.monitor.expired() else 'no_query'
+        return None
+    return S, self.break_tie(S, conj), val
+
+# %% ../nbs/30_ogb.ipynb #b2e0a008
+@patch
+def new_weights(self:_Boosting, q) -> np.ndarray:
+    "The weights once the column q joins the current columns, by the `weights` rule."
+    s, loss, cols, beta, f, y, w = self.s, self.loss, self.cols, self.beta, self.f, self.y, self.w
+    if s.weights == 'corrective':
+        return corrective_weights(np.column_stack(cols + [q]), y, loss, s.reg, np.append(beta, 0.0),
+                                  sample_weight=w, offset=self.off)[0]
+    if s.weights == 'line': return np.append(beta, line_weight(q, f, y, loss, s.reg, sample_weight=w))
+    return np.append(beta, keep_weight(q, loss.gradient(f, y), loss.hessian(f, y), s.reg, w))
+
+@patch
+def break_tie(self:_Boosting, S, conj) -> tuple:
+    """Among the conjunctions the search found tied at the best objective value (`S.ties`, from greedy and beam
+    search), the one whose weight update gives the lowest penalised risk sum_i w_i l_i + (reg/2)||beta||^2,
+    rounded like the objectives; a remaining tie goes to the first. Conjunctions with the same extent count once."""
+    ties = getattr(S, 'ties', None) or []
+    cands, seen = [], set()
+    for c in ties:
+        c = S.simplify(c)
+        key = from_bool(S.extent(c)).tobytes()
+        if key not in seen:
+            seen.add(key)
+            cands.append(c)
+    if len(cands) < 2: return conj
+    def penalised(c):
+        q = S.extent(c).astype(np.float64)
+        b = self.new_weights(q)
+        r = _penalised_risk(self.loss, np.column_stack(self.cols + [q]), b, self.y, self.s.reg, self.w, self.off)
+        return float(_snap(r)) if np.isfinite(r) else np.inf
+    return cands[int(np.argmin([penalised(c) for c in cands]))]
+
+# %% ../nbs/30_ogb.ipynb #b2e0a010
+@patch
+def add_rule(self:_Boosting, S, conj) -> bool:
+    "Add the rule `conj` (of the search S) and refit the weights; False (and `reason`) when it must be left out."
+    s, loss = self.s, self.loss
+    q = S.extent(conj).astype(np.float64)
+    added = self.basis.add(q)
+    if not added and s.weights == 'corrective':
+        self.reason = 'linearly_dependent_query_extent'
+        return False
+    beta = self.new_weights(q)
+    self.conjs.append(conj)
+    self.cols.append(q)
+    Q = np.column_stack(self.cols)
+    if not np.all(np.isfinite(beta)):
+        self.reason, self.beta = 'diverged', beta
+        self.conjs.pop()
+        self.cols.pop()
+        return False
+    if s.reg == 0 and loss.name != 'squared' and _separated(self.off + Q @ beta, loss.name):
+        self.reason, self.beta = 'separated', beta[:-1]
+        self.conjs.pop()
+        self.cols.pop()
+        return False  # its weight would grow without bound
+    self.beta, self.f = beta, self.off + Q @ beta
+    return True
+
+@patch
+def record(self:_Boosting, S, val:float) -> int:
+    "Append the step just taken (search S, objective value `val`) to the history and the paths; returns the complexity."
+    cx = self.p + sum(1 + len(c) for c in self.conjs)
+    self.history.append(dict(n_rules=len(self.conjs), complexity=cx, risk=self.loss.risk(self.f, self.y, self.w),
+                             objective=val, nodes=S.nodes, time=self.monitor.elapsed))
+    self.weights_path.append(self.beta[self.p:].copy())
+    self.linear_path.append(self.beta[:self.p].copy())
+    return cx
+
+# %% ../nbs/30_ogb.ipynb #b2e0a012
+@patch
+def result(self:_Boosting) -> BoostResult:
+    "The run as a `BoostResult`."
+    conjs, beta, p = self.conjs, self.beta, self.p
+    fit_time = self.monitor.elapsed
+    stats = dict(time=fit_time, nodes=self.nodes, n_propositions=self.P.shape[1], n_rules=len(conjs),
+                 empty_risk=self.empty_risk, stopping_reason=self.reason,
+                 searches_complete=self.complete)   # False: a B&B search was cut short by time_limit
+    return BoostResult(conjs, beta[p:p + len(conjs)], beta[:p].copy(), self.kept, self.history, self.weights_path,
+                       self.linear_path, self.reason, fit_time, stats)
+
+def boost(P, # (n, p) boolean proposition matrix
+          y, # encoded targets (labels -1/+1 for the logistic loss)
+          settings:BoostSettings, # the loss, objective, search, weights, limits, ...
+          sample_weight=None, # positive row weights: all sums, inner products and bounds are weighted
+          L=None, # (n, k) fixed linear terms, fitted with the rules (the independent ones are kept)
+          offset:float=0.0, # fixed score added to every row
+          describe=str, # a rule's text, for the verbose log
+         ) -> BoostResult:
+    """Boosting of conjunctions of the propositions P: minimise sum_i w_i l(f_i, y_i) + (reg/2)||beta||^2 over scores
+    f = offset + L gamma + Q beta, one rule (column of Q) per step.
+
+    >>> P = np.array([[1, 1], [0, 1], [1, 0]], dtype=bool)     # x1 on rows A, C; x2 on rows A, B
+    >>> r = boost(P, np.array([-6., -10., 5.]), BoostSettings(n_rules=2, reg=0.0))
+    >>> r.conjunctions, [round(3 * h['risk'], 4) for h in r.history], r.stopping_reason   # the three-point example
+    ([(1,), (0,)], [161.0, 33.0, 0.3333], 'n_rules')
+    """
+    run = _Boosting(P, y, settings, _weights(sample_weight), L, offset)
+    with run.monitor.interruptible():              # Ctrl-C: stop after the current rule, keep the rules so far
+        for _ in range(settings.n_rules):
+            found = run.find_rule()
+            if found is None: break
+            S, conj, val = found
+            if not run.add_rule(S, conj): break
+            cx = run.record(S, val)
+            if settings.verbose:
+                print(f"[ogb] rule {len(run.conjs):3d}  complexity {cx:4d}  risk {run.history[-1]['risk']:.6g}  "
+                      f"objective {val:.4g}  {describe(conj)}", file=sys.stderr, flush=True)
+            if settings.max_complexity is not None and cx >= settings.max_complexity:
+                run.reason = 'max_complexity'
+                break
+            if run.monitor.expired():  # time, memory or Ctrl-C
+                run.reason = run.monitor.stopped_by
+                break
+    return run.result()
+
+# %% ../nbs/30_ogb.ipynb #3f3270ac
 class _RuleBoosting(GlassworksEstimator):
-    "Shared fit loop of `RuleBoostingRegressor` and `RuleBoostingClassifier`."
+    "What `RuleBoostingRegressor` and `RuleBoostingClassifier` share: checks, the language, the call of `boost`."
     _losses = ('squared',)
 
     def _check_params(self):
@@ -1184,119 +1358,20 @@ def _offset_value(self:_RuleBoosting, y, w=None) -> float:
 # %% ../nbs/30_ogb.ipynb #78beac9a
 @patch
 def _boost(self:_RuleBoosting, B, y, sample_weight=None, L=None):
-    """The boosting loop on binarised data B and encoded targets y, minimising sum_i w_i l(f_i, y_i) with weights
-    (all sums, inner products and bounds are weighted; `sample_weight` must be positive). `L` (n x p) holds fixed
-    linear terms: they start in the basis and their weights are fitted with the rules' (`linear_path_`). The
-    scores are f = offset + L gamma + Q beta, with the fixed `offset_`."""
-    loss, objective = get_loss(self.loss), get_objective(self.objective, self.epsilon, self.reg, self.bound)
-    n = B.shape[0]
-    w = _weights(sample_weight)
+    """The boosting loop (`boost`) on binarised data B and encoded targets y, minimising sum_i w_i l(f_i, y_i) with
+    weights (`sample_weight` must be positive). `L` (n x p) holds fixed linear terms: they start in the basis and
+    their weights are fitted with the rules' (`linear_path_`). The scores are f = offset + L gamma + Q beta, with the
+    fixed `offset_`."""
+    w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
     P, self.propositions_ = propositions(B, negations=self.language == 'quantile')
-    monitor = SearchMonitor(self.time_limit, verbose=0, name='ogb', memory_limit=self.memory_limit)
-    basis = OrthonormalBasis(n, sample_weight=w)
-    self.offset_ = off = self._offset_value(y, w)
-    kept = [k for k in range(0 if L is None else L.shape[1]) if basis.add(L[:, k])]   # independent terms only
-    lin, p = [L[:, k] for k in kept], len(kept)
-    self.linear_terms_ = [getattr(self, 'linear_terms_', [])[k] for k in kept]
-    conjs, cols, beta, f = [], list(lin), np.zeros(0), np.full(n, off)
-    empty_risk = loss.risk(f, y, w)
-    if p:
-        beta, _ = corrective_weights(np.column_stack(cols), y, loss, self.reg, sample_weight=w, offset=off)
-        f = off + np.column_stack(cols) @ beta
-    self.history_ = [dict(n_rules=0, complexity=p, risk=loss.risk(f, y, w), objective=np.nan, nodes=0, time=0.0)]
-    self.weights_path_, self.linear_path_ = [np.zeros(0)], [beta[:p].copy()]
-    reason, nodes_total, complete = 'n_rules', 0, True
-    g_scale = basis.norm(loss.gradient(f, y))
-    with monitor.interruptible():              # Ctrl-C: stop after the current rule, keep the rules so far
-        for step in range(self.n_rules):
-            g_raw, h = loss.gradient(f, y), loss.hessian(f, y)
-            g = basis.project_out(g_raw) if objective.projects_gradient else g_raw
-            if basis.norm(g) <= _ZERO_GRADIENT * max(g_scale, basis.norm(g_raw)):
-                reason = 'no_query'
-                break  # zero up to rounding: any rule would be chosen by noise
-            S = RuleSearch(P, g, h, basis.O, objective, self.epsilon, self.reg, self.bound,
-                           self.max_rule_length, monitor, sample_weight=w)
-            conj, val = search_rules(S, self.search, self.beam_width)
-            nodes_total += S.nodes
-            complete = complete and getattr(S, 'complete', True)
-            if not np.isfinite(val) or val <= 0:
-                reason = monitor.stopped_by if monitor.expired() else 'no_query'
-                break
-            conj = self._break_tie(S, conj, cols, beta, f, y, loss, w, off)
-            q = S.extent(conj).astype(np.float64)
-            added = basis.add(q)
-            if not added and self.weights == 'corrective':
-                reason = 'linearly_dependent_query_extent'
-                break
-            beta = self._new_weights(cols, beta, q, f, y, loss, w, off)
-            conjs.append(conj)
-            cols.append(q)
-            Q = np.column_stack(cols)
-            if not np.all(np.isfinite(beta)):
-                reason = 'diverged'
-                conjs.pop()
-                cols.pop()
-                break
-            if self.reg == 0 and loss.name != 'squared' and _separated(off + Q @ beta, loss.name):
-                reason = 'separated'
-                conjs.pop()
-                cols.pop()
-                beta = beta[:-1]
-                break  # its weight would grow without bound
-            f = off + Q @ beta
-            cx = p + sum(1 + len(c) for c in conjs)
-            self.history_.append(dict(n_rules=len(conjs), complexity=cx, risk=loss.risk(f, y, w), objective=val,
-                                      nodes=S.nodes, time=monitor.elapsed))
-            self.weights_path_.append(beta[p:].copy())
-            self.linear_path_.append(beta[:p].copy())
-            if self.verbose:
-                print(f"[ogb] rule {len(conjs):3d}  complexity {cx:4d}  risk {self.history_[-1]['risk']:.6g}  "
-                      f"objective {val:.4g}  {self._conj_text(conj)}", file=sys.stderr, flush=True)
-            if self.max_complexity is not None and cx >= self.max_complexity:
-                reason = 'max_complexity'
-                break
-            if monitor.expired():  # time, memory or Ctrl-C
-                reason = monitor.stopped_by
-                break
-    self.conjunctions_, self.coef_ = conjs, beta[p:p + len(conjs)]
-    self.linear_coef_ = beta[:p].copy()
-    self.stopping_reason_ = reason
-    self.fit_time_ = monitor.elapsed
-    self.stats_ = dict(time=self.fit_time_, nodes=nodes_total, n_propositions=P.shape[1], n_rules=len(conjs),
-                       empty_risk=empty_risk, stopping_reason=reason,
-                       searches_complete=complete)   # False: a B&B search was cut short by time_limit
+    self.offset_ = self._offset_value(y, w)
+    settings = BoostSettings(**{k: getattr(self, k) for k in BoostSettings._fields})
+    r = boost(P, y, settings, w, L, self.offset_, describe=self._conj_text)
+    self.linear_terms_ = [getattr(self, 'linear_terms_', [])[k] for k in r.kept_terms]
+    self.conjunctions_, self.coef_, self.linear_coef_ = r.conjunctions, r.coef, r.linear_coef
+    self.history_, self.weights_path_, self.linear_path_ = r.history, r.weights_path, r.linear_path
+    self.stopping_reason_, self.fit_time_, self.stats_ = r.stopping_reason, r.fit_time, r.stats
     return self
-
-# %% ../nbs/30_ogb.ipynb #93356256
-@patch
-def _new_weights(self:_RuleBoosting, cols, beta, q, f, y, loss, w, off) -> np.ndarray:
-    "The weights once the column q joins `cols` (weights `beta`, scores f), by the `weights` rule."
-    if self.weights == 'corrective':
-        return corrective_weights(np.column_stack(cols + [q]), y, loss, self.reg, np.append(beta, 0.0),
-                                  sample_weight=w, offset=off)[0]
-    if self.weights == 'line': return np.append(beta, line_weight(q, f, y, loss, self.reg, sample_weight=w))
-    return np.append(beta, keep_weight(q, loss.gradient(f, y), loss.hessian(f, y), self.reg, w))
-
-@patch
-def _break_tie(self:_RuleBoosting, S, conj, cols, beta, f, y, loss, w, off) -> tuple:
-    """Among the conjunctions the search found tied at the best objective value (`S.ties`, from greedy and beam
-    search), the one whose weight update gives the lowest penalised risk sum_i w_i l_i + (reg/2)||beta||^2,
-    rounded like the objectives; a remaining tie goes to the first. Conjunctions with the same extent count once."""
-    ties = getattr(S, 'ties', None) or []
-    cands, seen = [], set()
-    for c in ties:
-        c = S.simplify(c)
-        key = from_bool(S.extent(c)).tobytes()
-        if key not in seen:
-            seen.add(key)
-            cands.append(c)
-    if len(cands) < 2: return conj
-    def penalised(c):
-        q = S.extent(c).astype(np.float64)
-        b = self._new_weights(cols, beta, q, f, y, loss, w, off)
-        r = _penalised_risk(loss, np.column_stack(cols + [q]), b, y, self.reg, w, off)
-        return float(_snap(r)) if np.isfinite(r) else np.inf
-    return cands[int(np.argmin([penalised(c) for c in cands]))]
 
 # %% ../nbs/30_ogb.ipynb #7f3afb89
 @patch
@@ -1392,23 +1467,56 @@ def plot_risk_complexity(self:_RuleBoosting, X=None, y=None, max_complexity:int=
     ax.legend(fontsize=8)
     return ax
 
-# %% ../nbs/30_ogb.ipynb #6ff7d86f
-class RuleBoostingRegressor(_RuleBoosting, GlassworksRegressor):
-    __doc__ = """Additive rule ensemble f(x) = sum_j beta_j q_j(x) by (orthogonal) gradient boosting; loss 'squared' or
-    'poisson' (log link: predict = exp f).
+# %% ../nbs/30_ogb.ipynb #b2e0a020
+def _fitted_attributes(classifier:bool=False) -> str:
+    "The Attributes section of the two estimators' docstrings, from its heading on (the classifier's has `classes_`)."
+    classes = ("    classes_ : ndarray\n"
+               "        The two class labels; `classes_[1]` is the positive class.\n") if classifier else ""
+    return """Attributes
+    ----------
+    model_ : RuleEnsemble
+        The fitted rule ensemble (intercept included).
+""" + classes + """    conjunctions_ : list of tuple
+        The selected rules as tuples of proposition indices (into `propositions_`), in the order they were added.
+    coef_ : ndarray
+        The rules' weights, aligned with `conjunctions_`.
+    propositions_ : list
+        The candidate propositions (column, operator, threshold) the rules are built from.
+    history_ : list of dict
+        One entry per boosting step: number of rules, complexity, training risk, objective value, nodes, time.
+    weights_path_ : list of ndarray
+        The weights after each step.
+    stopping_reason_ : str
+        Why fitting stopped: 'n_rules', 'max_complexity', 'no_query' (no rule improves the objective), 'time_limit',
+        'memory_limit', 'interrupt' (Ctrl-C), 'separated', 'diverged' or 'linearly_dependent_query_extent'.
+    fit_time_ : float
+        Seconds `fit` took.
+    compile_seconds_ : float
+        Seconds `fit` spent compiling numba kernels (0 once they are cached).
+    stats_ : dict
+        Search statistics: nodes explored, number of propositions, rules, time.
+    binarizer_ : Binarizer or ThresholdEncoder
+        The fitted encoder behind `propositions_`: a quantile `Binarizer` (language 'quantile') or a `ThresholdEncoder`.
+    linear_terms_ : list of (int, float, float)
+        With `include_linear_terms`: the inputs used as linear terms (index, mean, standard deviation); else empty.
+    linear_coef_ : ndarray
+        The weights of the standardised linear terms, aligned with `linear_terms_`.
+    offset_ : float
+        The fixed score in every prediction (0 without `offset`); it is part of `model_`'s intercept.
+    feature_importances_ : ndarray of shape (n_features_in_,)
+        Each input column's share of the ensemble (sums to 1; all 0 without rules).
+    n_features_in_ : int
+        Number of input columns seen by `fit`.
+    feature_names_ : list of str
+        Names of the input columns.
+    feature_names_in_ : ndarray of str
+        The input's column names; only set when `X` is a DataFrame.
+    """
 
-    ```python
-    >>> from sklearn.datasets import load_diabetes
-    >>> X, y = load_diabetes(return_X_y=True, as_frame=True)
-    >>> m = RuleBoostingRegressor(n_rules=3, max_rule_length=2).fit(X, y - y.mean())
-    >>> len(m.model_.rules) <= 3, m.stopping_reason_, m.history_[-1]['risk'] < m.history_[0]['risk']
-    (True, 'n_rules', True)
-
-    ```
-
-    `language` sets how numeric columns become propositions. On a column with few values, `'paper'` (the default,
-    as realkd) and `'fastogb'` keep every split in both directions; `'quantile'` has `n_cutpoints` cuts and their
-    negations:
+# %% ../nbs/30_ogb.ipynb #b2e0a022
+_REGRESSOR_OPTIONS = """`language` sets how numeric columns become propositions. On a column with few
+    values, `'paper'` (the default, as realkd) and `'fastogb'` keep every split in both directions; `'quantile'` has
+    `n_cutpoints` cuts and their negations:
 
     ```python
     >>> Xk = pd.DataFrame({'kids': [0, 0, 0, 0, 1, 1, 2, 3]}); yk = np.array([1., 1., 1., 1., 2., 2., 4., 6.])
@@ -1447,46 +1555,23 @@ class RuleBoostingRegressor(_RuleBoosting, GlassworksRegressor):
 
     ```
 
-    Attributes
-    ----------
-    model_ : RuleEnsemble
-        The fitted rule ensemble (intercept included).
-    conjunctions_ : list of tuple
-        The selected rules as tuples of proposition indices (into `propositions_`), in the order they were added.
-    coef_ : ndarray
-        The rules' weights, aligned with `conjunctions_`.
-    propositions_ : list
-        The candidate propositions (column, operator, threshold) the rules are built from.
-    history_ : list of dict
-        One entry per boosting step: number of rules, complexity, training risk, objective value, nodes, time.
-    weights_path_ : list of ndarray
-        The weights after each step.
-    stopping_reason_ : str
-        Why fitting stopped: 'n_rules', 'max_complexity', 'no_query' (no rule improves the objective), 'time_limit',
-        'memory_limit', 'interrupt' (Ctrl-C), 'separated', 'diverged' or 'linearly_dependent_query_extent'.
-    fit_time_ : float
-        Seconds `fit` took.
-    compile_seconds_ : float
-        Seconds `fit` spent compiling numba kernels (0 once they are cached).
-    stats_ : dict
-        Search statistics: nodes explored, number of propositions, rules, time.
-    binarizer_ : Binarizer or ThresholdEncoder
-        The fitted encoder behind `propositions_`: a quantile `Binarizer` (language 'quantile') or a `ThresholdEncoder`.
-    linear_terms_ : list of (int, float, float)
-        With `include_linear_terms`: the inputs used as linear terms (index, mean, standard deviation); else empty.
-    linear_coef_ : ndarray
-        The weights of the standardised linear terms, aligned with `linear_terms_`.
-    offset_ : float
-        The fixed score in every prediction (0 without `offset`); it is part of `model_`'s intercept.
-    feature_importances_ : ndarray of shape (n_features_in_,)
-        Each input column's share of the ensemble (sums to 1; all 0 without rules).
-    n_features_in_ : int
-        Number of input columns seen by `fit`.
-    feature_names_ : list of str
-        Names of the input columns.
-    feature_names_in_ : ndarray of str
-        The input's column names; only set when `X` is a DataFrame.
     """
+
+# %% ../nbs/30_ogb.ipynb #6ff7d86f
+class RuleBoostingRegressor(_RuleBoosting, GlassworksRegressor):
+    __doc__ = """Additive rule ensemble f(x) = sum_j beta_j q_j(x) by (orthogonal) gradient boosting; loss 'squared' or
+    'poisson' (log link: predict = exp f).
+
+    ```python
+    >>> from sklearn.datasets import load_diabetes
+    >>> X, y = load_diabetes(return_X_y=True, as_frame=True)
+    >>> m = RuleBoostingRegressor(n_rules=3, max_rule_length=2).fit(X, y - y.mean())
+    >>> len(m.model_.rules) <= 3, m.stopping_reason_, m.history_[-1]['risk'] < m.history_[0]['risk']
+    (True, 'n_rules', True)
+
+    ```
+
+    """ + _REGRESSOR_OPTIONS + _fitted_attributes()
     _losses = ('squared', 'poisson')
     def __init__(self, n_rules:int=10, # at most this many rules (the intercept counts as one)
                  loss:str='squared', # 'squared', or 'poisson' (log link: `predict` returns exp f)
@@ -1578,48 +1663,7 @@ class RuleBoostingClassifier(_RuleBoosting, GlassworksClassifier):
 
     ```
 
-    Attributes
-    ----------
-    model_ : RuleEnsemble
-        The fitted rule ensemble (intercept included).
-    classes_ : ndarray
-        The two class labels; `classes_[1]` is the positive class.
-    conjunctions_ : list of tuple
-        The selected rules as tuples of proposition indices (into `propositions_`), in the order they were added.
-    coef_ : ndarray
-        The rules' weights, aligned with `conjunctions_`.
-    propositions_ : list
-        The candidate propositions (column, operator, threshold) the rules are built from.
-    history_ : list of dict
-        One entry per boosting step: number of rules, complexity, training risk, objective value, nodes, time.
-    weights_path_ : list of ndarray
-        The weights after each step.
-    stopping_reason_ : str
-        Why fitting stopped: 'n_rules', 'max_complexity', 'no_query' (no rule improves the objective), 'time_limit',
-        'memory_limit', 'interrupt' (Ctrl-C), 'separated', 'diverged' or 'linearly_dependent_query_extent'.
-    fit_time_ : float
-        Seconds `fit` took.
-    compile_seconds_ : float
-        Seconds `fit` spent compiling numba kernels (0 once they are cached).
-    stats_ : dict
-        Search statistics: nodes explored, number of propositions, rules, time.
-    binarizer_ : Binarizer or ThresholdEncoder
-        The fitted encoder behind `propositions_`: a quantile `Binarizer` (language 'quantile') or a `ThresholdEncoder`.
-    linear_terms_ : list of (int, float, float)
-        With `include_linear_terms`: the inputs used as linear terms (index, mean, standard deviation); else empty.
-    linear_coef_ : ndarray
-        The weights of the standardised linear terms, aligned with `linear_terms_`.
-    offset_ : float
-        The fixed score in every prediction (0 without `offset`); it is part of `model_`'s intercept.
-    feature_importances_ : ndarray of shape (n_features_in_,)
-        Each input column's share of the ensemble (sums to 1; all 0 without rules).
-    n_features_in_ : int
-        Number of input columns seen by `fit`.
-    feature_names_ : list of str
-        Names of the input columns.
-    feature_names_in_ : ndarray of str
-        The input's column names; only set when `X` is a DataFrame.
-    """
+    """ + _fitted_attributes(classifier=True)
     _losses = ('logistic',)
     loss = 'logistic'   # fixed (a class attribute, so it is not an estimator parameter)
     def __init__(self, n_rules:int=10, # at most this many rules (the intercept counts as one)
