@@ -4,896 +4,31 @@
 
 # %% ../nbs/30_ogb.ipynb #ac65b09d
 from __future__ import annotations
-import heapq, itertools, math, numbers, sys
+import numbers
 import numpy as np
 import pandas as pd
-from numba import njit
 from fastcore.basics import patch
-from .compiling import install_locators
-install_locators()   # numba's cache stamped by the package's source, before this module's kernels are decorated
-from .base import GlassworksEstimator, GlassworksRegressor, GlassworksClassifier, SearchMonitor
+from .base import GlassworksEstimator, GlassworksRegressor, GlassworksClassifier
 from .validation import (InputError, ParameterError, check_y, check_scalar, check_option, check_sample_weight,
                                    MAX_GRID)
 from .validation import InputTypeError
-from .binarize import Binarizer, weighted_quantile, format_number, numeric_inputs
-from .bitsets import columns_to_bits, from_bool
+from .binarize import Binarizer, numeric_inputs
 from .models import Condition, Rule, RuleEnsemble, sigmoid
+from .boosting import (BoostSettings, boost, propositions, ThresholdEncoder, get_loss, MAX_LOG,
+                                 DEPENDENCE_RTOL, OBJECTIVES, SEARCHES, WEIGHTS, BOUNDS, LANGUAGES)
+# the engine's public names, importable from glassworks.ogb as before the engine moved to glassworks.boosting
+from .boosting import (LOSSES, DEGENERATE_TOL, Loss, SquaredLoss, LogisticLoss, PoissonLoss,
+                                 OrthonormalBasis, prefix_objectives, orthogonal_norm_sq, objective_values, bound_gs,
+                                 bound_gb, bound_xgb, bound_ogb_admissible, bound_ogb_presort,
+                                 threshold_propositions, RuleSearch, search_greedy, search_beam, search_bnb,
+                                 search_rules, corrective_weights, line_weight, keep_weight)
 
 # %% auto #0
-__all__ = ['LOSSES', 'DEGENERATE_TOL', 'OBJECTIVES', 'LANGUAGES', 'SEARCHES', 'BOUNDS', 'WEIGHTS', 'Loss', 'SquaredLoss',
-           'LogisticLoss', 'PoissonLoss', 'get_loss', 'OrthonormalBasis', 'prefix_objectives', 'orthogonal_norm_sq',
-           'objective_values', 'bound_gs', 'bound_gb', 'bound_xgb', 'bound_ogb_admissible', 'bound_ogb_presort',
-           'propositions', 'threshold_propositions', 'ThresholdEncoder', 'RuleSearch', 'search_greedy', 'search_beam',
-           'search_bnb', 'search_rules', 'corrective_weights', 'line_weight', 'keep_weight', 'RuleBoostingRegressor',
-           'RuleBoostingClassifier']
-
-# %% ../nbs/30_ogb.ipynb #321faa6e
-class Loss:
-    """A pointwise loss l(f, y) of a score f, with its first and second derivative in f (subclasses below; squared
-    loss is (f - y)^2).
-
-    ```python
-    >>> L = get_loss('squared'); f, y = np.array([0.0, 1.0]), np.array([1.0, 1.0])
-    >>> L.value(f, y), L.gradient(f, y), L.risk(f, y)
-    (array([1., 0.]), array([-2.,  0.]), 0.5)
-
-    ```"""
-    name = 'loss'
-    def value(self, f, y): raise NotImplementedError
-    def gradient(self, f, y): raise NotImplementedError
-    def hessian(self, f, y): raise NotImplementedError
-    def risk(self, f, y, sample_weight=None) -> float:
-        "Mean loss over the samples; with weights w the weighted mean sum_i w_i l_i / sum_i w_i."
-        v = self.value(f, y)
-        if sample_weight is None: return float(np.mean(v))
-        w = np.asarray(sample_weight, dtype=np.float64)
-        return float(np.dot(w, v) / np.sum(w))
-    def __repr__(self): return f"{type(self).__name__}()"
-
-class SquaredLoss(Loss):
-    """l(f, y) = (y - f)^2; gradient 2(f - y), Hessian 2.
-
-    >>> SquaredLoss().gradient(np.array([1.0]), np.array([3.0]))
-    array([-4.])
-    """
-    name = 'squared'
-    def value(self, f, y): return (np.asarray(y) - f) ** 2
-    def gradient(self, f, y): return 2.0 * (f - np.asarray(y))
-    def hessian(self, f, y): return np.full(np.shape(f), 2.0)
-
-
-class LogisticLoss(Loss):
-    """l(f, y) = log(1 + exp(-y f)) for labels y in {-1, +1} (natural log); gradient -y sigmoid(-y f).
-
-    >>> round(float(LogisticLoss().value(np.array([0.0]), np.array([1.0]))[0]), 4)   # log 2
-    0.6931
-    """
-    name = 'logistic'
-    def value(self, f, y): return np.logaddexp(0.0, -np.asarray(y) * f)
-    def gradient(self, f, y):
-        y = np.asarray(y)
-        return -y * sigmoid(-y * f)
-    def hessian(self, f, y):
-        s = sigmoid(f)
-        return s * (1.0 - s)
-
-_MAX_LOG = 700.0   # exp(700) is still finite in float64
-
-class PoissonLoss(Loss):
-    """l(f, y) = exp(f) - y f + y log y - y (zero at the perfect fit f = log y); gradient exp(f) - y, Hessian exp(f).
-
-    >>> float(PoissonLoss().value(np.array([np.log(3.0)]), np.array([3.0]))[0]) < 1e-12
-    True
-    """
-    name = 'poisson'
-    def value(self, f, y):
-        y = np.asarray(y, dtype=np.float64)
-        e = np.exp(np.minimum(f, _MAX_LOG))
-        ylogy = np.where(y > 0, y * np.log(np.where(y > 0, y, 1.0)), 0.0)
-        return e - y * f + ylogy - y
-    def gradient(self, f, y): return np.exp(np.minimum(f, _MAX_LOG)) - np.asarray(y)
-    def hessian(self, f, y): return np.exp(np.minimum(f, _MAX_LOG))
-
-LOSSES = {'squared': SquaredLoss(), 'logistic': LogisticLoss(), 'poisson': PoissonLoss()}
-
-def get_loss(name) -> Loss:
-    """The loss object for `name` ('squared', 'logistic', 'poisson'), or `name` itself if it is a `Loss`.
-
-    >>> get_loss('poisson').name
-    'poisson'
-    """
-    if isinstance(name, Loss): return name
-    check_option(name, 'loss', tuple(LOSSES))
-    return LOSSES[name]
-
-# %% ../nbs/30_ogb.ipynb #ef4c8040
-_DEPENDENCE_RTOL = math.sqrt(32 * np.finfo(np.float64).eps)   # about 8.4e-8
-
-class OrthonormalBasis:
-    """An orthonormal basis O (n x t) of the span of the selected rule outputs, grown one vector at a time.
-
-    Each new vector is orthogonalised twice against O (classical Gram-Schmidt, repeated: "twice is enough"). A vector
-    whose residual is below `rtol * max(||q||, 1)` lies in the span (up to rounding) and is rejected.
-
-    With `sample_weight` w the inner product is <u, v>_w = sum_i w_i u_i v_i, so O^T diag(w) O = I: the plain
-    orthonormal basis of the data in which row i is repeated w_i times, stored once per distinct row.
-
-    >>> B = OrthonormalBasis(3)
-    >>> B.add(np.array([1., 1., 0.])), B.add(np.array([1., 0., 0.])), B.add(np.array([0., 1., 0.]))
-    (True, True, False)
-    >>> B.t, bool(np.allclose(B.O.T @ B.O, np.eye(2)))
-    (2, True)
-    >>> W = OrthonormalBasis(3, sample_weight=[2., 1., 1.]); W.add(np.ones(3)), W.O.ravel().tolist()   # ||1||_w = 2
-    (True, [0.5, 0.5, 0.5])
-    """
-    def __init__(self, n:int, rtol:float|None=None, sample_weight=None):
-        self.n, self.rtol = int(n), _DEPENDENCE_RTOL if rtol is None else float(rtol)
-        self.w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-        self.O = np.zeros((self.n, 0))
-
-    def norm(self, v) -> float:
-        "||v||, or ||v||_w = sqrt(sum_i w_i v_i^2) with weights."
-        v = np.asarray(v, dtype=np.float64)
-        return float(np.linalg.norm(v)) if self.w is None else math.sqrt(float(np.dot(self.w, v * v)))
-
-    @property
-    def t(self) -> int: return self.O.shape[1]
-
-    def project_out(self, v) -> np.ndarray:
-        "v minus its orthogonal projection onto the span of O (the part of v no combination of the rules explains)."
-        v = np.asarray(v, dtype=np.float64)
-        if not self.t: return v.copy()
-        return v - self.O @ (self.O.T @ (v if self.w is None else self.w * v))
-
-    def residual(self, q) -> np.ndarray:
-        "The component of q orthogonal to O, orthogonalised twice for numerical safety."
-        return self.project_out(self.project_out(q))
-
-    def add(self, q) -> bool:
-        "Append the normalised residual of q; return False (and leave O unchanged) if q is linearly dependent."
-        q = np.asarray(q, dtype=np.float64)
-        r = self.residual(q)
-        nr = self.norm(r)
-        if nr <= self.rtol * max(self.norm(q), 1.0): return False
-        self.O = np.column_stack([self.O, r / nr])
-        return True
-
-# %% ../nbs/30_ogb.ipynb #a0dc2a68
-DEGENERATE_TOL = 1e-9   # an extent with ||q_perp||^2 <= DEGENERATE_TOL * |q| counts as lying in the span
-
-@njit(cache=True)
-def _add_row(proj, O, i):
-    "proj += O[i, :] (running sum of the basis rows of the rows taken so far)."
-    for k in range(O.shape[1]): proj[k] += O[i, k]
-
-@njit(cache=True)
-def _squared_norm(v):
-    s = 0.0
-    for k in range(v.shape[0]): s += v[k] * v[k]
-    return s
-
-@njit(cache=True)
-def _ogb_value(gsum, count, parallel_sq, eps):
-    "|g^T q| / (||q_perp|| + eps) from the pieces of Thm 4.4; -inf for an extent (numerically) inside the span."
-    perp_sq = count - parallel_sq
-    if count <= 0 or perp_sq <= DEGENERATE_TOL * count: return -np.inf
-    return abs(gsum) / (math.sqrt(perp_sq) + eps)
-
-@njit(cache=True)
-def prefix_objectives(order, g, O, eps):
-    """OGB objective of every prefix {order[0]}, {order[0], order[1]}, ... of an ordering of rows, in O(t * len(order)).
-
-    ```python
-    >>> O = np.array([[1.], [0.], [0.]]); g = np.array([0., 2., -1.])
-    >>> prefix_objectives(np.array([1, 0, 2]), g, O, 0.0)
-    array([2.        , 2.        , 0.70710678])
-
-    ```"""
-    out = np.empty(order.shape[0])
-    proj = np.zeros(O.shape[1])
-    gsum = 0.0
-    for i in range(order.shape[0]):
-        r = order[i]
-        gsum += g[r]
-        _add_row(proj, O, r)
-        out[i] = _ogb_value(gsum, i + 1.0, _squared_norm(proj), eps)
-    return out
-
-@njit(cache=True)
-def _prefix_objectives_weighted(order, wg, wO, w, eps):
-    "`prefix_objectives` with row weights: wg = w g, wO = w O (rows scaled), and the extent's size is its weight."
-    out = np.empty(order.shape[0])
-    proj = np.zeros(wO.shape[1])
-    gsum, count = 0.0, 0.0
-    for i in range(order.shape[0]):
-        r = order[i]
-        gsum += wg[r]
-        count += w[r]
-        _add_row(proj, wO, r)
-        out[i] = _ogb_value(gsum, count, _squared_norm(proj), eps)
-    return out
-
-@njit(cache=True)
-def orthogonal_norm_sq(rows, O):
-    """||q_perp||^2 = |I(q)| - ||sum_{i in I(q)} O_i||^2 for the extent `rows` of q, in O(t |I(q)|).
-
-    ```python
-    >>> O = np.array([[1.], [0.], [0.]])
-    >>> orthogonal_norm_sq(np.array([0, 1]), O), orthogonal_norm_sq(np.array([0]), O)
-    (1.0, 0.0)
-
-    ```"""
-    proj = np.zeros(O.shape[1])
-    for r in rows: _add_row(proj, O, r)
-    return max(rows.shape[0] - _squared_norm(proj), 0.0)
-
-# %% ../nbs/30_ogb.ipynb #35d36893
-OBJECTIVES = ('ogb', 'gb', 'gs', 'xgb')
-
-def objective_values(objective:str, # 'ogb', 'gb', 'gs' or 'xgb'
-                     gsum, # sum of the (projected, for 'ogb') gradient over each extent
-                     count, # size of each extent (its total weight, with sample weights)
-                     hsum=None, # sum of the Hessian over each extent ('xgb')
-                     parallel_sq=None, # ||sum of the basis rows over each extent||^2 ('ogb'; None = empty basis)
-                     eps:float=1e-4, # OGB stabiliser
-                     reg:float=0.0, # L2 penalty ('xgb')
-                    ) -> np.ndarray:
-    """Objective of candidate extents from their sufficient statistics; empty (and, for 'ogb', degenerate) extents get
-    -inf.
-
-    >>> objective_values('gb', np.array([4.0, 3.0]), np.array([4, 1]))
-    array([2., 3.])
-    >>> objective_values('ogb', np.array([4.0]), np.array([4]), parallel_sq=np.array([4.0]))   # q in the span
-    array([-inf])
-    """
-    gsum = np.asarray(gsum, dtype=np.float64)
-    count = np.asarray(count, dtype=np.float64)
-    ok = count > 0
-    safe = np.where(ok, count, 1.0)
-    if objective == 'gs': v = np.abs(gsum)
-    elif objective == 'gb': v = np.abs(gsum) / np.sqrt(safe)
-    elif objective == 'xgb': v = gsum ** 2 / np.maximum(reg + np.asarray(hsum, dtype=np.float64), 1e-300)
-    elif objective == 'ogb':
-        perp_sq = count - (0.0 if parallel_sq is None else np.asarray(parallel_sq, dtype=np.float64))
-        ok = ok & (perp_sq > DEGENERATE_TOL * count)
-        v = np.abs(gsum) / (np.sqrt(np.where(ok, perp_sq, 1.0)) + eps)
-    else: raise ParameterError(f"unknown objective {objective!r}; choose from {OBJECTIVES}.")
-    return np.where(ok, v, -np.inf)
-
-# %% ../nbs/30_ogb.ipynb #8c3566b3
-def _top_prefix_sums(v):
-    "Cumulative sums of v sorted in decreasing order (the best sum of k entries, for every k)."
-    return np.cumsum(np.sort(v)[::-1])
-
-def _weights(sample_weight):
-    return None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-
-def _weighted_prefix_bound(g, w, eps:float, shrink:float=1.0) -> float:
-    """max over both signs and every weight level c of G(c) / (sqrt(shrink c) + eps), where G(c) is the largest
-    (fractional) sum of w g over rows of total weight c: rows taken in decreasing order of g. Between two consecutive
-    cumulative weights G is linear and the ratio quasi-convex, so the maximum is at a cumulative weight."""
-    best = -np.inf
-    for s in (g, -g):
-        o = np.argsort(-s, kind='stable')
-        num, c = np.cumsum((w * s)[o]), np.cumsum(w[o])
-        den = np.sqrt(shrink * c) + eps
-        ok = den > 0
-        if ok.any(): best = max(best, float(np.max(num[ok] / den[ok])))
-    return best
-
-def bound_gs(g, sample_weight=None) -> float:
-    """Exact max of |sum_S g| (with weights, |sum_S w g|) over subsets S of the rows whose gradients are `g`.
-
-    >>> bound_gs(np.array([-2., -1., 1., 2.])), bound_gs(np.array([-2., -1., 1., 2.]), [1., 3., 0., 1.])
-    (3.0, 5.0)
-    """
-    w = _weights(sample_weight)
-    if w is not None: g = w * g
-    return float(max(g[g > 0].sum(), -g[g < 0].sum(), 0.0))
-
-def bound_gb(g, eps:float=0.0, sample_weight=None) -> float:
-    """Exact max of |sum_S g| / (sqrt|S| + eps) over non-empty subsets: for each size the best subset takes the top
-    gradients. With weights, |sum_S w g| / (sqrt(sum_S w) + eps): an integer weight k counts as k repeated rows.
-
-    >>> round(bound_gb(np.array([-2., -1., 1., 2.])), 4)   # {1, 2}: 3 / sqrt 2
-    2.1213
-    >>> round(bound_gb(np.array([-2., 1., 2.]),
-    ...                sample_weight=[1., 2., 1.]), 4)   # rows 1, 1, 2 of [-2, 1, 1, 2]: 4 / sqrt 3
-    2.3094
-    """
-    if len(g) == 0: return -np.inf
-    w = _weights(sample_weight)
-    if w is not None: return _weighted_prefix_bound(np.asarray(g, dtype=np.float64), w, eps)
-    k = np.sqrt(np.arange(1, len(g) + 1)) + eps
-    return float(max(np.max(_top_prefix_sums(g) / k), np.max(_top_prefix_sums(-g) / k)))
-
-# %% ../nbs/30_ogb.ipynb #7d9ebe9f
-def _piecewise(c, w, v, order):
-    "The piecewise-linear running sum of v[order] (knots at the running sums of w[order]) at the weight levels c."
-    return np.interp(c, np.concatenate([[0.0], np.cumsum(w[order])]), np.concatenate([[0.0], np.cumsum(v[order])]))
-
-def bound_xgb(g, h, reg:float=0.0, sample_weight=None) -> float:
-    """Admissible bound on (sum_S g)^2 / (reg + sum_S h): top-k gradient sums over the k smallest Hessian sums.
-    With weights the sums are weighted and k becomes a weight level c; between consecutive knots of the three running
-    sums the ratio is convex in c, so the knots suffice (and an integer weight k counts as k repeated rows).
-
-    >>> bound_xgb(np.array([-2., -1., 1., 2.]), np.ones(4), reg=1.0)   # (2 + 1)^2 / (1 + 2)
-    3.0
-    >>> bound_xgb(np.array([-2., 1., 2.]), np.ones(3), reg=1.0, sample_weight=[1., 2., 1.])   # (2 + 1 + 1)^2 / (1 + 3)
-    4.0
-    """
-    if len(g) == 0: return -np.inf
-    w = _weights(sample_weight)
-    if w is not None:
-        g, h = np.asarray(g, dtype=np.float64), np.asarray(h, dtype=np.float64)
-        down, up, hup = np.argsort(-g, kind='stable'), np.argsort(g, kind='stable'), np.argsort(h, kind='stable')
-        c = np.unique(np.concatenate([np.cumsum(w[down]), np.cumsum(w[up]), np.cumsum(w[hup])]))
-        c = c[c > 0]
-        if len(c) == 0: return -np.inf
-        G = np.maximum(np.maximum(_piecewise(c, w, w * g, down), _piecewise(c, w, -w * g, up)), 0.0)
-        H = reg + _piecewise(c, w, w * h, hup)
-        return float(np.max(G ** 2 / np.maximum(H, 1e-300)))
-    H = reg + np.cumsum(np.sort(h))
-    G = np.maximum(np.maximum(_top_prefix_sums(g), _top_prefix_sums(-g)), 0.0)
-    return float(np.max(G ** 2 / np.maximum(H, 1e-300)))
-
-# %% ../nbs/30_ogb.ipynb #2f83684e
-def bound_ogb_admissible(g, O, eps:float=0.0, sample_weight=None) -> float:
-    """Admissible bound on the OGB objective over all sub-extents of the rows whose (projected) gradients are `g` and
-    whose basis rows are `O` (|I| x t): the norm of g projected onto (I - O O^T) R^I (a real-valued relaxation).
-    With weights w (and O orthonormal for <.,.>_w) the same bound holds for sqrt(w) g and sqrt(w) O, with |I| = sum_I w.
-
-    >>> g = np.array([1.0, -1.0]); O = np.zeros((2, 0))
-    >>> bound_ogb_admissible(g, O)   # no basis yet: the exact GB bound, max(1/1, 1/1)
-    1.0
-    """
-    m = len(g)
-    if m == 0: return -np.inf
-    w = _weights(sample_weight)
-    if O.shape[1] == 0: return bound_gb(g, eps, w)
-    g0 = g
-    if w is not None:                 # the weighted geometry is the plain one of (sqrt(w) g, sqrt(w) O)
-        s = np.sqrt(w)
-        g, O = s * g, s[:, None] * O
-    C = O.T @ O                       # t x t, eigenvalues in [0, 1]
-    lam, V = np.linalg.eigh(C)
-    c = V.T @ (O.T @ g)
-    keep = (1.0 - lam) > 1e-10         # directions fully inside the extent carry no gradient (g is projected)
-    b2 = float(g @ g + np.sum(c[keep] ** 2 / (1.0 - lam[keep])))
-    b = math.sqrt(max(b2, 0.0))
-    size = m if w is None else float(np.sum(w))
-    if eps > 0:                       # ||q_perp|| <= sqrt|I| and |g^T q| <= bound_gs
-        b = min(b * math.sqrt(size) / (math.sqrt(size) + eps), bound_gs(g0, w) / eps)
-    shrink = 1.0 - float(lam[-1])     # ||q_perp||^2 >= (1 - lambda_max) |S| for every sub-extent S
-    if shrink > 1e-12:
-        if w is not None: return min(b, _weighted_prefix_bound(np.asarray(g0, dtype=np.float64), w, eps, shrink))
-        k = np.sqrt(shrink * np.arange(1, m + 1)) + eps
-        b = min(b, float(max(np.max(_top_prefix_sums(g) / k), np.max(_top_prefix_sums(-g) / k))))
-    return b
-
-def bound_ogb_presort(g, O, eps:float=0.0, sample_weight=None) -> float:
-    """The paper's pre-sorting 'bound' (Appendix B): best OGB value among the prefixes and suffixes of the extent
-    sorted by gradient. NOT an upper bound in general (a heuristic): B&B with it may miss the best rule.
-
-    >>> bound_ogb_presort(np.array([2.0, -1.0, 0.5]), np.zeros((3, 0)))
-    2.0
-    """
-    if len(g) == 0: return -np.inf
-    order = np.argsort(-g, kind='stable').astype(np.int64)
-    Oc = np.ascontiguousarray(O)
-    w = _weights(sample_weight)
-    if w is not None:
-        wg, wO = np.ascontiguousarray(w * g), np.ascontiguousarray(w[:, None] * Oc)
-        fwd = _prefix_objectives_weighted(order, wg, wO, w, eps)
-        bwd = _prefix_objectives_weighted(order[::-1].copy(), wg, wO, w, eps)
-        return float(max(fwd.max(), bwd.max()))
-    fwd = prefix_objectives(order, g, Oc, eps)
-    bwd = prefix_objectives(order[::-1].copy(), g, Oc, eps)
-    return float(max(fwd.max(), bwd.max()))
-
-# %% ../nbs/30_ogb.ipynb #b9d07821
-def propositions(B, negations:bool=True) -> tuple:
-    """Proposition language from a 0/1 matrix `B` (n x m): every column and (with `negations`) its negation, minus the
-    constant ones and repeats of an earlier extent. Returns `(P, props)`: the boolean matrix (n x p) and a list of
-    (column, positive).
-
-    >>> P, props = propositions(np.array([[1, 0], [0, 1], [1, 1]]))
-    >>> props
-    [(0, True), (1, True), (0, False), (1, False)]
-    >>> propositions(np.array([[1, 0], [0, 1], [1, 1]]), negations=False)[1]
-    [(0, True), (1, True)]
-    """
-    B = np.asarray(B).astype(bool)
-    n, m = B.shape
-    cols = np.concatenate([B, ~B], axis=1) if negations else B
-    cand = [(j, True) for j in range(m)] + ([(j, False) for j in range(m)] if negations else [])
-    seen, keep = set(), []
-    for k in range(cols.shape[1]):
-        c = cols[:, k]
-        s = int(c.sum())
-        if s == 0 or s == n: continue
-        key = np.packbits(c).tobytes()
-        if key in seen: continue
-        seen.add(key)
-        keep.append(k)
-    return np.ascontiguousarray(cols[:, keep]), [cand[k] for k in keep]
-
-# %% ../nbs/30_ogb.ipynb #c8d387c9
-LANGUAGES = ('quantile', 'paper', 'fastogb')
-
-def threshold_propositions(x, # the training values of one numeric column (finite)
-                           language:str='paper', # 'paper' (pandas qcut edges, as realkd) or 'fastogb' (numpy quantiles)
-                           n_cutpoints:int=4, # quantile levels k/(n_cutpoints+1), k = 1..n_cutpoints+1
-                           sample_weight=None, # rows counted w times (weighted quantiles)
-                          ) -> list:
-    """The (operator, threshold) pairs of the paper's language for one numeric column, in its order.
-
-    With more than `n_cutpoints + 1` distinct values the thresholds are the quantiles at levels k/(n_cutpoints + 1),
-    k = 1, ..., n_cutpoints + 1 (the last is the maximum), duplicates dropped, and each gives `x <= t` and `x >= t`.
-    With fewer distinct values v_0 < ... < v_m every split is kept: `x <= v_i` for i < m, then `x >= v_i` for i > 0.
-    (realkd's `max_col_attr` is 2 (n_cutpoints + 1).) 'paper' reads the quantiles with `pandas.qcut`, 'fastogb' with
-    `numpy.quantile`; both interpolate linearly, and the two differ at most in the last bit of a threshold.
-
-    >>> threshold_propositions(np.array([1., 2., 2., 3.]))           # 3 values <= 5: every split
-    [('<=', 1.0), ('<=', 2.0), ('>=', 2.0), ('>=', 3.0)]
-    >>> threshold_propositions(np.arange(10.), n_cutpoints=1)        # qcut into 2 bins: edges 4.5 and 9
-    [('<=', 4.5), ('>=', 4.5), ('<=', 9.0), ('>=', 9.0)]
-    """
-    check_option(language, 'language', LANGUAGES[1:])
-    x = np.asarray(x, dtype=np.float64)
-    w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-    if w is not None: x, w = x[w > 0], w[w > 0]
-    u = np.unique(x)
-    if len(u) < 2: return []
-    k = int(n_cutpoints) + 1
-    if len(u) <= k:
-        return [('<=', float(v)) for v in u[:-1]] + [('>=', float(v)) for v in u[1:]]
-    levels = np.linspace(0.0, 1.0, k + 1)
-    if w is not None and not np.all(w == 1.0): edges = np.unique(weighted_quantile(x, levels[1:], w))
-    elif language == 'paper': edges = pd.qcut(pd.Series(x), k, labels=False, retbins=True, duplicates='drop')[1][1:]
-    else: edges = np.unique(np.quantile(x, levels[1:]))
-    return [p for t in edges for p in (('<=', float(t)), ('>=', float(t)))]
-
-# %% ../nbs/30_ogb.ipynb #ddf9052b
-class ThresholdEncoder:
-    """The 0/1 columns of the language 'paper' or 'fastogb': a numeric column gives the `threshold_propositions` (no
-    negations); a 0/1 column gives `x <= 0` and `x >= 1`. The languages differ only there: a categorical column
-    gives, as in every language, `x == level` and `x != level` per level (the `Binarizer`'s one-hot columns and their
-    negations; realkd and fastogb have only the equalities, and code categories as numbers in the paper's
-    experiments). It offers the parts of the `Binarizer` interface the estimators use.
-
-    >>> enc = ThresholdEncoder('paper', n_cutpoints=1).fit(pd.DataFrame({'a': [1., 2., 3., 4.], 'b': [0, 1, 1, 0]}))
-    >>> list(enc.get_feature_names_out())       # `a <= 4` always holds: `propositions` drops it
-    ['a <= 2.5', 'a >= 2.5', 'a <= 4', 'a >= 4', 'b <= 0', 'b >= 1']
-    >>> enc.transform(pd.DataFrame({'a': [2.5, 4.], 'b': [1, 0]})).tolist()
-    [[1, 1, 1, 0, 0, 1], [0, 1, 1, 1, 1, 0]]
-    """
-    def __init__(self, language:str='paper', n_cutpoints:int=4):
-        self.language, self.n_cutpoints = language, n_cutpoints
-
-    def fit(self, X, sample_weight=None):
-        # types, checks, levels
-        bz = Binarizer(strategy='quantile', n_bins=2, output='numpy').fit(X, sample_weight=sample_weight)
-        names = [str(c) for c in bz.feature_names_in_]
-        nums = numeric_inputs(bz, X)
-        w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-        src = {}                                        # column name -> the binarizer's output indices for it
-        for k, f in enumerate(bz.feature_info_): src.setdefault(str(f['column']), []).append(k)
-        info = []
-        for j, (c, plan) in enumerate(zip(names, bz._plans)):
-            kind = plan['kind']
-            if kind == 'binary': props = [('<=', 0.0), ('>=', 1.0)]
-            elif kind == 'threshold':
-                x = nums[j]
-                ok = ~np.isnan(x)
-                props = threshold_propositions(x[ok], self.language, self.n_cutpoints, None if w is None else w[ok])
-            else: props = None
-            if props is None:                           # categories (and missing indicators): the Binarizer's columns
-                for neg in (False, True):               # ... and their negations
-                    for k in src.get(c, []):
-                        f = bz.feature_info_[k]
-                        info.append(dict(f, name=f['negation'] if neg else f['name'],
-                                         negation=f['name'] if neg else f['negation'], source=k, negated=neg))
-                continue
-            for op, t in props:
-                info.append(dict(name=f"{c} {op} {format_number(t, 6)}", negation=f"not {c} {op} {format_number(t, 6)}",
-                                 column=c, kind='threshold', op=op, value=t, index=j, source=None))
-            if plan['missing']:
-                k = next(k for k in src[c] if bz.feature_info_[k]['kind'] == 'missing')
-                info.append(dict(bz.feature_info_[k], source=k))
-        self.binarizer_, self.feature_info_ = bz, info
-        self.feature_names_in_, self.n_features_in_ = bz.feature_names_in_, bz.n_features_in_
-        return self
-
-    def get_feature_names_out(self, input_features=None):
-        return np.array([f['name'] for f in self.feature_info_], dtype=object)
-
-    def transform(self, X) -> np.ndarray:
-        bz = self.binarizer_
-        B = bz.transform(X)
-        nums = numeric_inputs(bz, X)
-        cols = []
-        for f in self.feature_info_:
-            if f['source'] is not None:
-                b = B[:, f['source']].astype(bool)
-                cols.append(~b if f.get('negated') else b)
-                continue
-            x = nums[f['index']]
-            cols.append(x <= f['value'] if f['op'] == '<=' else x >= f['value'])
-        return (np.column_stack(cols) if cols else np.zeros((B.shape[0], 0), bool)).astype(np.uint8)
-
-# %% ../nbs/30_ogb.ipynb #e975d5b8
-SEARCHES, BOUNDS = ('bnb', 'greedy', 'beam'), ('admissible', 'presort')
-_TIE_BITS = 33   # the search compares objectives to 33 significant bits (about 1e-10 relative)
-
-def _snap(v, up:bool=False):
-    """v rounded to `_TIE_BITS` significant bits (towards +inf when `up`, for bounds, which stay admissible). Objectives
-    that agree up to rounding error then tie exactly, and the search breaks the tie by its own order."""
-    m, ex = np.frexp(np.asarray(v, dtype=np.float64))
-    r = (np.ceil if up else np.round)(m * 2.0 ** _TIE_BITS) / 2.0 ** _TIE_BITS
-    return np.ldexp(r, ex)
-
-_GSUM_FLOOR = 1e-12   # a gradient sum below this fraction of sum_i w_i |g_i| is rounding noise: it counts as zero
-
-def _denoise(gsum, floor:float):
-    "Gradient sums with |value| <= floor set to exactly zero (they are zero up to rounding error)."
-    gsum = np.asarray(gsum, dtype=np.float64)
-    return np.where(np.abs(gsum) <= floor, 0.0, gsum)
-
-# %% ../nbs/30_ogb.ipynb #61cd348d
-class RuleSearch:
-    """Everything needed to score conjunctions of propositions at one boosting step.
-
-    `P` is the (n x p) proposition matrix, `g`/`h` the gradient and Hessian at the current scores (for 'ogb', `g` must
-    already be projected onto the orthogonal complement of the basis `O`). With `sample_weight` w every sufficient
-    statistic is a weighted sum (sum_I w g, the extent's weight sum_I w, sum_I w h, sum_I w O_i), `O` is orthonormal
-    for <u, v>_w, and the bounds are their weighted forms: an integer weight k scores like k repeated rows.
-
-    Values are rounded to about 10 significant digits (bounds upwards), so that candidates whose objectives differ only
-    by rounding error tie exactly (e.g. `x <= t` and its complement `x > t` once the intercept is in the basis). Greedy
-    and beam search then follow the tied candidates and report them in `ties`, and the estimator keeps the one whose
-    weight update gives the lowest penalised risk (rounded the same way), then the one met first (e.g. the lower
-    proposition index); branch-and-bound keeps the first it meets. The chosen rules then do not depend on the order of
-    floating-point sums, e.g. on repeated rows versus integer weights. For the same reason a gradient sum below
-    `_GSUM_FLOOR` times sum_i w_i |g_i| counts as zero.
-
-    >>> P, _ = propositions(np.array([[1, 0], [1, 1], [0, 1], [0, 0]]))
-    >>> S = RuleSearch(P, np.array([-2., -1., 1., 2.]), np.ones(4), None, objective='gs', max_rule_length=2)
-    >>> S.p, S.value(S.extent((0,))), S.bound(S.extent(()))
-    (4, 3.0, 3.0)
-    """
-    def __init__(self, P, g, h, O, objective:str='ogb', eps:float=1e-4, reg:float=0.0, bound:str='admissible',
-                 max_rule_length:int=3, monitor:SearchMonitor|None=None, sample_weight=None):
-        self.P, self.Pf = P, P.astype(np.float64)
-        self.n, self.p = P.shape
-        self.colbits = columns_to_bits(P.astype(np.uint8))
-        self.g, self.h = np.asarray(g, np.float64), np.asarray(h, np.float64)
-        self.O = np.ascontiguousarray(O if O is not None else np.zeros((self.n, 0)))
-        self.w = _weights(sample_weight)
-        if self.w is None: self.wg, self.wh, self.wO = self.g, self.h, self.O
-        else: self.wg, self.wh, self.wO = self.w * self.g, self.w * self.h, self.w[:, None] * self.O
-        self.objective, self.eps, self.reg, self.bound_kind = objective, eps, reg, bound
-        self.floor = _GSUM_FLOOR * float(np.abs(self.wg).sum())
-        self.max_rule_length, self.monitor = max_rule_length, monitor
-        self.nodes = 0
-
-    def extent(self, conj) -> np.ndarray:
-        "Boolean mask of the rows where every proposition of `conj` (a tuple of proposition indices) holds."
-        m = np.ones(self.n, dtype=bool)
-        for j in conj: m &= self.P[:, j]
-        return m
-
-    def values_of(self, masks) -> np.ndarray:
-        "Objective of each extent given as a boolean matrix (n x k)."
-        M = np.asarray(masks, dtype=np.float64)
-        gsum, count = _denoise(self.wg @ M, self.floor), (M.sum(axis=0) if self.w is None else self.w @ M)
-        hsum = self.wh @ M if self.objective == 'xgb' else None
-        par = ((self.wO.T @ M) ** 2).sum(axis=0) if self.objective == 'ogb' and self.O.shape[1] else None
-        return _snap(objective_values(self.objective, gsum, count, hsum, par, self.eps, self.reg))
-
-    def value(self, mask) -> float: return float(self.values_of(mask[:, None])[0])
-
-    def expired(self) -> bool:
-        return self.monitor is not None and self.monitor.expired()
-
-# %% ../nbs/30_ogb.ipynb #b2efff5e
-@patch
-def children(self:RuleSearch, mask, start:int=0):
-    """Values and sizes (numbers of rows) of the extents `mask AND P[:, j]` for every proposition j >= start (one
-    matrix product); propositions before `start` get value -inf and size 0."""
-    A = self.Pf[mask, start:]                          # |E| x (p - start)
-    gsum, count = _denoise(self.wg[mask] @ A, self.floor), A.sum(axis=0)
-    weight = count if self.w is None else self.w[mask] @ A
-    hsum = self.wh[mask] @ A if self.objective == 'xgb' else None
-    par = None
-    if self.objective == 'ogb' and self.O.shape[1]:
-        par = ((A.T @ self.wO[mask]) ** 2).sum(axis=1)
-    vals = _snap(objective_values(self.objective, gsum, weight, hsum, par, self.eps, self.reg))
-    if start == 0: return vals, count
-    return (np.concatenate([np.full(start, -np.inf), vals]), np.concatenate([np.zeros(start), count]))
-
-@patch
-def child_key(self:RuleSearch, mask_bits, j) -> bytes:
-    "Bitset of the child extent, as a dictionary key."
-    return (mask_bits & self.colbits[j]).tobytes()
-
-# %% ../nbs/30_ogb.ipynb #e3956b6e
-@patch
-def bound(self:RuleSearch, mask) -> float:
-    "Bound on the objective of every sub-extent of `mask` (admissible except objective 'ogb' with bound 'presort')."
-    return float(_snap(self._bound(mask), up=True))
-
-@patch
-def _bound(self:RuleSearch, mask) -> float:
-    g, w = self.g[mask], (None if self.w is None else self.w[mask])
-    if self.objective == 'gs': return bound_gs(g, w)
-    if self.objective == 'gb': return bound_gb(g, 0.0, w)
-    if self.objective == 'xgb': return bound_xgb(g, self.h[mask], self.reg, w)
-    if self.bound_kind == 'presort': return bound_ogb_presort(g, self.O[mask], self.eps, w)
-    return bound_ogb_admissible(g, self.O[mask], self.eps, w)
-
-# %% ../nbs/30_ogb.ipynb #3b787dab
-@patch
-def simplify(self:RuleSearch, conj) -> tuple:
-    "A shortest sub-conjunction of `conj` with the same extent (brute force over the few subsets)."
-    target = self.extent(conj)
-    for r in range(len(conj)):
-        for sub in itertools.combinations(conj, r):
-            if np.array_equal(self.extent(sub), target): return tuple(sub)
-    return tuple(conj)
-
-# %% ../nbs/30_ogb.ipynb #46bdbfde
-_TIE_WIDTH = 8   # greedy search follows at most this many walks (tied branches) per search
-
-def search_greedy(S:RuleSearch):
-    """Start from the empty conjunction; add the proposition that most improves the objective while one does.
-
-    Ties are followed rather than broken. A refinement that only *ties* the current value is taken, as long as it
-    shrinks the extent (e.g. it removes the rows of an earlier rule, which changes neither g_perp^T q nor
-    ||q_perp||): a later one may improve on the tie. When several refinements tie for the best, each starts its own
-    greedy walk (at most `_TIE_WIDTH` walks in all; an extent is walked once). Returns `(conjunction, value)`, the
-    first conjunction met with the best value, and sets `S.ties`: every conjunction met with that value, in the order
-    met (the estimator breaks the tie by the refitted risk).
-
-    >>> P, _ = propositions(np.array([[1, 0], [1, 1], [0, 1], [0, 0]]))
-    >>> S = RuleSearch(P, np.array([-2., -1., 1., 2.]), np.ones(4), None, 'gs', max_rule_length=2)
-    >>> search_greedy(S), S.ties     # x0 (rows 0, 1) and its negation (rows 2, 3) both reach |sum g| = 3
-    (((0,), 3.0), [(0,), (2,)])
-    """
-    root = np.ones(S.n, dtype=bool)
-    visited = [((), S.value(root))]                            # every conjunction a walk reaches, with its value
-    walks, seen, spare = [((), root, visited[0][1])], set(), _TIE_WIDTH - 1
-    for conj, mask, val in walks:                              # walks started on the way are appended
-        while len(conj) < S.max_rule_length and S.p > 0 and not S.expired():
-            vals, count = S.children(mask)
-            S.nodes += 1
-            vals = np.where((count > 0) & (count < mask.sum()), vals, -np.inf)   # a step must shrink the extent
-            top = float(vals.max())
-            if not (top > val or (top == val and val > 0)): break   # across a tie, but never along -inf or 0
-            bits, nxt = from_bool(mask), []
-            for j in np.flatnonzero(vals == top):
-                key = S.child_key(bits, j)
-                if key not in seen:
-                    seen.add(key)
-                    nxt.append(conj + (int(j),))
-            if not nxt: break                                  # another walk already goes on from here
-            visited.append((nxt[0], top))
-            for c in nxt[1:spare + 1]:
-                walks.append((c, S.extent(c), top))
-                visited.append((c, top))
-            spare -= min(spare, len(nxt) - 1)
-            conj, mask, val = nxt[0], mask & S.P[:, nxt[0][-1]], top
-    best = max(v for _, v in visited)
-    S.ties = [c for c, v in visited if v == best]
-    return S.ties[0], best
-
-# %% ../nbs/30_ogb.ipynb #3114292f
-def search_beam(S:RuleSearch, beam_width:int=5):
-    """Beam search: keep the `beam_width` best distinct extents at each length; return the best conjunction seen.
-    Sets `S.ties`: the beam members (and the empty conjunction) with the best value, in the order met.
-
-    >>> P, _ = propositions(np.array([[1, 0], [1, 1], [0, 1], [0, 0]]))
-    >>> conj, val = search_beam(RuleSearch(P, np.array([-2., -1., 1., 2.]), np.ones(4), None, 'gb',
-    ...                                    max_rule_length=2), 2)
-    >>> conj, round(val, 8)   # 3 / sqrt 2 (the search compares values to about 10 digits)
-    ((0,), 2.12132034)
-    """
-    root = np.ones(S.n, dtype=bool)
-    best_conj, best_val = (), S.value(root)
-    beam, met = [((), root)], [(best_val, ())]
-    for _ in range(S.max_rule_length):
-        cand = {}
-        for conj, mask in beam:
-            if S.p == 0: break
-            vals, count = S.children(mask)
-            S.nodes += 1
-            bits, size = from_bool(mask), mask.sum()
-            for j in np.flatnonzero((count > 0) & (count < size) & np.isfinite(vals)):
-                key = S.child_key(bits, j)
-                if key not in cand or vals[j] > cand[key][0]: cand[key] = (float(vals[j]), conj + (int(j),))
-        if not cand: break
-        top = sorted(cand.values(), key=lambda vc: (-vc[0], len(vc[1]), vc[1]))[:beam_width]
-        if top[0][0] > best_val: best_val, best_conj = top[0]
-        met += top
-        beam = [(c, S.extent(c)) for _, c in top]
-        if S.expired(): break
-    S.ties = [c for v, c in met if v == best_val]
-    return best_conj, best_val
-
-# %% ../nbs/30_ogb.ipynb #d17a40e6
-def search_bnb(S:RuleSearch):
-    """Best-bound-first branch-and-bound over conjunctions of at most `max_rule_length` propositions, each visited once
-    (propositions added in increasing index order; an extent already reached by a dominating node is skipped).
-    With an admissible bound the result is a best conjunction of the language. Returns `(conjunction, value)`.
-
-    >>> P, _ = propositions(np.array([[1, 0], [1, 1], [0, 1], [0, 0]]))
-    >>> S = RuleSearch(P, np.array([-2., -1., 1., 2.]), np.ones(4), None, 'gs', max_rule_length=2)
-    >>> search_bnb(S), S.complete
-    (((0,), 3.0), True)
-    """
-    root = np.ones(S.n, dtype=bool)
-    best_conj, best_val = (), S.value(root)
-    heap, tick = [(-np.inf, 0.0, 0, ())], 1
-    seen = {}                                           # extent -> [(last index, length)] of nodes kept
-    complete = True
-    while heap:
-        key, _, _, conj = heapq.heappop(heap)
-        if -key <= best_val: break                       # every open node is bounded by best_val
-        if S.expired():
-            complete = False
-            break
-        mask = S.extent(conj)
-        b = S.bound(mask)
-        S.nodes += 1
-        if b <= best_val: continue
-        start = conj[-1] + 1 if conj else 0
-        vals, count = S.children(mask, start)
-        size, L = mask.sum(), len(conj) + 1
-        valid = np.zeros(S.p, dtype=bool)
-        valid[start:] = (count[start:] > 0) & (count[start:] < size)   # a child must change the extent
-        if not valid.any(): continue
-        jbest = int(np.argmax(np.where(valid, vals, -np.inf)))
-        if vals[jbest] > best_val: best_val, best_conj = float(vals[jbest]), conj + (jbest,)
-        if L >= S.max_rule_length: continue                 # children at the length limit are scored, never expanded
-        bits = from_bool(mask)
-        for j in np.flatnonzero(valid):
-            k = S.child_key(bits, j)
-            kept = seen.setdefault(k, [])
-            if any(l <= j and ln <= L for l, ln in kept): continue
-            kept.append((int(j), L))
-            heapq.heappush(heap, (-b, -float(vals[j]), tick, conj + (int(j),)))
-            tick += 1
-    S.complete = complete
-    return best_conj, best_val
-
-def search_rules(S:RuleSearch, search:str='bnb', beam_width:int=5):
-    """Run one of the searches ('bnb', 'greedy', 'beam'); return `(simplified conjunction, value)`.
-
-    >>> P, _ = propositions(np.array([[1, 0], [1, 1], [0, 1], [0, 0]]))
-    >>> search_rules(RuleSearch(P, np.array([-2., -1., 1., 2.]), np.ones(4), None, 'gs'), 'greedy')
-    ((0,), 3.0)
-    """
-    if search == 'bnb': conj, val = search_bnb(S)
-    elif search == 'greedy': conj, val = search_greedy(S)
-    elif search == 'beam': conj, val = search_beam(S, beam_width)
-    else: raise ParameterError(f"unknown search {search!r}; choose from {SEARCHES}.")
-    return S.simplify(conj), val
-
-# %% ../nbs/30_ogb.ipynb #e073b3be
-WEIGHTS = ('corrective', 'line', 'keep')
-
-def _wsum(v, w):
-    "sum_i v_i, or sum_i w_i v_i with weights."
-    return np.sum(v) if w is None else np.dot(w, v)
-
-def _penalised_risk(loss, Q, beta, y, reg, w=None, offset=0.0):
-    return float(_wsum(loss.value(offset + Q @ beta, y), w) + 0.5 * reg * beta @ beta)
-
-_SEPARATION = 30.0   # |f| beyond which the logistic (or, below, the Poisson) loss is flat to rounding: exp(-30) ~ 1e-13
-
-def _separated(f, loss:str) -> bool:
-    "Have the scores run off to a separated extent (logistic: |f| > 30; Poisson: f < -30)?"
-    return bool(np.max(np.abs(f)) > _SEPARATION) if loss == 'logistic' else bool(np.min(f) < -_SEPARATION)
-
-def corrective_weights(Q, # (n, t) 0/1 outputs of the selected queries
-                       y, loss, # targets and a `Loss` (or its name)
-                       reg:float=0.0, # L2 penalty (reg/2) * ||beta||^2
-                       beta0=None, # warm start
-                       tol:float=1e-10, # stop when ||gradient||_inf <= tol * (1 + ||Q^T g0||_inf)
-                       max_iter:int=100,
-                       sample_weight=None, # row weights w: minimise sum_i w_i l_i + (reg/2)||beta||^2
-                       offset=None): # fixed scores o (a number or one per row): the model is f = o + Q beta
-    """Refit all weights: argmin_beta sum_i l(o_i + (Q beta)_i, y_i) + (reg/2)||beta||^2. Closed form for the squared
-    loss, damped Newton with backtracking line search otherwise. Returns `(beta, n_iterations)`.
-
-    >>> Q = np.array([[1., 0.], [1., 1.], [1., 1.]]); y = np.array([1., 2., 4.])
-    >>> corrective_weights(Q, y, 'squared')[0]
-    array([1., 2.])
-    >>> corrective_weights(Q[1:, :1], y[1:], 'squared', sample_weight=[3., 1.])[0]   # rows 2, 2, 2, 4: the mean 2.5
-    array([2.5])
-    """
-    loss = get_loss(loss)
-    Q = np.asarray(Q, dtype=np.float64)
-    t = Q.shape[1]
-    if t == 0: return np.zeros(0), 0
-    w = _weights(sample_weight)
-    W = lambda v: v if w is None else w * v                       # row weights applied to a per-row vector
-    o = np.zeros(len(y)) if offset is None else np.broadcast_to(np.asarray(offset, dtype=np.float64), (len(y),))
-    if offset is not None and loss.name == 'squared': y = np.asarray(y, dtype=np.float64) - o
-    if loss.name == 'squared':
-        QW = Q if w is None else Q * w[:, None]
-        A = 2.0 * QW.T @ Q + reg * np.eye(t)
-        try: return np.linalg.solve(A, 2.0 * QW.T @ y), 1
-        except np.linalg.LinAlgError: return np.linalg.lstsq(A, 2.0 * QW.T @ y, rcond=None)[0], 1
-    beta = np.zeros(t) if beta0 is None else np.asarray(beta0, dtype=np.float64).copy()
-    scale = 1.0 + np.max(np.abs(Q.T @ W(loss.gradient(o, y))))
-    obj = _penalised_risk(loss, Q, beta, y, reg, w, o)
-    for it in range(1, max_iter + 1):
-        f = o + Q @ beta
-        grad = Q.T @ W(loss.gradient(f, y)) + reg * beta
-        if np.max(np.abs(grad)) <= tol * scale: return beta, it - 1
-        H = Q.T @ (W(loss.hessian(f, y))[:, None] * Q) + reg * np.eye(t)
-        H += 1e-12 * max(np.trace(H), 1.0) * np.eye(t)          # keeps a singular Hessian (reg = 0) solvable
-        try: step = -np.linalg.solve(H, grad)
-        except np.linalg.LinAlgError: step = -np.linalg.lstsq(H, grad, rcond=None)[0]
-        a, slope = 1.0, float(grad @ step)
-        # a decrease below the objective's rounding error cannot be measured: then take the full Newton step (without
-        # this, backtracking accepts ever smaller steps that leave the objective unchanged until max_iter)
-        flat = -slope <= 1e-12 * (1.0 + abs(obj))
-        while a > 1e-12:                                         # Armijo backtracking
-            new = _penalised_risk(loss, Q, beta + a * step, y, reg, w, o)
-            if flat or new <= obj + 1e-4 * a * slope: break
-            a *= 0.5
-        if a <= 1e-12: return beta, it
-        beta, obj = beta + a * step, new
-    return beta, max_iter
-
-# %% ../nbs/30_ogb.ipynb #0c895030
-def line_weight(q, f, y, loss, reg:float=0.0, max_iter:int=50, sample_weight=None) -> float:
-    """Best weight b of a new rule q added to scores f with the others fixed: argmin_b sum l(f + b q, y) + (reg/2) b^2
-    (with weights, sum w l).
-
-    >>> line_weight(np.array([1., 1., 0.]), np.zeros(3), np.array([2., 4., 9.]), 'squared')
-    3.0
-    >>> line_weight(np.array([1., 1., 0.]), np.zeros(3), np.array([2., 4., 9.]), 'squared', sample_weight=[2., 1., 1.])
-    2.6666666666666665
-    """
-    loss = get_loss(loss)
-    q = np.asarray(q, dtype=np.float64)
-    on = q > 0
-    fo, yo = f[on], y[on]
-    w = _weights(sample_weight)
-    wo = None if w is None else w[on]
-    phi = lambda b: float(_wsum(loss.value(fo + b, yo), wo) + 0.5 * reg * b * b)
-    b, val = 0.0, phi(0.0)
-    for _ in range(max_iter):
-        d1 = float(_wsum(loss.gradient(fo + b, yo), wo) + reg * b)
-        d2 = float(_wsum(loss.hessian(fo + b, yo), wo) + reg)
-        if abs(d1) <= 1e-12 * (1 + abs(b)) or d2 <= 0: break
-        step, a = -d1 / d2, 1.0
-        flat = d1 * d1 / d2 <= 1e-12 * (1.0 + abs(val))          # decrease below rounding: take the full step
-        while not flat and a > 1e-12 and phi(b + a * step) > val: a *= 0.5
-        if a <= 1e-12: break
-        b, val = b + a * step, phi(b + a * step)
-    return float(b)
-
-def keep_weight(q, g, h, reg:float=0.0, sample_weight=None) -> float:
-    """The one Newton step of XGBoost for the new rule, never revised: -sum_q g / (reg + sum_q h) (weighted sums with
-    weights).
-
-    >>> keep_weight(np.array([1., 1., 0.]), np.array([-4., -8., 1.]), np.array([2., 2., 2.]))
-    3.0
-    """
-    on = np.asarray(q) > 0
-    w = _weights(sample_weight)
-    wo = None if w is None else w[on]
-    return float(-_wsum(g[on], wo) / max(reg + _wsum(h[on], wo), 1e-300))
+__all__ = ['RuleBoostingRegressor', 'RuleBoostingClassifier']
 
 # %% ../nbs/30_ogb.ipynb #3f3270ac
-_ZERO_GRADIENT = 1e-9   # a (projected) gradient this small relative to the gradient's scale counts as zero
-
 class _RuleBoosting(GlassworksEstimator):
-    "Shared fit loop of `RuleBoostingRegressor` and `RuleBoostingClassifier`."
+    "What `RuleBoostingRegressor` and `RuleBoostingClassifier` share: checks, the language, the call of `boost`."
     _losses = ('squared',)
 
     def _check_params(self):
@@ -1023,7 +158,7 @@ def _fit_linear_terms(self:_RuleBoosting, X, w=None):
     for j, x in self._numeric_inputs(X).items():
         mu = float(np.average(x, weights=w))
         sd = float(np.sqrt(np.average((x - mu) ** 2, weights=w)))
-        if sd > _DEPENDENCE_RTOL * max(float(np.max(np.abs(x))), 1.0): self.linear_terms_.append((j, mu, sd))
+        if sd > DEPENDENCE_RTOL * max(float(np.max(np.abs(x))), 1.0): self.linear_terms_.append((j, mu, sd))
 
 @patch
 def _linear_matrix(self:_RuleBoosting, X) -> np.ndarray:
@@ -1045,119 +180,20 @@ def _offset_value(self:_RuleBoosting, y, w=None) -> float:
 # %% ../nbs/30_ogb.ipynb #78beac9a
 @patch
 def _boost(self:_RuleBoosting, B, y, sample_weight=None, L=None):
-    """The boosting loop on binarised data B and encoded targets y, minimising sum_i w_i l(f_i, y_i) with weights
-    (all sums, inner products and bounds are weighted; `sample_weight` must be positive). `L` (n x p) holds fixed
-    linear terms: they start in the basis and their weights are fitted with the rules' (`linear_path_`). The
-    scores are f = offset + L gamma + Q beta, with the fixed `offset_`."""
-    loss = get_loss(self.loss)
-    n = B.shape[0]
-    w = _weights(sample_weight)
+    """The boosting loop (`boost`) on binarised data B and encoded targets y, minimising sum_i w_i l(f_i, y_i) with
+    weights (`sample_weight` must be positive). `L` (n x p) holds fixed linear terms: they start in the basis and
+    their weights are fitted with the rules' (`linear_path_`). The scores are f = offset + L gamma + Q beta, with the
+    fixed `offset_`."""
+    w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
     P, self.propositions_ = propositions(B, negations=self.language == 'quantile')
-    monitor = SearchMonitor(self.time_limit, verbose=0, name='ogb', memory_limit=self.memory_limit)
-    basis = OrthonormalBasis(n, sample_weight=w)
-    self.offset_ = off = self._offset_value(y, w)
-    kept = [k for k in range(0 if L is None else L.shape[1]) if basis.add(L[:, k])]   # independent terms only
-    lin, p = [L[:, k] for k in kept], len(kept)
-    self.linear_terms_ = [getattr(self, 'linear_terms_', [])[k] for k in kept]
-    conjs, cols, beta, f = [], list(lin), np.zeros(0), np.full(n, off)
-    empty_risk = loss.risk(f, y, w)
-    if p:
-        beta, _ = corrective_weights(np.column_stack(cols), y, loss, self.reg, sample_weight=w, offset=off)
-        f = off + np.column_stack(cols) @ beta
-    self.history_ = [dict(n_rules=0, complexity=p, risk=loss.risk(f, y, w), objective=np.nan, nodes=0, time=0.0)]
-    self.weights_path_, self.linear_path_ = [np.zeros(0)], [beta[:p].copy()]
-    reason, nodes_total, complete = 'n_rules', 0, True
-    g_scale = basis.norm(loss.gradient(f, y))
-    with monitor.interruptible():              # Ctrl-C: stop after the current rule, keep the rules so far
-        for step in range(self.n_rules):
-            g_raw, h = loss.gradient(f, y), loss.hessian(f, y)
-            g = basis.project_out(g_raw) if self.objective == 'ogb' else g_raw
-            if basis.norm(g) <= _ZERO_GRADIENT * max(g_scale, basis.norm(g_raw)):
-                reason = 'no_query'
-                break  # zero up to rounding: any rule would be chosen by noise
-            S = RuleSearch(P, g, h, basis.O, self.objective, self.epsilon, self.reg, self.bound,
-                           self.max_rule_length, monitor, sample_weight=w)
-            conj, val = search_rules(S, self.search, self.beam_width)
-            nodes_total += S.nodes
-            complete = complete and getattr(S, 'complete', True)
-            if not np.isfinite(val) or val <= 0:
-                reason = monitor.stopped_by if monitor.expired() else 'no_query'
-                break
-            conj = self._break_tie(S, conj, cols, beta, f, y, loss, w, off)
-            q = S.extent(conj).astype(np.float64)
-            added = basis.add(q)
-            if not added and self.weights == 'corrective':
-                reason = 'linearly_dependent_query_extent'
-                break
-            beta = self._new_weights(cols, beta, q, f, y, loss, w, off)
-            conjs.append(conj)
-            cols.append(q)
-            Q = np.column_stack(cols)
-            if not np.all(np.isfinite(beta)):
-                reason = 'diverged'
-                conjs.pop()
-                cols.pop()
-                break
-            if self.reg == 0 and loss.name != 'squared' and _separated(off + Q @ beta, loss.name):
-                reason = 'separated'
-                conjs.pop()
-                cols.pop()
-                beta = beta[:-1]
-                break  # its weight would grow without bound
-            f = off + Q @ beta
-            cx = p + sum(1 + len(c) for c in conjs)
-            self.history_.append(dict(n_rules=len(conjs), complexity=cx, risk=loss.risk(f, y, w), objective=val,
-                                      nodes=S.nodes, time=monitor.elapsed))
-            self.weights_path_.append(beta[p:].copy())
-            self.linear_path_.append(beta[:p].copy())
-            if self.verbose:
-                print(f"[ogb] rule {len(conjs):3d}  complexity {cx:4d}  risk {self.history_[-1]['risk']:.6g}  "
-                      f"objective {val:.4g}  {self._conj_text(conj)}", file=sys.stderr, flush=True)
-            if self.max_complexity is not None and cx >= self.max_complexity:
-                reason = 'max_complexity'
-                break
-            if monitor.expired():  # time, memory or Ctrl-C
-                reason = monitor.stopped_by
-                break
-    self.conjunctions_, self.coef_ = conjs, beta[p:p + len(conjs)]
-    self.linear_coef_ = beta[:p].copy()
-    self.stopping_reason_ = reason
-    self.fit_time_ = monitor.elapsed
-    self.stats_ = dict(time=self.fit_time_, nodes=nodes_total, n_propositions=P.shape[1], n_rules=len(conjs),
-                       empty_risk=empty_risk, stopping_reason=reason,
-                       searches_complete=complete)   # False: a B&B search was cut short by time_limit
+    self.offset_ = self._offset_value(y, w)
+    settings = BoostSettings(**{k: getattr(self, k) for k in BoostSettings._fields})
+    r = boost(P, y, settings, w, L, self.offset_, describe=self._conj_text)
+    self.linear_terms_ = [getattr(self, 'linear_terms_', [])[k] for k in r.kept_terms]
+    self.conjunctions_, self.coef_, self.linear_coef_ = r.conjunctions, r.coef, r.linear_coef
+    self.history_, self.weights_path_, self.linear_path_ = r.history, r.weights_path, r.linear_path
+    self.stopping_reason_, self.fit_time_, self.stats_ = r.stopping_reason, r.fit_time, r.stats
     return self
-
-# %% ../nbs/30_ogb.ipynb #93356256
-@patch
-def _new_weights(self:_RuleBoosting, cols, beta, q, f, y, loss, w, off) -> np.ndarray:
-    "The weights once the column q joins `cols` (weights `beta`, scores f), by the `weights` rule."
-    if self.weights == 'corrective':
-        return corrective_weights(np.column_stack(cols + [q]), y, loss, self.reg, np.append(beta, 0.0),
-                                  sample_weight=w, offset=off)[0]
-    if self.weights == 'line': return np.append(beta, line_weight(q, f, y, loss, self.reg, sample_weight=w))
-    return np.append(beta, keep_weight(q, loss.gradient(f, y), loss.hessian(f, y), self.reg, w))
-
-@patch
-def _break_tie(self:_RuleBoosting, S, conj, cols, beta, f, y, loss, w, off) -> tuple:
-    """Among the conjunctions the search found tied at the best objective value (`S.ties`, from greedy and beam
-    search), the one whose weight update gives the lowest penalised risk sum_i w_i l_i + (reg/2)||beta||^2,
-    rounded like the objectives; a remaining tie goes to the first. Conjunctions with the same extent count once."""
-    ties = getattr(S, 'ties', None) or []
-    cands, seen = [], set()
-    for c in ties:
-        c = S.simplify(c)
-        key = from_bool(S.extent(c)).tobytes()
-        if key not in seen:
-            seen.add(key)
-            cands.append(c)
-    if len(cands) < 2: return conj
-    def penalised(c):
-        q = S.extent(c).astype(np.float64)
-        b = self._new_weights(cols, beta, q, f, y, loss, w, off)
-        r = _penalised_risk(loss, np.column_stack(cols + [q]), b, y, self.reg, w, off)
-        return float(_snap(r)) if np.isfinite(r) else np.inf
-    return cands[int(np.argmin([penalised(c) for c in cands]))]
 
 # %% ../nbs/30_ogb.ipynb #7f3afb89
 @patch
@@ -1253,23 +289,56 @@ def plot_risk_complexity(self:_RuleBoosting, X=None, y=None, max_complexity:int=
     ax.legend(fontsize=8)
     return ax
 
-# %% ../nbs/30_ogb.ipynb #6ff7d86f
-class RuleBoostingRegressor(_RuleBoosting, GlassworksRegressor):
-    __doc__ = """Additive rule ensemble f(x) = sum_j beta_j q_j(x) by (orthogonal) gradient boosting; loss 'squared' or
-    'poisson' (log link: predict = exp f).
+# %% ../nbs/30_ogb.ipynb #b2e0a020
+def _fitted_attributes(classifier:bool=False) -> str:
+    "The Attributes section of the two estimators' docstrings, from its heading on (the classifier's has `classes_`)."
+    classes = ("    classes_ : ndarray\n"
+               "        The two class labels; `classes_[1]` is the positive class.\n") if classifier else ""
+    return """Attributes
+    ----------
+    model_ : RuleEnsemble
+        The fitted rule ensemble (intercept included).
+""" + classes + """    conjunctions_ : list of tuple
+        The selected rules as tuples of proposition indices (into `propositions_`), in the order they were added.
+    coef_ : ndarray
+        The rules' weights, aligned with `conjunctions_`.
+    propositions_ : list
+        The candidate propositions (column, operator, threshold) the rules are built from.
+    history_ : list of dict
+        One entry per boosting step: number of rules, complexity, training risk, objective value, nodes, time.
+    weights_path_ : list of ndarray
+        The weights after each step.
+    stopping_reason_ : str
+        Why fitting stopped: 'n_rules', 'max_complexity', 'no_query' (no rule improves the objective), 'time_limit',
+        'memory_limit', 'interrupt' (Ctrl-C), 'separated', 'diverged' or 'linearly_dependent_query_extent'.
+    fit_time_ : float
+        Seconds `fit` took.
+    compile_seconds_ : float
+        Seconds `fit` spent compiling numba kernels (0 once they are cached).
+    stats_ : dict
+        Search statistics: nodes explored, number of propositions, rules, time.
+    binarizer_ : Binarizer or ThresholdEncoder
+        The fitted encoder behind `propositions_`: a quantile `Binarizer` (language 'quantile') or a `ThresholdEncoder`.
+    linear_terms_ : list of (int, float, float)
+        With `include_linear_terms`: the inputs used as linear terms (index, mean, standard deviation); else empty.
+    linear_coef_ : ndarray
+        The weights of the standardised linear terms, aligned with `linear_terms_`.
+    offset_ : float
+        The fixed score in every prediction (0 without `offset`); it is part of `model_`'s intercept.
+    feature_importances_ : ndarray of shape (n_features_in_,)
+        Each input column's share of the ensemble (sums to 1; all 0 without rules).
+    n_features_in_ : int
+        Number of input columns seen by `fit`.
+    feature_names_ : list of str
+        Names of the input columns.
+    feature_names_in_ : ndarray of str
+        The input's column names; only set when `X` is a DataFrame.
+    """
 
-    ```python
-    >>> from sklearn.datasets import load_diabetes
-    >>> X, y = load_diabetes(return_X_y=True, as_frame=True)
-    >>> m = RuleBoostingRegressor(n_rules=3, max_rule_length=2).fit(X, y - y.mean())
-    >>> len(m.model_.rules) <= 3, m.stopping_reason_, m.history_[-1]['risk'] < m.history_[0]['risk']
-    (True, 'n_rules', True)
-
-    ```
-
-    `language` sets how numeric columns become propositions. On a column with few values, `'paper'` (the default,
-    as realkd) and `'fastogb'` keep every split in both directions; `'quantile'` has `n_cutpoints` cuts and their
-    negations:
+# %% ../nbs/30_ogb.ipynb #b2e0a022
+_REGRESSOR_OPTIONS = """`language` sets how numeric columns become propositions. On a column with few
+    values, `'paper'` (the default, as realkd) and `'fastogb'` keep every split in both directions; `'quantile'` has
+    `n_cutpoints` cuts and their negations:
 
     ```python
     >>> Xk = pd.DataFrame({'kids': [0, 0, 0, 0, 1, 1, 2, 3]}); yk = np.array([1., 1., 1., 1., 2., 2., 4., 6.])
@@ -1308,46 +377,23 @@ class RuleBoostingRegressor(_RuleBoosting, GlassworksRegressor):
 
     ```
 
-    Attributes
-    ----------
-    model_ : RuleEnsemble
-        The fitted rule ensemble (intercept included).
-    conjunctions_ : list of tuple
-        The selected rules as tuples of proposition indices (into `propositions_`), in the order they were added.
-    coef_ : ndarray
-        The rules' weights, aligned with `conjunctions_`.
-    propositions_ : list
-        The candidate propositions (column, operator, threshold) the rules are built from.
-    history_ : list of dict
-        One entry per boosting step: number of rules, complexity, training risk, objective value, nodes, time.
-    weights_path_ : list of ndarray
-        The weights after each step.
-    stopping_reason_ : str
-        Why fitting stopped: 'n_rules', 'max_complexity', 'no_query' (no rule improves the objective), 'time_limit',
-        'memory_limit', 'interrupt' (Ctrl-C), 'separated', 'diverged' or 'linearly_dependent_query_extent'.
-    fit_time_ : float
-        Seconds `fit` took.
-    compile_seconds_ : float
-        Seconds `fit` spent compiling numba kernels (0 once they are cached).
-    stats_ : dict
-        Search statistics: nodes explored, number of propositions, rules, time.
-    binarizer_ : Binarizer or ThresholdEncoder
-        The fitted encoder behind `propositions_`: a quantile `Binarizer` (language 'quantile') or a `ThresholdEncoder`.
-    linear_terms_ : list of (int, float, float)
-        With `include_linear_terms`: the inputs used as linear terms (index, mean, standard deviation); else empty.
-    linear_coef_ : ndarray
-        The weights of the standardised linear terms, aligned with `linear_terms_`.
-    offset_ : float
-        The fixed score in every prediction (0 without `offset`); it is part of `model_`'s intercept.
-    feature_importances_ : ndarray of shape (n_features_in_,)
-        Each input column's share of the ensemble (sums to 1; all 0 without rules).
-    n_features_in_ : int
-        Number of input columns seen by `fit`.
-    feature_names_ : list of str
-        Names of the input columns.
-    feature_names_in_ : ndarray of str
-        The input's column names; only set when `X` is a DataFrame.
     """
+
+# %% ../nbs/30_ogb.ipynb #6ff7d86f
+class RuleBoostingRegressor(_RuleBoosting, GlassworksRegressor):
+    __doc__ = """Additive rule ensemble f(x) = sum_j beta_j q_j(x) by (orthogonal) gradient boosting; loss 'squared' or
+    'poisson' (log link: predict = exp f).
+
+    ```python
+    >>> from sklearn.datasets import load_diabetes
+    >>> X, y = load_diabetes(return_X_y=True, as_frame=True)
+    >>> m = RuleBoostingRegressor(n_rules=3, max_rule_length=2).fit(X, y - y.mean())
+    >>> len(m.model_.rules) <= 3, m.stopping_reason_, m.history_[-1]['risk'] < m.history_[0]['risk']
+    (True, 'n_rules', True)
+
+    ```
+
+    """ + _REGRESSOR_OPTIONS + _fitted_attributes()
     _losses = ('squared', 'poisson')
     def __init__(self, n_rules:int=10, # at most this many rules (the intercept counts as one)
                  loss:str='squared', # 'squared', or 'poisson' (log link: `predict` returns exp f)
@@ -1412,7 +458,7 @@ def _encode_y(self:RuleBoostingRegressor, y, n=None):
 def predict(self:RuleBoostingRegressor, X) -> np.ndarray:
     "f(x) for the squared loss, exp(f(x)) for the Poisson loss."
     f = self._decision_values(X)
-    return np.exp(np.minimum(f, _MAX_LOG)) if self.loss == 'poisson' else f
+    return np.exp(np.minimum(f, MAX_LOG)) if self.loss == 'poisson' else f
 
 # %% ../nbs/30_ogb.ipynb #f18eadac
 class RuleBoostingClassifier(_RuleBoosting, GlassworksClassifier):
@@ -1439,48 +485,7 @@ class RuleBoostingClassifier(_RuleBoosting, GlassworksClassifier):
 
     ```
 
-    Attributes
-    ----------
-    model_ : RuleEnsemble
-        The fitted rule ensemble (intercept included).
-    classes_ : ndarray
-        The two class labels; `classes_[1]` is the positive class.
-    conjunctions_ : list of tuple
-        The selected rules as tuples of proposition indices (into `propositions_`), in the order they were added.
-    coef_ : ndarray
-        The rules' weights, aligned with `conjunctions_`.
-    propositions_ : list
-        The candidate propositions (column, operator, threshold) the rules are built from.
-    history_ : list of dict
-        One entry per boosting step: number of rules, complexity, training risk, objective value, nodes, time.
-    weights_path_ : list of ndarray
-        The weights after each step.
-    stopping_reason_ : str
-        Why fitting stopped: 'n_rules', 'max_complexity', 'no_query' (no rule improves the objective), 'time_limit',
-        'memory_limit', 'interrupt' (Ctrl-C), 'separated', 'diverged' or 'linearly_dependent_query_extent'.
-    fit_time_ : float
-        Seconds `fit` took.
-    compile_seconds_ : float
-        Seconds `fit` spent compiling numba kernels (0 once they are cached).
-    stats_ : dict
-        Search statistics: nodes explored, number of propositions, rules, time.
-    binarizer_ : Binarizer or ThresholdEncoder
-        The fitted encoder behind `propositions_`: a quantile `Binarizer` (language 'quantile') or a `ThresholdEncoder`.
-    linear_terms_ : list of (int, float, float)
-        With `include_linear_terms`: the inputs used as linear terms (index, mean, standard deviation); else empty.
-    linear_coef_ : ndarray
-        The weights of the standardised linear terms, aligned with `linear_terms_`.
-    offset_ : float
-        The fixed score in every prediction (0 without `offset`); it is part of `model_`'s intercept.
-    feature_importances_ : ndarray of shape (n_features_in_,)
-        Each input column's share of the ensemble (sums to 1; all 0 without rules).
-    n_features_in_ : int
-        Number of input columns seen by `fit`.
-    feature_names_ : list of str
-        Names of the input columns.
-    feature_names_in_ : ndarray of str
-        The input's column names; only set when `X` is a DataFrame.
-    """
+    """ + _fitted_attributes(classifier=True)
     _losses = ('logistic',)
     loss = 'logistic'   # fixed (a class attribute, so it is not an estimator parameter)
     def __init__(self, n_rules:int=10, # at most this many rules (the intercept counts as one)

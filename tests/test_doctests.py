@@ -10,8 +10,8 @@ import pytest
 
 MODULES = ['glassworks.bitsets', 'glassworks.models', 'glassworks.treedp', 'glassworks.kmeans1d', 'glassworks.oracles',
            'glassworks.validation', 'glassworks.osrt', 'glassworks.hierscale', 'glassworks.datasets',
-           'glassworks.binarize', 'glassworks.ogb', 'glassworks.extract', 'glassworks.osdt', 'glassworks.treebnb',
-           'glassworks.base', 'glassworks.pruning']
+           'glassworks.binarize', 'glassworks.boosting', 'glassworks.ogb', 'glassworks.extract', 'glassworks.osdt',
+           'glassworks.treebnb', 'glassworks.base', 'glassworks.pruning']
 
 
 def _public(mod):
