@@ -235,6 +235,7 @@ def _units(data:TreeData) -> Units:
 DEPTH2_MAX_BYTES = 2**28   # the depth-two solver's pair tables (3 * M * M * C floats) are used only up to this size
 SIM_ARCHIVE = 16           # support sets remembered per depth level for Proposition 6
 MAX_UPDATES = 64           # a slot is refilled from scratch after this many incremental updates (bounds the drift)
+_FIELD_SET = frozenset(PROBLEM_FIELDS)
 
 def make_problem(data:TreeData, lam_raw:float, tol:float, use_kmeans:bool, use_depth2:bool=True,
              incremental:bool=True, similarity:bool=False, max_depth:int|None=None, min_leaf:int=1) -> Problem:
@@ -261,9 +262,9 @@ def make_problem(data:TreeData, lam_raw:float, tol:float, use_kmeans:bool, use_d
         subtract_units=float(M * M) / max(un.ones / max(U, 1), 1.0) ** 2,
         side_best=np.zeros((2, M)), side_feat=np.zeros((2, M), np.int64),
         min_leaf=float(min_leaf), counts=np.ascontiguousarray(data.counts))
-    if set(fields) != set(PROBLEM_FIELDS):                     # each field named once, none missing
-        raise TypeError(f"Problem fields not matched: {sorted(set(fields) ^ set(PROBLEM_FIELDS))}")
-    return _new_problem(*(fields[f] for f in PROBLEM_FIELDS))   # by name: the record's order is PROBLEM_FIELDS'
+    if fields.keys() != _FIELD_SET:                                # each field named once, none missing
+        raise TypeError(f"Problem fields not matched: {sorted(_FIELD_SET.symmetric_difference(fields))}")
+    return _new_problem(*[fields[f] for f in PROBLEM_FIELDS])    # by name: the record's order is PROBLEM_FIELDS'
 
 
 # %% ../nbs/10_treedp.ipynb #b616a5bc
