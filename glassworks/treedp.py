@@ -235,27 +235,37 @@ def _units(data:TreeData) -> Units:
 DEPTH2_MAX_BYTES = 2**28   # the depth-two solver's pair tables (3 * M * M * C floats) are used only up to this size
 SIM_ARCHIVE = 16           # support sets remembered per depth level for Proposition 6
 MAX_UPDATES = 64           # a slot is refilled from scratch after this many incremental updates (bounds the drift)
+_FIELD_SET = frozenset(PROBLEM_FIELDS)
 
 def make_problem(data:TreeData, lam_raw:float, tol:float, use_kmeans:bool, use_depth2:bool=True,
              incremental:bool=True, similarity:bool=False, max_depth:int|None=None, min_leaf:int=1) -> Problem:
-    "The kernels' view of `data` for one search, with fresh scratch buffers."
+    """The kernels' view of `data` for one search, with fresh scratch buffers. The fields are given by name and put in
+    the order of `PROBLEM_FIELDS` here, so no order ties them."""
     K, U, M = data.stats.shape[1], data.U, data.M
     C = K + 1 if data.kind == CLS else 4                     # additive statistics of a cell, its row count last
     use_depth2 = bool(use_depth2) and data.kind != L1 and 3 * M * M * C * 8 <= DEPTH2_MAX_BYTES
     un = _units(data)
     Mp = M if use_depth2 else 0
-    D, W = (1 if max_depth is None else int(max_depth) + 2), data.fbits.shape[1]   # archive rows: remaining depth + 1
-    return _new_problem(int(data.kind), data.stats, data.ueq, data.fbits, float(lam_raw), float(tol), bool(use_kmeans),
-                   data.ys, data.ws, data.us, np.zeros(K), np.zeros(U), np.zeros(U), use_depth2,
-                   un, np.zeros(W + 1, np.uint64),
-                   np.zeros((3, C)), np.zeros((3, Mp, C)), np.zeros((3, Mp, Mp, C)),
-                   bool(incremental), np.zeros((3, W), np.uint64), np.zeros(3),
-                   np.full(3, -1, np.int64), np.zeros(1, np.int64),
-                   bool(similarity) and data.kind == CLS, np.ascontiguousarray(data.stats.sum(1) if data.kind == CLS
-                   else data.stats[:, 0]), np.zeros((D, SIM_ARCHIVE, W), np.uint64),
-                   np.full((D, SIM_ARCHIVE), -1.0), np.zeros(D, np.int64), np.zeros((4, C)),
-                   np.zeros((3, W), np.uint64), float(M * M) / max(un.ones / max(U, 1), 1.0) ** 2,
-                   np.zeros((2, M)), np.zeros((2, M), np.int64), float(min_leaf), np.ascontiguousarray(data.counts))
+    W, D = data.fbits.shape[1], (1 if max_depth is None else int(max_depth) + 2)   # archive rows: remaining depth + 1
+    fields = dict(
+        kind=int(data.kind), stats=data.stats, ueq=data.ueq, fbits=data.fbits, lam=float(lam_raw), tol=float(tol),
+        use_kmeans=bool(use_kmeans), ys=data.ys, ws=data.ws, us=data.us,
+        tmp=np.zeros(K), xbuf=np.zeros(U), wbuf=np.zeros(U),
+        use_depth2=use_depth2, units=un, key=np.zeros(W + 1, np.uint64),
+        tot=np.zeros((3, C)), single=np.zeros((3, Mp, C)), pair=np.zeros((3, Mp, Mp, C)),
+        incremental=bool(incremental), slot_bits=np.zeros((3, W), np.uint64), slot_centre=np.zeros(3),
+        slot_updates=np.full(3, -1, np.int64), slot_last=np.zeros(1, np.int64),
+        use_similarity=bool(similarity) and data.kind == CLS,
+        uweight=np.ascontiguousarray(data.stats.sum(1) if data.kind == CLS else data.stats[:, 0]),
+        sim_bits=np.zeros((D, SIM_ARCHIVE, W), np.uint64), sim_val=np.full((D, SIM_ARCHIVE), -1.0),
+        sim_next=np.zeros(D, np.int64), scratch=np.zeros((4, C)), scratch_bits=np.zeros((3, W), np.uint64),
+        subtract_units=float(M * M) / max(un.ones / max(U, 1), 1.0) ** 2,
+        side_best=np.zeros((2, M)), side_feat=np.zeros((2, M), np.int64),
+        min_leaf=float(min_leaf), counts=np.ascontiguousarray(data.counts))
+    if fields.keys() != _FIELD_SET:                                # each field named once, none missing
+        raise TypeError(f"Problem fields not matched: {sorted(_FIELD_SET.symmetric_difference(fields))}")
+    return _new_problem(*[fields[f] for f in PROBLEM_FIELDS])    # by name: the record's order is PROBLEM_FIELDS'
+
 
 # %% ../nbs/10_treedp.ipynb #b616a5bc
 _ONE = np.uint64(1)
@@ -944,22 +954,27 @@ def _binary_losses(t0, t1, si0, si1, sj0, sj1, p0, p1):  # costs a reference cou
     b1 = sj1 - p1
     return min(t0 - si0 - b0, t1 - si1 - b1), min(b0, b1), min(si0 - p0, si1 - p1), min(p0, p1)
 
-@njit(cache=True, inline='always')   # hot: three calls per pair; scalars only
+@njit(cache=True, inline='always')   # hot: four calls per pair; scalars only
 def _sse(w, a, q):
     "Squared error of a cell around its mean, from W, sum W a and sum W a^2 (+ EQ); 0 for an empty cell."
     return max(q - a * a / w, 0.0) if w > 0.0 else 0.0
+
+@njit(cache=True, inline='always')   # hot: once per pair; scalars only, as _binary_losses
+def _l2_losses(t0, t1, t2, si0, si1, si2, sj0, sj1, sj2, p0, p1, p2):
+    """Squared-error losses (l00, l01, l10, l11) of the four cells x_i = a, x_j = b of a pair: from W, sum W a and
+    sum W a^2 (+ EQ) of S (t), of x_i = 1 (si), of x_j = 1 (sj) and of x_i = x_j = 1 (p). Proposition 9."""
+    w10, a10, q10 = si0 - p0, si1 - p1, si2 - p2
+    w01, a01, q01 = sj0 - p0, sj1 - p1, sj2 - p2
+    l00 = _sse(t0 - si0 - w01, t1 - si1 - a01, t2 - si2 - q01)
+    return l00, _sse(w01, a01, q01), _sse(w10, a10, q10), _sse(p0, p1, p2)
 
 # %% ../nbs/10_treedp.ipynb #463f11fb
 @njit(cache=True)
 def _root_pairs(kind, lam, tol, h, tot, single, pair, flip, i, best, feat):
     """The pairs (i, j), j > i: each side of root i split on j, and each side of root j split on i, replace the side's
     best when better by more than tol (Proposition 9). The pairs (k, i), k < i, were seen by earlier calls, so after
-    this call root i has met every candidate; candidates reach a side in ascending j, as a scan would.
-
-    The cell losses are computed in the loop, one branch per loss (two classes, more classes, l2), and the four
-    candidates are compared written out: a helper taking `best` or a row of the tables would count references on
-    every pair (measured 4x slower). A cell may be a leaf only if it holds more than `h` rows (min_leaf - 1/2:
-    Proposition 15)."""
+    this call root i has met every candidate; candidates reach a side in ascending j, as a scan would. A cell may be
+    a leaf only if it holds more than `h` rows (min_leaf - 1/2: Proposition 15)."""
     M, C = single.shape
     K = C - 1
     n = tot[K]
@@ -1003,13 +1018,9 @@ def _root_pairs(kind, lam, tol, h, tot, single, pair, flip, i, best, feat):
             l10 = s10 - m10
             l11 = s11 - m11
         else:                                   # l2: W, sum W a, sum W a^2 (+ EQ) of each cell
-            w11, a11, q11 = pair[i, j, 0], pair[i, j, 1], pair[i, j, 2]
-            w10, a10, q10 = single[i, 0] - w11, single[i, 1] - a11, single[i, 2] - q11
-            w01, a01, q01 = single[j, 0] - w11, single[j, 1] - a11, single[j, 2] - q11
-            l00 = _sse(tot[0] - single[i, 0] - w01, tot[1] - single[i, 1] - a01, tot[2] - single[i, 2] - q01)
-            l01 = _sse(w01, a01, q01)
-            l10 = _sse(w10, a10, q10)
-            l11 = _sse(w11, a11, q11)
+            l00, l01, l10, l11 = _l2_losses(tot[0], tot[1], tot[2], single[i, 0], single[i, 1], single[i, 2],
+                                            single[j, 0], single[j, 1], single[j, 2], pair[i, j, 0], pair[i, j, 1],
+                                            pair[i, j, 2])
         n10 = sin - n11
         n01 = sjn - n11
         n00 = n - sin - n01  # rows in each cell
@@ -1380,6 +1391,107 @@ def _next_chunk(chunk, nodes, seconds, mon, target=0.25):
     if mon.time_limit is None: return max(64, nxt)
     return max(1, min(nxt, int(max(mon.time_limit - mon.elapsed, 0) / max(rate, 1e-9))))
 
+# %% ../nbs/10_treedp.ipynb #dccbf2e7
+_Search = namedtuple('_Search', ['data', 'view', 'keep', 'P', 'd2', 'km', 'memo', 'cnt', 'root', 'd', 'tol', 'lam',
+                                 'max_depth', 'min_leaf', 'mon'])
+_Search.__doc__ = """The fixed parts of one search: the data, the engine's view of it and the view's columns `keep`
+(Proposition 13), the problem record, the depth-two solver and the k-means bound (`d2`, `km`: `P` or None, see
+`_open`), the memo, the counters, the root support and its depth (-1: no limit), the tolerance in raw units, and
+`search_tree`'s `lam`, `max_depth` (capped), `min_leaf` and monitor."""
+
+_Known = namedtuple('_Known', ['tree', 'objective', 'budget', 'lazy'])
+_Known.__doc__ = """The known tree of a search: the incumbent (a `Tree`, None, or while `lazy` the function that makes
+one), its objective (inf: none) and the root's budget in raw units (only trees below it are looked for)."""
+
+def _check_search(data:TreeData, bound:str, min_leaf:int, max_depth:int|None):
+    "`search_tree`'s checks of its arguments: (min_leaf, max_depth), the depth capped at the number of features."
+    check_option(bound, 'bound', ('auto', 'kmeans', 'equiv'))
+    if bound == 'kmeans' and data.kind != L2: raise InputError("the k-means bound applies to l2 regression only.")
+    min_leaf = int(min_leaf)
+    if min_leaf < 1: raise InputError(f"min_leaf must be >= 1, got {min_leaf}.")
+    if max_depth is not None: max_depth = min(int(max_depth), data.M)   # a path tests each 0/1 feature at most once
+    if data.counts.sum() < min_leaf:
+        raise InputError(f"min_leaf={min_leaf} rows, but the data have {int(data.counts.sum())} rows of "
+                         "positive weight.")
+    return min_leaf, max_depth
+
+def _start_search(data, lam, max_depth, min_leaf, mon, bound, depth_two, incremental, similarity,
+                  distinct_features) -> _Search:
+    "The engine's view of `data`, the problem record and an empty memo, from `search_tree`'s (checked) arguments."
+    lam_raw, tol = lam * data.norm, REL_TOL * data.norm   # raw units; tolerance relative to the scale
+    use_km = data.kind == L2 and bound != 'equiv'
+    similarity = max_depth is not None if similarity is None else similarity
+    similarity = similarity and min_leaf == 1                # unsound under a minimum leaf size (Proposition 15)
+    keep = representative_features(data) if distinct_features else np.arange(data.M)
+    view = engine_view(data, keep)                       # the features the search sees (Proposition 13)
+    P = make_problem(view, lam_raw, tol, use_km, depth_two and max_depth is not None, incremental, similarity,
+                     max_depth, min_leaf)   # no limit: never two levels left
+    d2 = P if uses_depth_two(P) else None               # the depth-two solver, compiled only when it is used
+    km = P if use_km else None                           # the k-means bound, likewise
+    return _Search(data, view, keep, P, d2, km, make_memo(data.U), np.zeros(8, np.int64), full(data.U),
+                   -1 if max_depth is None else int(max_depth), tol, lam, max_depth, min_leaf, mon)
+
+
+# %% ../nbs/10_treedp.ipynb #4eb5b577
+def _build_known(S:_Search, known:_Known) -> _Known:
+    "The lazy incumbent made (`known.tree()`), kept only if feasible, priced, and the root's budget lowered to it."
+    tree = _feasible(S.data, known.tree(), S.min_leaf)
+    obj = _incumbent_objective(S.data, tree, S.lam, S.max_depth, S.mon)
+    return _Known(tree, obj, min(known.budget, obj * S.data.norm), False)
+
+def _rounds(S:_Search, chunk:int, anytime:bool, memory_limit:float|None, known:_Known):
+    """Rounds of `solve_node` on the root (with `anytime`, half of each round's nodes to descents first) until the
+    root's bounds meet or a limit or Ctrl-C stops the search; a lazy incumbent is made after the first round that does
+    not finish. Returns (root's memo slot, its lower bound, complete, nodes, rounds, the known tree)."""
+    P, memo, cnt, root, d, d2, km, mon, tol = S.P, S.memo, S.cnt, S.root, S.d, S.d2, S.km, S.mon, S.tol
+    total, rounds = 0, 0
+    with mon.interruptible():                             # Ctrl-C ends the search after its current round
+        while True:
+            budget = chunk if mon.node_limit is None else max(1, min(chunk, mon.node_limit - total))
+            t = mon.elapsed
+            done = 0
+            if anytime:                                      # Proposition 12: raise the root's bound first
+                cnt[NODES], cnt[ABORT], cnt[BUDGET] = 0, 0, max(1, budget // 2)
+                _descents(P, memo, cnt, root, d, d2, km)
+                done = int(cnt[NODES])
+                budget = max(1, budget - done)
+                total += done
+            cnt[NODES], cnt[ABORT], cnt[BUDGET] = 0, 0, budget
+            s = solve_node(P, memo, cnt, root, d, known.budget, d2, km)
+            total += int(cnt[NODES])
+            rounds += 1
+            vals = node_values(memo, s)
+            lb, ub = vals[LB], min(vals[UB], known.budget)
+            mon.update(upper=ub / S.data.norm, lower=min(lb, ub) / S.data.norm, nodes=total)
+            complete = ub - lb <= tol or lb >= known.budget - tol
+            if complete or mon.expired(nodes=total): break
+            if memory_limit is not None and memo.nbytes > memory_limit * 2**30:
+                mon.stopped_by = 'memory_limit'
+                break
+            chunk = _next_chunk(chunk, done + int(cnt[NODES]), mon.elapsed - t, mon)
+            if known.lazy: known = _build_known(S, known)   # the search did not finish at once: the known tree pays off
+    return s, lb, complete, total, rounds, known
+
+
+# %% ../nbs/10_treedp.ipynb #b310fe7a
+def _search_result(S:_Search, s:int, lb:float, complete:bool, known:_Known, total:int, rounds:int) -> SearchResult:
+    """The result of a search whose root is memo slot `s` with lower bound `lb` (raw units): the best tree read back
+    from the memo, or the known tree if nothing found beats it, with the objective recomputed from its leaves."""
+    data, memo, cnt = S.data, S.memo, S.cnt
+    if node_values(memo, s)[UB] < known.budget - S.tol:
+        tree = Tree(_read_tree(S.view, memo, S.root, S.d, S.lam * data.norm, S.keep), data.feature_names,
+                    task=data.task, classes=data.classes)
+        leaves = tree.leaves()
+        objective = sum(lf.loss for lf in leaves) + S.lam * len(leaves)
+    else: tree, objective = known.tree, known.objective      # nothing beats the incumbent (found so far)
+    stats = dict(nodes=total, memo_entries=int(cnt[ENTRIES]), memo_hits=int(cnt[HITS]),
+                 kmeans_bounds=int(cnt[BOUNDS]), depth_two_roots=int(cnt[ROOTS]), rounds=rounds, units=data.U)
+    # certified: the bound met the incumbent within REL_TOL; report them equal (the kernels' sums and the exact
+    # recomputation of the tree's objective may differ in the last bits)
+    lower = objective if complete else min(lb / data.norm, objective)
+    return SearchResult(tree, objective, lower, bool(complete), stats)
+
+
 # %% ../nbs/10_treedp.ipynb #bceee63d
 def search_tree(data:TreeData, # the problem
                 lam:float, # penalty per leaf (on the normalised loss scale)
@@ -1414,79 +1526,17 @@ def search_tree(data:TreeData, # the problem
         else: predict 0  (n=3)
 
     ```"""
-    check_option(bound, 'bound', ('auto', 'kmeans', 'equiv'))
-    if bound == 'kmeans' and data.kind != L2: raise InputError("the k-means bound applies to l2 regression only.")
+    min_leaf, max_depth = _check_search(data, bound, min_leaf, max_depth)
     mon = monitor if monitor is not None else SearchMonitor()
-    min_leaf = int(min_leaf)
-    if min_leaf < 1: raise InputError(f"min_leaf must be >= 1, got {min_leaf}.")
-    if max_depth is not None: max_depth = min(int(max_depth), data.M)   # a path tests each 0/1 feature at most once
-    if data.counts.sum() < min_leaf:
-        raise InputError(f"min_leaf={min_leaf} rows, but the data have {int(data.counts.sum())} rows of "
-                         "positive weight.")
-    lam_raw, tol = lam * data.norm, REL_TOL * data.norm   # raw units; tolerance relative to the scale
     lazy = callable(incumbent) and not isinstance(incumbent, Tree)     # built only if the first round is not enough
     if not lazy: incumbent = _feasible(data, incumbent, min_leaf)
     inc_obj = _incumbent_objective(data, None if lazy else incumbent, lam, max_depth, mon)
-    use_km = data.kind == L2 and bound != 'equiv'
-    U = data.U
-    similarity = max_depth is not None if similarity is None else similarity
-    similarity = similarity and min_leaf == 1                # unsound under a minimum leaf size (Proposition 15)
-    keep = representative_features(data) if distinct_features else np.arange(data.M)
-    view = engine_view(data, keep)                       # the features the search sees (Proposition 13)
-    P = make_problem(view, lam_raw, tol, use_km, depth_two and max_depth is not None, incremental, similarity,
-                 max_depth, min_leaf)   # no limit: never two levels left
-    d2 = P if uses_depth_two(P) else None               # the depth-two solver, compiled only when it is used
-    km = P if use_km else None                           # the k-means bound, likewise
-    memo = make_memo(U)
-    cnt = np.zeros(8, np.int64)
-    root = full(U)
-    d = -1 if max_depth is None else int(max_depth)
-    budget_root = inc_obj * data.norm                     # look only for trees better than the incumbent
-    total, rounds = 0, 0
-    if chunk is None: chunk = _first_round(view, mon)
-    with mon.interruptible():                             # Ctrl-C ends the search after its current round
-        while True:
-            budget = chunk if mon.node_limit is None else max(1, min(chunk, mon.node_limit - total))
-            t = mon.elapsed
-            done = 0
-            if anytime:                                      # Proposition 12: raise the root's bound first
-                cnt[NODES], cnt[ABORT], cnt[BUDGET] = 0, 0, max(1, budget // 2)
-                _descents(P, memo, cnt, root, d, d2, km)
-                done = int(cnt[NODES])
-                budget = max(1, budget - done)
-                total += done
-            cnt[NODES], cnt[ABORT], cnt[BUDGET] = 0, 0, budget
-            s = solve_node(P, memo, cnt, root, d, budget_root, d2, km)
-            total += int(cnt[NODES])
-            rounds += 1
-            vals = node_values(memo, s)
-            lb, ub = vals[LB], min(vals[UB], budget_root)
-            mon.update(upper=ub / data.norm, lower=min(lb, ub) / data.norm, nodes=total)
-            complete = ub - lb <= tol or lb >= budget_root - tol
-            if complete or mon.expired(nodes=total): break
-            if memory_limit is not None and memo.nbytes > memory_limit * 2**30:
-                mon.stopped_by = 'memory_limit'
-                break
-            chunk = _next_chunk(chunk, done + int(cnt[NODES]), mon.elapsed - t, mon)
-            if lazy:                                      # the search did not finish at once: the known tree pays off
-                incumbent, lazy = _feasible(data, incumbent(), min_leaf), False
-                inc_obj = _incumbent_objective(data, incumbent, lam, max_depth, mon)
-                budget_root = min(budget_root, inc_obj * data.norm)
-    if lazy and not complete:                             # stopped in the first round: the known tree may be better
-        incumbent = _feasible(data, incumbent(), min_leaf)
-        inc_obj = _incumbent_objective(data, incumbent, lam, max_depth, mon)
-        budget_root = min(budget_root, inc_obj * data.norm)
-    if node_values(memo, s)[UB] < budget_root - tol:
-        tree = Tree(_read_tree(view, memo, root, d, lam_raw, keep), data.feature_names, task=data.task,
-                    classes=data.classes)
-        leaves = tree.leaves()
-        objective = sum(lf.loss for lf in leaves) + lam * len(leaves)
-    else: tree, objective = incumbent, inc_obj              # nothing beats the incumbent (found so far)
-    stats = dict(nodes=total, memo_entries=int(cnt[ENTRIES]), memo_hits=int(cnt[HITS]),
-                 kmeans_bounds=int(cnt[BOUNDS]), depth_two_roots=int(cnt[ROOTS]), rounds=rounds, units=U)
-    # certified: the bound met the incumbent within REL_TOL; report them equal (the kernels' sums and the exact
-    # recomputation of the tree's objective may differ in the last bits)
-    lower = objective if complete else min(lb / data.norm, objective)
-    res = SearchResult(tree, objective, lower, bool(complete), stats)
+    S = _start_search(data, lam, max_depth, min_leaf, mon, bound, depth_two, incremental, similarity, distinct_features)
+    known = _Known(incumbent, inc_obj, inc_obj * data.norm, lazy)   # look only for trees better than the incumbent
+    if chunk is None: chunk = _first_round(S.view, mon)
+    s, lb, complete, total, rounds, known = _rounds(S, chunk, anytime, memory_limit, known)
+    if known.lazy and not complete: known = _build_known(S, known)   # stopped in the first round: it may be better
+    res = _search_result(S, s, lb, complete, known, total, rounds)
     if mon.verbose: _print_final(mon, res)
     return res
+
