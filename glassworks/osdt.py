@@ -42,114 +42,61 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
 
     Attributes
     ----------
-    tree_ : Tree
-        The fitted tree: the optimal one, or the best found when a limit stopped the search.
-    classes_ : ndarray
-        The class labels, in the order of `predict_proba`'s columns.
-    n_leaves_ : int
-        Number of leaves of `tree_`.
-    objective_ : float
-        Regularized objective of `tree_`: weighted misclassification rate + regularization * leaves.
-    lower_bound_ : float
-        A proven lower bound on the optimal objective.
-    gap_ : float
-        `objective_ - lower_bound_`; 0 when the model is certified optimal.
-    optimal_ : bool
-        True when the search finished and certified the model as optimal (False after a time/node/memory limit).
-    fit_time_ : float
-        Seconds `fit` spent searching (numba's first-use compilation not counted).
-    compile_seconds_ : float
-        Seconds `fit` spent compiling numba kernels (0 once they are cached).
+    tree_, classes_ : Tree, ndarray
+        The fitted tree (the optimal one, or the best found when a limit stopped the search); the class labels, in
+        the order of `predict_proba`'s columns.
+    n_leaves_, search_ : int, str
+        Number of leaves of `tree_`; the search that ran, 'dp' or 'bnb' (what `search='auto'` chose).
+    objective_, lower_bound_, gap_, optimal_ : float, float, float, bool
+        Regularized objective of `tree_` (weighted misclassification rate + regularization * leaves); a proven lower
+        bound on the optimal objective; `objective_ - lower_bound_`; True when the search finished and certified the
+        model as optimal (gap 0; False after a time/node/memory limit).
+    fit_time_, compile_seconds_ : float
+        Seconds `fit` spent searching (numba's first-use compilation not counted); seconds spent compiling numba
+        kernels (0 once they are cached).
     stats_ : dict
         Search counters and the anytime trace: nodes, time, time to the best model, what stopped the search.
-    search_ : str
-        The search that ran: 'dp' or 'bnb' (what `search='auto'` chose).
     feature_importances_ : ndarray of shape (n_features_in_,)
         Each input column's share of the model's loss reduction (sums to 1; all 0 for a constant model).
-    n_features_in_ : int
-        Number of input columns seen by `fit`.
-    feature_names_ : list of str
-        Names of the model's features: the columns, `x0, x1, ...`, or a `binarizer`'s 0/1 features.
-    feature_names_in_ : ndarray of str
-        The input's column names; only set when `X` is a DataFrame.
-    binarizer_ : Binarizer
-        The fitted `Binarizer` that turned X into 0/1 features; only set with a `binarizer`.
+    n_features_in_, feature_names_ : int, list of str
+        Number of input columns seen by `fit`; names of the model's features: the columns, `x0, x1, ...`, or a
+        `binarizer`'s 0/1 features.
+    feature_names_in_, binarizer_ : ndarray of str, Binarizer
+        The input's column names (only set when `X` is a DataFrame); the fitted `Binarizer` that turned X into 0/1
+        features (only set with a `binarizer`).
     """
     _binary_features = True
 
-    def __init__(self, regularization:float=0.01, # lambda: the price of one leaf, as a fraction of the data; 0 with
-                                                   # max_depth: the most accurate tree of that depth
-                 search:str='auto', # 'dp' (fast memoised DP), 'bnb' (the paper's branch and bound), 'auto'
-                 max_depth:int|None=None, # at most this many splits on a root-to-leaf path
-                 max_leaves:int|None=None, # at most this many leaves (search='bnb'; 'auto' switches to it)
-                 policy:str='curiosity', # bnb queue order: curiosity, bound, objective, entropy, gini, fifo, dfs
-                 bounds:dict|None=None, # bnb switches, e.g. {'lookahead': False}; see `BOUND_DEFAULTS`
-                 incumbent='greedy', # 'greedy', None, a `Tree`, or an objective value (bnb)
-                 time_limit:float|None=None, # seconds of search (numba's first-use compilation not counted);
-                                             # None = no limit
-                 node_limit:int|None=None, # bnb: queue pops; dp: subproblems expanded
-                 memory_limit:float|None=8.0, # GB the search may add to the process; then it stops with the best tree
-                                              # and its bound
-                 verbose:int=0, # 0 silent, 1 progress lines on stderr, 2 a line per improvement
-                 binarizer=None, # None: X must be 0/1; a Binarizer strategy ('quantile', 'gbdt', ...) or a Binarizer
-                                 # binarises any numeric X inside
-                 explore:str='depth-first', # DP search order: 'depth-first' (fastest to optimal) or 'hybrid'
-                                            # (best-first descents too: under a time limit the bound rises steadily;
-                                            # slower to finish)
-                 class_weight=None, # None, 'balanced' (every class the same total weight) or {label: weight}:
-                                    # misclassification costs
-                 min_samples_leaf=1): # rows every leaf must hold: a count, or a fraction of the rows (search='dp')
-        self.regularization, self.search, self.max_depth, self.max_leaves = (regularization, search, max_depth,
-                                                                             max_leaves)
-        self.class_weight, self.min_samples_leaf = class_weight, min_samples_leaf
-        self.policy, self.bounds, self.incumbent = policy, bounds, incumbent
-        self.time_limit, self.node_limit, self.memory_limit, self.verbose = (time_limit, node_limit, memory_limit,
-                                                                             verbose)
-        self.binarizer, self.explore = binarizer, explore
+    def __init__(self,
+        regularization:float=0.01, # lambda: price of a leaf, fraction of the data; 0 with max_depth: most accurate tree
+        search:str='auto', # 'dp' (fast memoised DP), 'bnb' (the paper's branch and bound), 'auto'
+        max_depth:int|None=None, # at most this many splits on a root-to-leaf path
+        max_leaves:int|None=None, # at most this many leaves (search='bnb'; 'auto' switches to it)
+        policy:str='curiosity', # bnb queue order: curiosity, bound, objective, entropy, gini, fifo, dfs
+        bounds:dict|None=None, # bnb switches, e.g. {'lookahead': False}; see `BOUND_DEFAULTS`
+        incumbent='greedy', # 'greedy', None, a `Tree`, or an objective value (bnb)
+        time_limit:float|None=None, # seconds of search (numba's first-use compilation not counted); None: no limit
+        node_limit:int|None=None, # bnb: queue pops; dp: subproblems expanded
+        memory_limit:float|None=8.0, # GB the search may add to the process; then it stops with the best tree and bound
+        verbose:int=0, # 0 silent, 1 progress lines on stderr, 2 a line per improvement
+        binarizer=None, # None: X must be 0/1; a Binarizer or its strategy ('quantile', 'gbdt', ...) binarises X inside
+        explore:str='depth-first', # DP order: 'depth-first' (fastest to optimal) or 'hybrid' (bound rises steadily)
+        class_weight=None, # misclassification costs: None, 'balanced' (same total weight per class), {label: weight}
+        min_samples_leaf=1): # rows every leaf must hold: a count, or a fraction of the rows (search='dp')
+        self.regularization, self.search, self.max_depth, self.policy = regularization, search, max_depth, policy
+        self.max_leaves, self.bounds, self.incumbent, self.verbose = max_leaves, bounds, incumbent, verbose
+        self.time_limit, self.node_limit, self.memory_limit = time_limit, node_limit, memory_limit
+        self.binarizer, self.explore, self.class_weight = binarizer, explore, class_weight
+        self.min_samples_leaf = min_samples_leaf
 
     def fit(self, X, y, sample_weight=None):
         "Find the optimal tree on 0/1 features `X` (binarize others first); returns `self`."
         bnds = self._check_params()
-        A, yy, w = self._validate_fit(X, y, 'classification', sample_weight)
-        w = self._class_weighted(yy, w)                 # misclassification costs enter as weights
-        min_leaf = self._min_leaf_rows(w)
-        mode = self.search
-        if mode == 'auto': mode = 'bnb' if self.max_leaves is not None else 'dp'
-        if mode == 'dp' and self.max_leaves is not None:
-            raise ParameterError("max_leaves needs search='bnb' (or 'auto'); the DP engine bounds depth, not leaves.")
-        if mode == 'bnb' and min_leaf > 1:
-            raise ParameterError("min_samples_leaf needs the DP search (search='dp', or 'auto' without max_leaves): "
-                                 "the paper's branch and bound has no leaf-size constraint.")
-        self.search_ = mode
-        classes = [c.item() if hasattr(c, 'item') else c for c in self.classes_]
-        lam = float(self.regularization)
-        if mode == 'bnb': ensure_compiled()          # compile (or load) the kernel before the clock starts
-        mon = SearchMonitor(self.time_limit, self.node_limit, self.verbose, name=f'osdt-{mode}',
-                            memory_limit=self.memory_limit)
-        data = TreeData(A, yy, sample_weight=w, task='classification', feature_names=self.feature_names_,
-                        classes=classes)
-        if mode == 'dp':
-            # a warm-start tree seeds the DP's budget too; the greedy one is built only if the first round is not enough
-            seed = ((lambda: self._warm(A, yy, w, classes, lam)[0]) if isinstance(self.incumbent, str) else
-                    self._warm(A, yy, w, classes, lam)[0])
-            res = search_tree(data, lam, max_depth=self.max_depth, monitor=mon, incumbent=seed,
-                              memory_limit=self.memory_limit, min_leaf=min_leaf,
-                              anytime=self.explore == 'hybrid')   # descents raise the bound steadily (treedp, Prop. 12)
-            tree = refit_leaves(res.tree, A, yy, w, classes)
-            obj = tree_regularized_risk(tree, lam)
-            mon.update(upper=obj, lower=obj if res.complete else min(res.lower_bound, obj))
-            stats = dict(search='dp', **res.stats)
-            complete = res.complete
-        else:
-            tree, stats, complete = self._fit_bnb(A, yy, w, data, classes, lam, bnds, mon)
-            if bnds['leaf_count'] == 'reference':   # the paper's off-by-one (kept to show the erratum) is unsound: its
-                complete, mon.lower = False, 0.0    # search proves nothing, so no bound but 0 and never 'optimal'
-                stats['unsound_bound'] = 'leaf_count=reference'
-        self.tree_, self.n_leaves_ = tree, tree.n_leaves
-        self.feature_importances_ = self._input_importances(tree.feature_importances(A, yy, w))
-        self._set_result(mon, stats, complete=complete)
+        A, yy, w, min_leaf = self._fit_input(X, y, sample_weight)    # validated; class weights folded into w
+        self.search_ = self._choose_search(min_leaf)
+        tree, mon, stats, complete = self._run_search(A, yy, w, bnds, min_leaf)
+        self._set_model(tree, A, yy, w, mon, stats, complete)
         return self
-
 
 # %% ../nbs/11_osdt.ipynb #5c0b6772
 _SEARCHES = ('auto', 'dp', 'bnb')
@@ -173,6 +120,61 @@ def _check_params(self:OSDTClassifier):
         raise ParameterError(f"`incumbent` must be 'greedy', None, a Tree or an objective value; got {ws!r}.")
     return resolve_bounds(self.bounds)
 
+
+# %% ../nbs/11_osdt.ipynb #c22de929
+@patch
+def _fit_input(self:OSDTClassifier, X, y, sample_weight):
+    "(0/1 matrix, class codes, weights with the class weights folded in, minimum leaf size in rows) for `fit`."
+    A, yy, w = self._validate_fit(X, y, 'classification', sample_weight)
+    w = self._class_weighted(yy, w)                 # misclassification costs enter as weights
+    return A, yy, w, self._min_leaf_rows(w)
+
+@patch
+def _choose_search(self:OSDTClassifier, min_leaf) -> str:
+    "The engine that runs, 'dp' or 'bnb' ('auto': 'bnb' only with `max_leaves`); refuses what that engine lacks."
+    mode = self.search
+    if mode == 'auto': mode = 'bnb' if self.max_leaves is not None else 'dp'
+    if mode == 'dp' and self.max_leaves is not None:
+        raise ParameterError("max_leaves needs search='bnb' (or 'auto'); the DP engine bounds depth, not leaves.")
+    if mode == 'bnb' and min_leaf > 1:
+        raise ParameterError("min_samples_leaf needs the DP search (search='dp', or 'auto' without max_leaves): "
+                             "the paper's branch and bound has no leaf-size constraint.")
+    return mode
+
+# %% ../nbs/11_osdt.ipynb #ca873b16
+@patch
+def _run_search(self:OSDTClassifier, A, yy, w, bnds, min_leaf):
+    "Run the engine `search_` under a `SearchMonitor`; (tree, monitor, stats, complete)."
+    mode = self.search_
+    classes = [c.item() if hasattr(c, 'item') else c for c in self.classes_]
+    lam = float(self.regularization)
+    if mode == 'bnb': ensure_compiled()          # compile (or load) the kernel before the clock starts
+    mon = SearchMonitor(self.time_limit, self.node_limit, self.verbose, name=f'osdt-{mode}',
+                        memory_limit=self.memory_limit)
+    data = TreeData(A, yy, sample_weight=w, task='classification', feature_names=self.feature_names_,
+                    classes=classes)
+    if mode == 'dp':
+        tree, stats, complete = self._fit_dp(A, yy, w, data, classes, lam, min_leaf, mon)
+        return tree, mon, stats, complete
+    tree, stats, complete = self._fit_bnb(A, yy, w, data, classes, lam, bnds, mon)
+    if bnds['leaf_count'] == 'reference':   # the paper's off-by-one (kept to show the erratum) is unsound: its
+        complete, mon.lower = False, 0.0    # search proves nothing, so no bound but 0 and never 'optimal'
+        stats['unsound_bound'] = 'leaf_count=reference'
+    return tree, mon, stats, complete
+
+@patch
+def _fit_dp(self:OSDTClassifier, A, yy, w, data, classes, lam, min_leaf, mon):
+    "Run `glassworks.treedp.search_tree` seeded by the warm start, and refit the leaves; (tree, stats, complete)."
+    # a warm-start tree seeds the DP's budget too; the greedy one is built only if the first round is not enough
+    seed = ((lambda: self._warm(A, yy, w, classes, lam)[0]) if isinstance(self.incumbent, str) else
+            self._warm(A, yy, w, classes, lam)[0])
+    res = search_tree(data, lam, max_depth=self.max_depth, monitor=mon, incumbent=seed,
+                      memory_limit=self.memory_limit, min_leaf=min_leaf,
+                      anytime=self.explore == 'hybrid')   # descents raise the bound steadily (treedp, Prop. 12)
+    tree = refit_leaves(res.tree, A, yy, w, classes)
+    obj = tree_regularized_risk(tree, lam)
+    mon.update(upper=obj, lower=obj if res.complete else min(res.lower_bound, obj))
+    return tree, dict(search='dp', **res.stats), res.complete
 
 # %% ../nbs/11_osdt.ipynb #637ec2c1
 @patch
@@ -210,6 +212,14 @@ def _fit_bnb(self:OSDTClassifier, A, yy, w, data, classes, lam, bnds, mon):
                force=bool(self.verbose))
     return tree, dict(search='bnb', **res.stats, incumbent_objective=warm_obj), res.complete
 
+
+# %% ../nbs/11_osdt.ipynb #7a83777b
+@patch
+def _set_model(self:OSDTClassifier, tree, A, yy, w, mon, stats, complete):
+    "Set `tree_`, `n_leaves_`, `feature_importances_` and the search's result attributes."
+    self.tree_, self.n_leaves_ = tree, tree.n_leaves
+    self.feature_importances_ = self._input_importances(tree.feature_importances(A, yy, w))
+    self._set_result(mon, stats, complete=complete)
 
 # %% ../nbs/11_osdt.ipynb #53064f47
 @patch

@@ -66,9 +66,6 @@ _REFERENCE_KEYS_IGNORED = {'allow_small_reg', 'look_ahead', 'cancellation', 'mod
 class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
     """Certified-optimal sparse regression tree on binary features: minimises SSE/SST + regularization * leaves.
 
-    Depth: `max_depth=d` allows at most d splits on any root-to-leaf path (a single leaf has depth 0; None: no
-    limit). The reference `osrt` package counts the root as 1: its `depth_budget = d + 1` is our `max_depth = d`.
-
     ```python
     >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5); y = np.array([1., 1., 3., 5.] * 5)
     >>> m = OSRTRegressor(regularization=0.01).fit(X, y)
@@ -88,70 +85,47 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
     ----------
     tree_ : Tree
         The fitted regression tree: the optimal one, or the best found when a limit stopped the search.
-    n_leaves_ : int
-        Number of leaves of `tree_`.
-    depth_ : int
-        Depth of `tree_` (splits on its longest root-to-leaf path).
-    objective_ : float
-        Regularized objective of `tree_`: normalised loss (SSE/SST for 'l2') + regularization * leaves.
-    lower_bound_ : float
-        A proven lower bound on the optimal objective.
-    gap_ : float
-        `objective_ - lower_bound_`; 0 when the model is certified optimal.
-    optimal_ : bool
-        True when the search finished and certified the model as optimal (False after a time/node/memory limit).
-    fit_time_ : float
-        Seconds `fit` spent searching (numba's first-use compilation not counted).
-    compile_seconds_ : float
-        Seconds `fit` spent compiling numba kernels (0 once they are cached).
+    n_leaves_, depth_ : int
+        Number of leaves of `tree_`; its depth (splits on its longest root-to-leaf path).
+    objective_, lower_bound_, gap_, optimal_ : float, float, float, bool
+        Regularized objective of `tree_` (normalised loss, SSE/SST for 'l2', + regularization * leaves); a proven
+        lower bound on the optimal objective; `objective_ - lower_bound_`; True when the search finished and certified
+        the model as optimal (gap 0; False after a time/node/memory limit).
+    fit_time_, compile_seconds_ : float
+        Seconds `fit` spent searching (numba's first-use compilation not counted); seconds spent compiling numba
+        kernels (0 once they are cached).
     stats_ : dict
         Search counters and the anytime trace: nodes, time, time to the best model, what stopped the search.
-    loss_ : float
-        The normalised loss part of `objective_` (without the leaf penalty).
-    mse_ : float
-        Weighted mean squared error of `tree_` on the training data.
-    r2_ : float
-        Weighted R^2 of `tree_` on the training data.
+    loss_, mse_, r2_ : float
+        The normalised loss part of `objective_` (without the leaf penalty); the weighted mean squared error and the
+        weighted R^2 of `tree_` on the training data.
     feature_importances_ : ndarray of shape (n_features_in_,)
         Each input column's share of the model's loss reduction (sums to 1; all 0 for a constant model).
-    n_features_in_ : int
-        Number of input columns seen by `fit`.
-    feature_names_ : list of str
-        Names of the features the model is written in (the columns, or `x0, x1, ...`; with a `binarizer`, its 0/1
-        features).
-    feature_names_in_ : ndarray of str
-        The input's column names; only set when `X` is a DataFrame.
-    binarizer_ : Binarizer
-        The fitted `Binarizer` that turned X into 0/1 features; only set with a `binarizer`.
+    n_features_in_, feature_names_ : int, list of str
+        Number of input columns seen by `fit`; names of the features the model is written in (the columns, or
+        `x0, x1, ...`; with a `binarizer`, its 0/1 features).
+    feature_names_in_, binarizer_ : ndarray of str, Binarizer
+        The input's column names (only set when `X` is a DataFrame); the fitted `Binarizer` that turned X into 0/1
+        features (only set with a `binarizer`).
     """
     _binary_features = True
 
     def __init__(self,
-                 regularization:float=0.01, # lambda: price of a leaf, as a fraction of the target's variance (> 0;
-                                            # 0 with max_depth: the most accurate tree of that depth)
-                 max_depth:int|None=None, # at most this many splits on any path (reference depth_budget - 1);
-                                          # None: no limit
-                 metric:str='l2', # 'l2': mean leaves, loss SSE/SST; 'l1': median leaves, loss SAE/SAE(single leaf)
-                 bound:str='auto', # lower bound: 'kmeans' (l2 only), 'equiv' (equivalent points),
-                                   # 'auto' (k-means for l2)
-                 time_limit:float|None=None, # seconds of search (compilation not counted); on expiry the best tree so
-                                             # far is kept, with `lower_bound_`
-                 node_limit:int|None=None, # cap on search nodes (same anytime behaviour)
-                 memory_limit:float|None=8.0, # GB the search may add to the process; then it stops with the best tree
-                                              # and its bound
-                 verbose:int=0, # 0 silent, 1 progress lines, 2 a line per improvement
-                 binarizer=None, # None: X must be 0/1; a Binarizer strategy ('quantile', 'gbdt', ...) or a Binarizer
-                                 # binarises any numeric X inside
-                 explore:str='depth-first', # DP search order: 'depth-first' (fastest to optimal) or 'hybrid'
-                                            # (best-first descents too: under a time limit the bound rises steadily;
-                                            # slower to finish)
-                 min_samples_leaf=1, # rows every leaf must hold: a count, or a fraction of the rows (the reference's
-                                     # minimum_captured_points)
-                ):
+        regularization:float=0.01, # lambda: leaf price, a fraction of var(y); 0 with max_depth: the most accurate tree
+        max_depth:int|None=None, # at most this many splits on any path (reference depth_budget - 1); None: no limit
+        metric:str='l2', # 'l2': mean leaves, loss SSE/SST; 'l1': median leaves, loss SAE/SAE(single leaf)
+        bound:str='auto', # lower bound: 'kmeans' (l2 only), 'equiv' (equivalent points), 'auto' (k-means for l2)
+        time_limit:float|None=None, # seconds (compilation not counted); on expiry the best tree so far and its bound
+        node_limit:int|None=None, # cap on search nodes (same anytime behaviour)
+        memory_limit:float|None=8.0, # GB the search may add to the process; then it stops with the best tree and bound
+        verbose:int=0, # 0 silent, 1 progress lines, 2 a line per improvement
+        binarizer=None, # None: X must be 0/1; a Binarizer or its strategy ('quantile', 'gbdt', ...) binarises X inside
+        explore:str='depth-first', # DP order: 'depth-first' (fastest to optimal) or 'hybrid' (bound rises steadily)
+        min_samples_leaf=1): # rows each leaf must hold: a count or a fraction (the reference's minimum_captured_points)
         self.regularization, self.max_depth, self.metric, self.bound = regularization, max_depth, metric, bound
-        self.time_limit, self.node_limit, self.memory_limit, self.verbose = (time_limit, node_limit, memory_limit,
-                                                                             verbose)
-        self.binarizer, self.explore, self.min_samples_leaf = binarizer, explore, min_samples_leaf
+        self.time_limit, self.node_limit, self.memory_limit = time_limit, node_limit, memory_limit
+        self.verbose, self.binarizer, self.explore = verbose, binarizer, explore
+        self.min_samples_leaf = min_samples_leaf
 
     def fit(self, X, # binary (0/1) features, array or DataFrame
             y, # real targets (not constant)
@@ -159,57 +133,29 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
         "Find the optimal tree (or the best one within the limits, with a certified lower bound)."
         self._check_params()
         A, yy, w = self._validate_fit(X, y, task='regression', sample_weight=sample_weight, allow_constant=False)
-        keep = w > 0
-        min_leaf = self._min_leaf_rows(w)
-        data = TreeData(A[keep], yy[keep], w[keep], task='regression', metric=self.metric,
-                        feature_names=self.feature_names_)
-        lam = float(self.regularization)
-        mon = SearchMonitor(self.time_limit, self.node_limit, verbose=int(self.verbose), name='osrt',
-                            memory_limit=self.memory_limit)
-        limited = self.time_limit is not None or self.node_limit is not None
-        # under a limit, a greedy tree seeds the search: it is the answer if nothing better is found in time,
-        # and its objective prunes the search from the first node on
-        # (built lazily: only if the first round of the search does not already finish)
-        g = ((lambda: greedy_regression_tree(A[keep], yy[keep], w[keep], lam * data.norm, self.max_depth, self.metric,
-                                             self.feature_names_)) if limited else None)
-        res = search_tree(data, lam, self.max_depth, monitor=mon, bound=self.bound, incumbent=g,
-                          memory_limit=self.memory_limit,   # rounds sized by the engine (small ones under a time limit)
-                          anytime=self.explore == 'hybrid',   # descents raise the bound steadily (Prop. 12 of treedp)
-                          min_leaf=min_leaf)                  # every leaf holds min_leaf rows (Prop. 15 of treedp)
-        tree, obj = res.tree, float(res.objective)
-        # the result is the returned tree: its objective (recomputed from its leaves, not the engine's running
-        # incumbent) and the certified bound; `_set_result` copies them into objective_, lower_bound_, gap_, optimal_
-        mon.upper, mon.lower = obj, min(float(res.lower_bound), obj)
-        self._set_result(mon, stats=dict(res.stats, rows=int(keep.sum()), greedy_start=limited), complete=res.complete)
-        self.tree_, self.n_leaves_, self.depth_ = tree, tree.n_leaves, tree.depth
-        self.loss_ = self.objective_ - lam * self.n_leaves_
-        self.feature_importances_ = self._input_importances(tree.feature_importances(A, yy, w, metric=self.metric))
-        r = yy - self.tree_.predict(A)
-        ybar = np.sum(w * yy) / w.sum()
-        self.mse_ = float(np.sum(w * r ** 2) / w.sum())
-        self.r2_ = float(1 - np.sum(w * r ** 2) / np.sum(w * (yy - ybar) ** 2))
-        if self.verbose: print(f"[osrt] done: {self.summary()}; {self.n_leaves_} leaves, depth {self.depth_}",
-                               flush=True)
+        res, mon, keep, limited = self._run_search(A, yy, w)
+        self._set_model(res, mon, A, yy, w, keep, limited)
         return self
 
-    @classmethod
-    def from_osrt_config(cls, config:dict): # a configuration of the reference `osrt` package
-        "The equivalent estimator for a reference `osrt` configuration (depth_budget d+1 -> max_depth d, ...)."
-        c = dict(config)
-        kw = {}
-        if 'regularization' in c: kw['regularization'] = float(c.pop('regularization'))
-        b = int(c.pop('depth_budget', 0))
-        kw['max_depth'] = None if b == 0 else b - 1
-        kw['metric'] = str(c.pop('metric', 'L2')).lower()
-        if not c.pop('k_cluster', True): kw['bound'] = 'equiv'
-        t = c.pop('time_limit', 0)
-        if t: kw['time_limit'] = float(t)
-        mcp = c.pop('minimum_captured_points', None)
-        if mcp not in (None, 0, 1): kw['min_samples_leaf'] = int(mcp)   # rows every leaf captures
-        if c.pop('weights', None): warnings.warn("pass the weights to fit(..., sample_weight=...).", stacklevel=2)
-        other = sorted(k for k in c if k not in _REFERENCE_KEYS_IGNORED)
-        if other: warnings.warn(f"reference settings without an equivalent here, ignored: {other}", stacklevel=2)
-        return cls(**kw)
+# %% ../nbs/13_osrt.ipynb #c6735e37
+@patch(cls_method=True)
+def from_osrt_config(cls:OSRTRegressor, config:dict): # a configuration of the reference `osrt` package
+    "The equivalent estimator for a reference `osrt` configuration (depth_budget d+1 -> max_depth d, ...)."
+    c = dict(config)
+    kw = {}
+    if 'regularization' in c: kw['regularization'] = float(c.pop('regularization'))
+    b = int(c.pop('depth_budget', 0))
+    kw['max_depth'] = None if b == 0 else b - 1
+    kw['metric'] = str(c.pop('metric', 'L2')).lower()
+    if not c.pop('k_cluster', True): kw['bound'] = 'equiv'
+    t = c.pop('time_limit', 0)
+    if t: kw['time_limit'] = float(t)
+    mcp = c.pop('minimum_captured_points', None)
+    if mcp not in (None, 0, 1): kw['min_samples_leaf'] = int(mcp)   # rows every leaf captures
+    if c.pop('weights', None): warnings.warn("pass the weights to fit(..., sample_weight=...).", stacklevel=2)
+    other = sorted(k for k in c if k not in _REFERENCE_KEYS_IGNORED)
+    if other: warnings.warn(f"reference settings without an equivalent here, ignored: {other}", stacklevel=2)
+    return cls(**kw)
 
 # %% ../nbs/13_osrt.ipynb #69d866bf
 @patch
@@ -223,6 +169,42 @@ def _check_params(self:OSRTRegressor):
     check_option(self.bound, 'bound', ('auto', 'kmeans', 'equiv'))
     if self.bound == 'kmeans' and self.metric != 'l2':
         raise ParameterError("`bound='kmeans'` needs metric='l2'; use 'equiv' or 'auto' with metric='l1'.")
+
+# %% ../nbs/13_osrt.ipynb #62401fcd
+@patch
+def _run_search(self:OSRTRegressor, A, yy, w):
+    "Run `glassworks.treedp.search_tree` on the rows of positive weight; (result, monitor, rows kept, greedy start)."
+    keep = w > 0
+    min_leaf = self._min_leaf_rows(w)
+    data = TreeData(A[keep], yy[keep], w[keep], task='regression', metric=self.metric,
+                    feature_names=self.feature_names_)
+    lam = float(self.regularization)
+    mon = SearchMonitor(self.time_limit, self.node_limit, verbose=int(self.verbose), name='osrt',
+                        memory_limit=self.memory_limit)
+    limited = self.time_limit is not None or self.node_limit is not None
+    g = ((lambda: greedy_regression_tree(A[keep], yy[keep], w[keep], lam * data.norm, self.max_depth, self.metric,
+                                         self.feature_names_)) if limited else None)   # built lazily
+    res = search_tree(data, lam, self.max_depth, monitor=mon, bound=self.bound, incumbent=g,
+                      memory_limit=self.memory_limit,   # rounds sized by the engine (small ones under a time limit)
+                      anytime=self.explore == 'hybrid',   # descents raise the bound steadily (Prop. 12 of treedp)
+                      min_leaf=min_leaf)                  # every leaf holds min_leaf rows (Prop. 15 of treedp)
+    return res, mon, keep, limited
+
+@patch
+def _set_model(self:OSRTRegressor, res, mon, A, yy, w, keep, limited):
+    "The fitted attributes from the engine's result `res`: the tree, the search's result, loss, MSE and R^2."
+    tree, obj = res.tree, float(res.objective)
+    mon.upper, mon.lower = obj, min(float(res.lower_bound), obj)
+    self._set_result(mon, stats=dict(res.stats, rows=int(keep.sum()), greedy_start=limited), complete=res.complete)
+    self.tree_, self.n_leaves_, self.depth_ = tree, tree.n_leaves, tree.depth
+    self.loss_ = self.objective_ - float(self.regularization) * self.n_leaves_
+    self.feature_importances_ = self._input_importances(tree.feature_importances(A, yy, w, metric=self.metric))
+    r = yy - self.tree_.predict(A)
+    ybar = np.sum(w * yy) / w.sum()
+    self.mse_ = float(np.sum(w * r ** 2) / w.sum())
+    self.r2_ = float(1 - np.sum(w * r ** 2) / np.sum(w * (yy - ybar) ** 2))
+    if self.verbose: print(f"[osrt] done: {self.summary()}; {self.n_leaves_} leaves, depth {self.depth_}",
+                           flush=True)
 
 # %% ../nbs/13_osrt.ipynb #b0455d53
 @patch

@@ -702,12 +702,17 @@ def _push_mask(P, L, Q, X, cnt, t, m, cons, s, Hn, R, Rc, ent, gini):
     if P.push_prune and b >= Rc - P.eps: return
     _push(P, Q, t, m, lb, mb0, s2, _policy_key(P, lb, R, P.W - mn, ent - ment, gini - mgini), cnt)
 
-# %% ../nbs/11a_treebnb.ipynb #06c4f511
+# %% ../nbs/11a_treebnb.ipynb #4f2fc65b
+_Search = namedtuple('_Search', [
+    'P',         # the problem (`_BnbProblem`)
+    'L', 'T', 'Q',   # the leaf table, the tree pool and cache, the queue (`_Leaves`, `_Trees`, `_Queue`)
+    'X',         # the scratch of one expansion (`_Expansion`)
+    'cnt',       # the counters (positions PUSHED, GENERATED, ...)
+])
+
 @njit(cache=True)
-def _search(P):
-    """Best-first branch and bound over (leaf set, split mask) pairs (the paper's Algorithm 1, Appendix A), all in
-    weight units. Returns R^c, the certified bound, completeness, the incumbent's tree id and leaf ids, the leaf keys,
-    class weights and labels, and the counters."""
+def _search_start(P):
+    "The search record with the root leaf filled and, if it may be split, queued; and the first incumbent (R^c, id)."
     cnt = np.zeros(14, np.int64)
     L = _new_leaves(P, 1024)
     T = _new_trees(1024)
@@ -723,6 +728,136 @@ def _search(P):
     if _splittable(P, L, 0) and (P.max_leaves < 0 or P.max_leaves >= 2):
         cnt[GENERATED] += 1
         _push(P, Q, 0, np.uint64(1), P.lam, L.b0[0], 1, 0.0, cnt)
+    return _Search(P, L, T, Q, X, cnt), Rc, best
+
+@njit(cache=True)
+def _search_result(S, Rc, cur, best, stop):
+    "What `_search` returns, read off the stores when the loop has ended (`cur`: bound of an unfinished expansion)."
+    L, T, Q, cnt = S.L, S.T, S.Q, S.cnt
+    lbv = _global_lb(Rc, cur, Q)
+    complete = (Q.size[_NH] == 0) and not stop
+    if complete: lbv = Rc
+    cnt[STOPPED] = 1 if stop else 0
+    leaves = T.pool[T.off[best]:T.off[best] + T.length[best]].copy() if best >= 0 else np.zeros(0, np.int64)
+    nl = memo_size(L.table)
+    return Rc, lbv, complete, best, leaves, L.keys[:nl].copy(), L.cnt[:nl].copy(), L.pred[:nl].copy(), cnt
+
+# %% ../nbs/11a_treebnb.ipynb #21a668a4
+_Opened = namedtuple('_Opened', [
+    's',         # number of split leaves
+    'nU',        # number of frozen leaves (in `Ul`)
+    'Hn',        # leaves of every child tree: nU + 2 s
+    'err_un', 'ent_un', 'gini_un',   # sums over the frozen leaves: error, n * entropy, n * Gini
+    'h_un',      # their part of the order-free hash of a leaf set
+    'cur',       # bound b + b0 + lambda s of the state (the anytime lower bound while it is expanded)
+])
+
+@njit(cache=True)
+def _open_state(S, Ul, t, mask, s, cur):
+    "Partition tree `t` by `mask` (frozen leaves into `Ul`) and expand its split leaves; returns (ok, `_Opened`)."
+    P, L, X = S.P, S.L, S.X
+    nU, err_un, ent_un, gini_un, h_un = _partition(S.T, L, t, mask, X.split, Ul)
+    need = memo_size(L.table) + 2 * s * P.M + 1
+    if _leaves_full(L, need): _leaves_grow(L, need)
+    Hn = nU + 2 * s
+    if _expand(P, L, X, s, S.cnt): return False, _Opened(s, nU, Hn, err_un, ent_un, gini_un, h_un, cur)
+    _suffix_floors(P, X, s, Hn)
+    return True, _Opened(s, nU, Hn, err_un, ent_un, gini_un, h_un, cur)
+
+# %% ../nbs/11a_treebnb.ipynb #7d5453e8
+@njit(cache=True)
+def _push_masks(S, O, tc, R, Rc, work):
+    "Queue the admissible split masks of the child tree `tc` (objective `R`); returns (stop, work)."
+    P, L, Q, X, cnt = S.P, S.L, S.Q, S.X, S.cnt
+    s, Hn = O.s, O.Hn
+    stop = False
+    sp, cons = _child_masks(P, L, X, s, Hn)
+    ent_new, gini_new = _new_impurity(P, L, X, s)
+    ent, gini = O.ent_un + ent_new, O.gini_un + gini_new
+    m = sp
+    if P.push_prune and _mask_floor(P, L, R, sp, cons, X.nid, s) >= Rc - P.eps:
+        m = np.uint64(0)                                  # no mask of this child can pass
+    while m != np.uint64(0):                              # every subset of sp, sp first
+        work += 1
+        if (work & 65535) == 0:                           # huge mask sets: keep the time limit responsive
+            stop = _report(Rc, _global_lb(Rc, O.cur, Q), cnt[PUSHED], cnt[POPPED], Q.size[_NH])
+            if stop: break
+        if _queue_full(Q): _queue_grow(Q)
+        _push_mask(P, L, Q, X, cnt, tc, m, cons, s, Hn, R, Rc, ent, gini)
+        m = (m - np.uint64(1)) & sp
+    return stop, work
+
+@njit(cache=True)
+def _child_tree(S, Ul, O, Rc, best, work):
+    "Evaluate the child tree of the combination `X.odo` and queue its masks; returns (R^c, best, stop, work)."
+    P, L, T, Q, X, cnt = S.P, S.L, S.T, S.Q, S.X, S.cnt
+    s, Hn = O.s, O.Hn
+    h, err_new = _combination(L, X, s, O.h_un, Hn)
+    if P.symmetry:
+        seen, slot = _tree_seen(T, h, Ul, O.nU, X.nid, 2 * s)
+        if seen:
+            cnt[TREE_HITS] += 1
+            return Rc, best, False, work
+        T.cache[slot] = T.size[0]
+    if _trees_full(T, Hn): _trees_grow(T, Hn)
+    tc = _store_tree(T, Ul, O.nU, X.nid, 2 * s)
+    cnt[TREES] += 1
+    R = O.err_un + err_new + P.lam * Hn
+    stop = False
+    if R < Rc - P.eps:                                        # a new incumbent
+        Rc = R
+        best = tc
+        cnt[PUSHED_AT_BEST] = cnt[PUSHED]
+        cnt[POPPED_AT_BEST] = cnt[POPPED]
+        stop = _report(Rc, _global_lb(Rc, O.cur, Q), cnt[PUSHED], cnt[POPPED], Q.size[_NH])
+    if not stop: stop, work = _push_masks(S, O, tc, R, Rc, work)   # its split masks
+    return Rc, best, stop, work
+
+# %% ../nbs/11a_treebnb.ipynb #c20101f1
+@njit(cache=True)
+def _walk_combinations(S, Ul, O, Rc, best, work):
+    "Every feature combination of the opened state `O`, depth first; returns (R^c, best, stop, work)."
+    P, Q, X, cnt = S.P, S.Q, S.X, S.cnt
+    s = O.s
+    stop = False
+    lev = 0
+    X.odo[0] = -1
+    X.pre_err[0] = 0.0
+    X.pre_floor[0] = 0.0
+    while lev >= 0:
+        X.odo[lev] += 1
+        if X.odo[lev] >= X.n_feat[lev]:
+            lev -= 1
+            continue
+        pr = X.pre_err[lev] + X.err[lev, X.odo[lev]]
+        pl = X.pre_floor[lev] + X.floor[lev, X.odo[lev]]
+        if P.push_prune:
+            cut = Rc - P.eps - O.err_un - P.lam * O.Hn
+            if pr + X.suf_err[lev + 1] >= cut and pl + X.suf_floor[lev + 1] >= cut:
+                cnt[SKIPPED] += 1
+                continue
+        if lev < s - 1:
+            X.pre_err[lev + 1] = pr
+            X.pre_floor[lev + 1] = pl
+            lev += 1
+            X.odo[lev] = -1
+            continue
+        work += 1
+        if (work & 4095) == 0:
+            stop = _report(Rc, _global_lb(Rc, O.cur, Q), cnt[PUSHED], cnt[POPPED], Q.size[_NH])
+            if stop: break
+        Rc, best, stop, work = _child_tree(S, Ul, O, Rc, best, work)
+        if stop: break
+    return Rc, best, stop, work
+
+# %% ../nbs/11a_treebnb.ipynb #06c4f511
+@njit(cache=True)
+def _search(P):
+    """Best-first branch and bound over (leaf set, split mask) pairs (the paper's Algorithm 1, Appendix A), all in
+    weight units. Returns R^c, the certified bound, completeness, the incumbent's tree id and leaf ids, the leaf keys,
+    class weights and labels, and the counters."""
+    S, Rc, best = _search_start(P)
+    T, Q, cnt = S.T, S.Q, S.cnt
     cur = np.inf                                                      # bound of the state being expanded
     stop = False
     work = 0
@@ -744,81 +879,11 @@ def _search(P):
         if s > 32: raise ValueError("OSDT bnb: more than 32 leaves split at once is not supported")
         cur = lb + b0 + P.lam * s
         if Ul.shape[0] < H: Ul = np.zeros(2 * H, np.int64)
-        nU, err_un, ent_un, gini_un, h_un = _partition(T, L, t, mask, X.split, Ul)
-        need = memo_size(L.table) + 2 * s * P.M + 1
-        if _leaves_full(L, need): _leaves_grow(L, need)
-        if _expand(P, L, X, s, cnt): continue                         # a split leaf has no usable feature
-        Hn = nU + 2 * s
-        _suffix_floors(P, X, s, Hn)
-        # depth-first walk over the feature combinations (one feature per split leaf); with push_prune a partial
-        # combination is skipped when no completion can beat the incumbent or yield a pushable mask
-        lev = 0
-        X.odo[0] = -1
-        X.pre_err[0] = 0.0
-        X.pre_floor[0] = 0.0
-        while lev >= 0:
-            X.odo[lev] += 1
-            if X.odo[lev] >= X.n_feat[lev]:
-                lev -= 1
-                continue
-            pr = X.pre_err[lev] + X.err[lev, X.odo[lev]]
-            pl = X.pre_floor[lev] + X.floor[lev, X.odo[lev]]
-            if P.push_prune:
-                cut = Rc - P.eps - err_un - P.lam * Hn
-                if pr + X.suf_err[lev + 1] >= cut and pl + X.suf_floor[lev + 1] >= cut:
-                    cnt[SKIPPED] += 1
-                    continue
-            if lev < s - 1:
-                X.pre_err[lev + 1] = pr
-                X.pre_floor[lev + 1] = pl
-                lev += 1
-                X.odo[lev] = -1
-                continue
-            work += 1
-            if (work & 4095) == 0:
-                stop = _report(Rc, _global_lb(Rc, cur, Q), cnt[PUSHED], cnt[POPPED], Q.size[_NH])
-                if stop: break
-            h, err_new = _combination(L, X, s, h_un, Hn)
-            if P.symmetry:
-                seen, slot = _tree_seen(T, h, Ul, nU, X.nid, 2 * s)
-                if seen:
-                    cnt[TREE_HITS] += 1
-                    continue
-                T.cache[slot] = T.size[0]
-            if _trees_full(T, Hn): _trees_grow(T, Hn)
-            tc = _store_tree(T, Ul, nU, X.nid, 2 * s)
-            cnt[TREES] += 1
-            R = err_un + err_new + P.lam * Hn
-            if R < Rc - P.eps:                                        # a new incumbent
-                Rc = R
-                best = tc
-                cnt[PUSHED_AT_BEST] = cnt[PUSHED]
-                cnt[POPPED_AT_BEST] = cnt[POPPED]
-                stop = _report(Rc, _global_lb(Rc, cur, Q), cnt[PUSHED], cnt[POPPED], Q.size[_NH])
-            if not stop:                                              # its split masks
-                sp, cons = _child_masks(P, L, X, s, Hn)
-                ent_new, gini_new = _new_impurity(P, L, X, s)
-                ent, gini = ent_un + ent_new, gini_un + gini_new
-                m = sp
-                if P.push_prune and _mask_floor(P, L, R, sp, cons, X.nid, s) >= Rc - P.eps:
-                    m = np.uint64(0)                                  # no mask of this child can pass
-                while m != np.uint64(0):                              # every subset of sp, sp first
-                    work += 1
-                    if (work & 65535) == 0:                           # huge mask sets: keep the time limit responsive
-                        stop = _report(Rc, _global_lb(Rc, cur, Q), cnt[PUSHED], cnt[POPPED], Q.size[_NH])
-                        if stop: break
-                    if _queue_full(Q): _queue_grow(Q)
-                    _push_mask(P, L, Q, X, cnt, tc, m, cons, s, Hn, R, Rc, ent, gini)
-                    m = (m - np.uint64(1)) & sp
-            if stop: break
+        ok, O = _open_state(S, Ul, t, mask, s, cur)
+        if not ok: continue                                           # a split leaf has no usable feature
+        Rc, best, stop, work = _walk_combinations(S, Ul, O, Rc, best, work)
         if not stop: cur = np.inf
-    lbv = _global_lb(Rc, cur, Q)
-    complete = (Q.size[_NH] == 0) and not stop
-    if complete: lbv = Rc
-    cnt[STOPPED] = 1 if stop else 0
-    leaves = T.pool[T.off[best]:T.off[best] + T.length[best]].copy() if best >= 0 else np.zeros(0, np.int64)
-    nl = memo_size(L.table)
-    return Rc, lbv, complete, best, leaves, L.keys[:nl].copy(), L.cnt[:nl].copy(), L.pred[:nl].copy(), cnt
+    return _search_result(S, Rc, cur, best, stop)
 
 # %% ../nbs/11a_treebnb.ipynb #802898a5
 def _leaf(rows, yy, w, W, classes):
