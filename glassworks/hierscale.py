@@ -5,6 +5,7 @@
 # %% ../nbs/20_hierscale.ipynb #fd9e2b53
 from __future__ import annotations
 import math, numbers, time, warnings
+from collections import namedtuple
 import numpy as np
 from numba import njit, prange
 from .compiling import install_locators, argsort_stable
@@ -83,85 +84,16 @@ def project_l1_ball(v, m):
 # %% ../nbs/20_hierscale.ipynb #bd82499b
 @njit(cache=True)
 def _uf_find(parent, i):
+    "Root of i's tree in the union-find forest `parent` (halving the path on the way)."
     while parent[i] != i:
         parent[i] = parent[parent[i]]
         i = parent[i]
     return i
 
 @njit(cache=True)
-def _bca_component(c, coff, cverts, eoff, cedges, adj_off, adj_e, adj_s, bt, tt, ei, ej, s1, s2,
-                   u, wa, wb, tol, max_pass):
-    """Dual block-coordinate ascent on one connected component (step 1/L_i with the tight L_i = lambda1^2/L).
-    Returns passes."""
-    v0, v1 = coff[c], coff[c + 1]
-    e0, e1 = eoff[c], eoff[c + 1]
-    maxdeg = 0
-    for k in range(v0, v1):
-        i = cverts[k]
-        d = adj_off[i + 1] - adj_off[i]
-        if d > maxdeg: maxdeg = d
-    v = np.empty(maxdeg + 1)
-    scale = 0.0
-    for k in range(v0, v1): scale += bt[cverts[k]] ** 2
-    for k in range(e0, e1): scale += tt[cedges[k]] ** 2
-    scale = 0.5 * scale + 1e-300
-    passes = 0
-    for it in range(max_pass):
-        passes += 1
-        for k in range(v0, v1):
-            i = cverts[k]
-            a0, a1 = adj_off[i], adj_off[i + 1]
-            v[0] = bt[i] / s1
-            for q in range(a0, a1):
-                e = adj_e[q]
-                th = _soft(tt[e] - s1 * (wa[e] + wb[e]), s2)
-                v[q - a0 + 1] = (wa[e] if adj_s[q] == 0 else wb[e]) + th / s1
-            project_l1_ball(v, a1 - a0 + 1)
-            u[i] = v[0]
-            for q in range(a0, a1):
-                e = adj_e[q]
-                if adj_s[q] == 0: wa[e] = v[q - a0 + 1]
-                else: wb[e] = v[q - a0 + 1]
-        # duality gap of the component (everything divided by L)
-        P, Q = 0.0, 0.0
-        for k in range(v0, v1):
-            i = cverts[k]
-            b = bt[i] - s1 * u[i]
-            P += 0.5 * (s1 * u[i]) ** 2
-            Q += s1 * u[i] * bt[i] - 0.5 * (s1 * u[i]) ** 2
-            mx = abs(b)
-            for q in range(adj_off[i], adj_off[i + 1]):
-                e = adj_e[q]
-                th = abs(_soft(tt[e] - s1 * (wa[e] + wb[e]), s2))
-                if th > mx: mx = th
-            P += s1 * mx
-        for k in range(e0, e1):
-            e = cedges[k]
-            z = tt[e] - s1 * (wa[e] + wb[e])
-            th = _soft(z, s2)
-            P += 0.5 * (th - tt[e]) ** 2 + s2 * abs(th)
-            h = abs(z) - s2
-            Q += 0.5 * (tt[e] ** 2 - (h * h if h > 0 else 0.0))
-        if P - Q <= tol * scale: break
-    return passes
-
-# %% ../nbs/20_hierscale.ipynb #922e43d7
-@njit(cache=True)
-def prox_kernel(bt, tt, ei, ej, s1, s2, u, wa, wb, beta, theta, tol=1e-15, max_pass=100000):
-    """Exact prox of Omega/L at (bt, tt) for the pairs (ei[e], ej[e]) over vertices 0..len(bt)-1, with s1 = lambda1/L
-    and s2 = lambda2/L: screening (Thm 1), components (Thm 2, union-find), dual BCA per component (warm-started duals
-    u, wa, wb, updated in place). Writes beta, theta. Returns (n_components, largest component vertices, largest
-    edges, max passes).
-
-    ```python
-    >>> beta, theta = np.zeros(2), np.zeros(1)
-    >>> prox_kernel(np.array([3., 2.]), np.array([2.5]), np.array([0]), np.array([1]), 1.0, 1.0,
-    ...             np.zeros(2), np.zeros(1), np.zeros(1), beta, theta)
-    (1, 2, 1, 1)
-    >>> beta.tolist(), theta.tolist()
-    ([2.0, 1.25], [1.25])
-
-    ```"""
+def _screen_vertices(bt, tt, ei, ej, s1, s2, u, beta):
+    """Rule (6): a vertex with |bt_i| + sum_t [|tt_t| - s2]_+ <= s1 (the sum over its group) gets beta_i = 0 and the
+    dual u_i = bt_i / s1 of Theorem 1's proof. Returns the survivors (a boolean mask)."""
     p, E = bt.shape[0], tt.shape[0]
     load = np.zeros(p)
     for e in range(E):
@@ -175,6 +107,14 @@ def prox_kernel(bt, tt, ei, ej, s1, s2, u, wa, wb, beta, theta, tol=1e-15, max_p
         if not inV[i]:
             u[i] = bt[i] / s1
             beta[i] = 0.0  # the dual certificate of Thm 1
+    return inV
+
+@njit(cache=True)
+def _screen_pairs(tt, ei, ej, s1, s2, inV, wa, wb, theta):
+    """Rule (7), and rule (6) through an endpoint, for every pair, with the duals of Theorem 1's proof; a pair that
+    survives both joins its endpoints in the union-find forest. Returns (surviving pairs, forest, degrees shifted by
+    one place)."""
+    p, E = inV.shape[0], tt.shape[0]
     parent = np.arange(p)
     inE = np.zeros(E, dtype=np.bool_)
     deg = np.zeros(p + 1, dtype=np.int64)
@@ -196,11 +136,18 @@ def prox_kernel(bt, tt, ei, ej, s1, s2, u, wa, wb, beta, theta, tol=1e-15, max_p
             deg[ej[e] + 1] += 1
             ra, rb = _uf_find(parent, ei[e]), _uf_find(parent, ej[e])
             if ra != rb: parent[max(ra, rb)] = min(ra, rb)
+    return inE, parent, deg
+
+# %% ../nbs/20_hierscale.ipynb #ff728cc7
+@njit(cache=True)
+def _adjacency(ei, ej, inE, deg):
+    """The surviving pairs at each vertex, in CSR form: vertex i has the pairs adj_e[adj_off[i]:adj_off[i + 1]], with
+    adj_s = 0 where i is the pair's first endpoint and 1 where it is the second."""
     adj_off = np.cumsum(deg)
     fill = adj_off[:-1].copy()
     adj_e = np.empty(adj_off[-1], dtype=np.int64)
     adj_s = np.empty(adj_off[-1], dtype=np.int64)
-    for e in range(E):
+    for e in range(inE.shape[0]):
         if inE[e]:
             adj_e[fill[ei[e]]] = e
             adj_s[fill[ei[e]]] = 0
@@ -208,7 +155,13 @@ def prox_kernel(bt, tt, ei, ej, s1, s2, u, wa, wb, beta, theta, tol=1e-15, max_p
             adj_e[fill[ej[e]]] = e
             adj_s[fill[ej[e]]] = 1
             fill[ej[e]] += 1
-    # components of the surviving graph
+    return adj_off, adj_e, adj_s
+
+@njit(cache=True)
+def _components(parent, inV, inE, ei):
+    """The connected components of the surviving graph, numbered in the order of their smallest vertex, in CSR form:
+    component c has the vertices cverts[coff[c]:coff[c + 1]] and the pairs cedges[eoff[c]:eoff[c + 1]]."""
+    p, E = inV.shape[0], inE.shape[0]
     cid = -np.ones(p, dtype=np.int64)
     nc = 0
     for i in range(p):
@@ -239,41 +192,144 @@ def prox_kernel(bt, tt, ei, ej, s1, s2, u, wa, wb, beta, theta, tol=1e-15, max_p
             c = cid[ei[e]]
             cedges[fe[c]] = e
             fe[c] += 1
-    # isolated survivors: the group is {beta_i} alone -> soft-threshold; the rest -> BCA
-    nbig, bigv, bige, totE = 0, 0, 0, 0
+    return coff, cverts, eoff, cedges
+
+# %% ../nbs/20_hierscale.ipynb #5de68ae7
+_ProxGraph = namedtuple('_ProxGraph', [
+    'bt', 'tt',           # the point whose prox is sought: mains (p,) and pairs (E,)
+    'ei', 'ej',           # the pairs' endpoints
+    's1', 's2',           # lambda1 / L and lambda2 / L
+    'u', 'wa', 'wb',      # the duals, updated in place: u_i, and w^i_j, w^j_i of the pair e = (i, j) as wa[e], wb[e]
+    'coff', 'cverts', 'eoff', 'cedges',   # the components (`_components`)
+    'adj_off', 'adj_e', 'adj_s',          # the surviving pairs at each vertex (`_adjacency`)
+])
+
+@njit(cache=True)
+def _bca_component(c, P, tol, max_pass):
+    """Dual block-coordinate ascent on component c of the record P (step 1/L_i with the tight L_i = lambda1^2/L) until
+    the duality gap is at most `tol` times the component's scale. Returns passes."""
+    bt, tt, s1, s2, u, wa, wb = P.bt, P.tt, P.s1, P.s2, P.u, P.wa, P.wb
+    cverts, cedges, adj_off, adj_e, adj_s = P.cverts, P.cedges, P.adj_off, P.adj_e, P.adj_s
+    v0, v1 = P.coff[c], P.coff[c + 1]
+    e0, e1 = P.eoff[c], P.eoff[c + 1]
+    maxdeg = 0
+    for k in range(v0, v1):
+        i = cverts[k]
+        d = adj_off[i + 1] - adj_off[i]
+        if d > maxdeg: maxdeg = d
+    v = np.empty(maxdeg + 1)
+    scale = 0.0
+    for k in range(v0, v1): scale += bt[cverts[k]] ** 2
+    for k in range(e0, e1): scale += tt[cedges[k]] ** 2
+    scale = 0.5 * scale + 1e-300
+    passes = 0
+    for it in range(max_pass):
+        passes += 1
+        for k in range(v0, v1):                      # one sweep: per group a gradient step and the l1 projection
+            i = cverts[k]
+            a0, a1 = adj_off[i], adj_off[i + 1]
+            v[0] = bt[i] / s1
+            for q in range(a0, a1):
+                e = adj_e[q]
+                th = _soft(tt[e] - s1 * (wa[e] + wb[e]), s2)
+                v[q - a0 + 1] = (wa[e] if adj_s[q] == 0 else wb[e]) + th / s1
+            project_l1_ball(v, a1 - a0 + 1)
+            u[i] = v[0]
+            for q in range(a0, a1):
+                e = adj_e[q]
+                if adj_s[q] == 0: wa[e] = v[q - a0 + 1]
+                else: wb[e] = v[q - a0 + 1]
+        # duality gap of the component (everything divided by L)
+        pv, dv = 0.0, 0.0
+        for k in range(v0, v1):
+            i = cverts[k]
+            b = bt[i] - s1 * u[i]
+            pv += 0.5 * (s1 * u[i]) ** 2
+            dv += s1 * u[i] * bt[i] - 0.5 * (s1 * u[i]) ** 2
+            mx = abs(b)
+            for q in range(adj_off[i], adj_off[i + 1]):
+                e = adj_e[q]
+                th = abs(_soft(tt[e] - s1 * (wa[e] + wb[e]), s2))
+                if th > mx: mx = th
+            pv += s1 * mx
+        for k in range(e0, e1):
+            e = cedges[k]
+            z = tt[e] - s1 * (wa[e] + wb[e])
+            th = _soft(z, s2)
+            pv += 0.5 * (th - tt[e]) ** 2 + s2 * abs(th)
+            h = abs(z) - s2
+            dv += 0.5 * (tt[e] ** 2 - (h * h if h > 0 else 0.0))
+        if pv - dv <= tol * scale: break
+    return passes
+
+# %% ../nbs/20_hierscale.ipynb #54488e55
+@njit(cache=True)
+def _isolated_vertices(P):
+    """Solve the components of the record P that are a single vertex: the group is {beta_i} alone, a soft-threshold,
+    whose dual is u_i = clip(bt_i / s1, -1, 1). Returns the other components, and the largest vertex and pair counts
+    among them."""
+    nc = P.coff.shape[0] - 1
+    nbig, bigv, bige = 0, 0, 0
     for c in range(nc):
-        if eoff[c + 1] == eoff[c]:
-            i = cverts[coff[c]]
-            x = bt[i] / s1
-            u[i] = 1.0 if x > 1.0 else (-1.0 if x < -1.0 else x)
+        if P.eoff[c + 1] == P.eoff[c]:
+            i = P.cverts[P.coff[c]]
+            x = P.bt[i] / P.s1
+            P.u[i] = 1.0 if x > 1.0 else (-1.0 if x < -1.0 else x)
         else:
             nbig += 1
-            totE += eoff[c + 1] - eoff[c]
-            if coff[c + 1] - coff[c] > bigv: bigv = coff[c + 1] - coff[c]
-            if eoff[c + 1] - eoff[c] > bige: bige = eoff[c + 1] - eoff[c]
+            if P.coff[c + 1] - P.coff[c] > bigv: bigv = P.coff[c + 1] - P.coff[c]
+            if P.eoff[c + 1] - P.eoff[c] > bige: bige = P.eoff[c + 1] - P.eoff[c]
     comps = np.empty(nbig, dtype=np.int64)
     t = 0
     for c in range(nc):
-        if eoff[c + 1] > eoff[c]:
+        if P.eoff[c + 1] > P.eoff[c]:
             comps[t] = c
             t += 1
-    passes = np.zeros(nbig, dtype=np.int64)
-    for t in range(nbig):
-        passes[t] = _bca_component(comps[t], coff, cverts, eoff, cedges, adj_off, adj_e, adj_s, bt, tt, ei, ej,
-                                   s1, s2, u, wa, wb, tol, max_pass)
-    # (values at the rounding level of the cancellation bt - s1*u are set to exact zeros)
-    for i in range(p):
+    return comps, bigv, bige
+
+@njit(cache=True)
+def _recover_primal(P, inV, inE, beta, theta):
+    """The primal point of the duals on the survivors: beta_i = bt_i - s1 u_i, theta_e = S_s2(tt_e - s1 (wa_e + wb_e)).
+    Values at the rounding level of the cancellation are set to exact zeros."""
+    bt, tt, s1, s2, u, wa, wb = P.bt, P.tt, P.s1, P.s2, P.u, P.wa, P.wb
+    for i in range(inV.shape[0]):
         if inV[i]:
             x = bt[i] - s1 * u[i]
             beta[i] = x if abs(x) > 1e-13 * (abs(bt[i]) + s1) else 0.0
-    for e in range(E):
+    for e in range(inE.shape[0]):
         if inE[e]:
             x = _soft(tt[e] - s1 * (wa[e] + wb[e]), s2)
             theta[e] = x if abs(x) > 1e-13 * (abs(tt[e]) + 2 * s1 + s2) else 0.0
+
+# %% ../nbs/20_hierscale.ipynb #922e43d7
+@njit(cache=True)
+def prox_kernel(bt, tt, ei, ej, s1, s2, u, wa, wb, beta, theta, tol=1e-15, max_pass=100000):
+    """Exact prox of Omega/L at (bt, tt) for the pairs (ei[e], ej[e]) over vertices 0..len(bt)-1, with s1 = lambda1/L
+    and s2 = lambda2/L: screening (Thm 1), components (Thm 2, union-find), dual BCA per component (warm-started duals
+    u, wa, wb, updated in place). Writes beta, theta. Returns (n_components, largest component vertices, largest
+    edges, max passes).
+
+    ```python
+    >>> beta, theta = np.zeros(2), np.zeros(1)
+    >>> prox_kernel(np.array([3., 2.]), np.array([2.5]), np.array([0]), np.array([1]), 1.0, 1.0,
+    ...             np.zeros(2), np.zeros(1), np.zeros(1), beta, theta)
+    (1, 2, 1, 1)
+    >>> beta.tolist(), theta.tolist()
+    ([2.0, 1.25], [1.25])
+
+    ```"""
+    inV = _screen_vertices(bt, tt, ei, ej, s1, s2, u, beta)
+    inE, parent, deg = _screen_pairs(tt, ei, ej, s1, s2, inV, wa, wb, theta)
+    adj_off, adj_e, adj_s = _adjacency(ei, ej, inE, deg)
+    coff, cverts, eoff, cedges = _components(parent, inV, inE, ei)
+    P = _ProxGraph(bt, tt, ei, ej, s1, s2, u, wa, wb, coff, cverts, eoff, cedges, adj_off, adj_e, adj_s)
+    comps, bigv, bige = _isolated_vertices(P)
     mp = 0
-    for t in range(nbig):
-        if passes[t] > mp: mp = passes[t]
-    return nc, bigv, bige, mp
+    for t in range(comps.shape[0]):
+        passes = _bca_component(comps[t], P, tol, max_pass)
+        if passes > mp: mp = passes
+    _recover_primal(P, inV, inE, beta, theta)
+    return coff.shape[0] - 1, bigv, bige, mp
 
 # %% ../nbs/20_hierscale.ipynb #b34e670f
 def prox(beta_tilde, theta_tilde, pairs, L:float, lambda1:float, lambda2:float, tol:float=1e-15, duals=None):
@@ -1073,6 +1129,30 @@ def _initial_active_set(X, XT, mu, yc, b, screen, w=None):
     act.grow(np.argsort(-b)[:5], screen.I[top], screen.J[top])
     return act
 
+# %% ../nbs/20_hierscale.ipynb #e2a2dfc6
+_PathData = namedtuple('_PathData', [
+    'X', 'XT',               # the columns (standardised with `standardize`), C-contiguous, and their transpose
+    'w',                     # the sample weights (None: all ones)
+    'yc', 'ybar',            # the centred target and its (weighted) mean
+    'mu', 'main_scale',      # the (weighted) means and standard deviations of the columns of X
+    'x_offset', 'x_scale',   # the standardisation (None without `standardize`)
+    'W',                     # n, or the sum of the weights
+])
+
+def _centre(X, y, w, standardize:bool) -> _PathData:
+    "Standardise X when asked, centre by the (weighted) means, and lay out X and X' for the kernels."
+    n = X.shape[0]
+    x_offset = x_scale = None
+    if standardize:
+        x_offset, x_scale = _wmoments(X, w)
+        X = (X - x_offset) / x_scale
+    X = np.ascontiguousarray(X)
+    XT = np.ascontiguousarray(X.T)
+    W = float(n) if w is None else float(w.sum())
+    ybar = float(y.mean()) if w is None else float(w @ y) / W
+    mu, main_scale = _wmoments(X, w)
+    return _PathData(X, XT, w, y - ybar, ybar, mu, main_scale, x_offset, x_scale, W)
+
 # %% ../nbs/20_hierscale.ipynb #51aba1ee
 def _master_step(act, screen, X, lam1, lam2, tol):
     """The master iteration: one prox-gradient step over all p + p(p-1)/2 variables from the restricted solution, the
@@ -1135,12 +1215,41 @@ def _solution(act, r, ybar, mu, lam1, lam2):
     W = float(len(r)) if act.w is None else float(act.w.sum())
     return b0, beta, inter, F, np.sqrt(np.sum(act.Zt[:, nz] ** 2, axis=0) / W)
 
+_SOLUTION_KEYS = ('lambda1', 'lambda2', 'intercept', 'coef_main', 'interactions', 'objective', 'kkt', 'inter_scale')
+
+def _solution_stats(t0, checks, iters, act, screen, before, comp, beta, inter) -> dict:
+    """The statistics of one solution (an entry of `stats_['per_solution']`); `before` holds the screen's counters
+    (full passes, rescanned rows, pair dot products) before it, `t0` the time it started."""
+    sh = int(sum(beta[i] == 0 or beta[j] == 0 for i, j in zip(inter[0], inter[1])))
+    return dict(time=time.perf_counter() - t0, checks=checks, iterations=iters, active=act.size,
+                full_passes=screen.n_full - before[0], rows_rescanned=screen.n_partial_rows - before[1],
+                pair_dots=screen.n_dots - before[2], largest_component=comp, L=act.L, sh_violations=sh,
+                n_main=int(np.count_nonzero(beta)), n_inter=len(inter[2]))
+
+def _progress_line(k, n_grid, lam1, F, kkt, s:dict) -> str:
+    "The line `verbose` prints after solution `k` of `n_grid`, from its statistics `s`."
+    return (f"[hierscale] {k + 1:3d}/{n_grid} lambda1={lam1:.4g}  mains {s['n_main']:4d}  "
+            f"inter {s['n_inter']:4d}  F={F:.6g}  KKT {kkt:.1e}  checks {s['checks']}  "
+            f"full passes {s['full_passes']}  {s['time']:.2f}s")
+
 def _stop_reason(n_nonzero, max_support, seconds, time_limit, solved, max_solutions):
     "Why the path stops after this solution (None: it goes on)."
     if max_support is not None and n_nonzero >= max_support: return 'max_support'
     if time_limit is not None and seconds > time_limit: return 'time_limit'
     if max_solutions is not None and solved >= max_solutions: return 'max_solutions'
     return None
+
+def _assemble(sols, per, stopped, d, screen, grid, lmax, used_lp, names, alpha, tol, t_start):
+    "The `HierScalePath` of the solutions `sols` (lists under `_SOLUTION_KEYS`) and their statistics `per`."
+    out = HierScalePath(**{k: (np.array(v) if k not in ('interactions', 'inter_scale') else v)
+                           for k, v in sols.items()},
+                        alpha=float(alpha), lambda_max=lmax, lambda_max_lp=used_lp, grid=np.asarray(grid),
+                        n_features=d.X.shape[1], feature_names=names, x_offset=d.x_offset, x_scale=d.x_scale,
+                        n_samples=d.X.shape[0], weight_sum=d.W, main_scale=d.main_scale)
+    out.stats_ = dict(per_solution=per, max_kkt=float(np.max(sols['kkt'])), stopped_by=stopped,
+                      full_passes=screen.n_full, C=screen.C, time=time.perf_counter() - t_start,
+                      sh_violations=int(sum(s['sh_violations'] for s in per)), tol=tol)
+    return out
 
 # %% ../nbs/20_hierscale.ipynb #b5a1e003
 def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=0.05, alpha:float=2.0,
@@ -1179,53 +1288,25 @@ def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=
     # floats for the numba kernels: an integer tol=1 would compile (seconds) a second version of each of them
     alpha, tol, lambda_min_ratio, screen_factor = (float(alpha), float(tol), float(lambda_min_ratio),
                                                    float(screen_factor))
-    n, p = X.shape
-    x_offset = x_scale = None
-    if standardize:
-        x_offset, x_scale = _wmoments(X, w)
-        X = (X - x_offset) / x_scale
-    X = np.ascontiguousarray(X)
-    XT = np.ascontiguousarray(X.T)
-    W = float(n) if w is None else float(w.sum())
-    ybar = float(y.mean()) if w is None else float(w @ y) / W
-    yc = y - ybar
-    mu, main_scale = _wmoments(X, w)
-    screen, b, lmax, used_lp = _first_pass(X, XT, yc, alpha, screen_factor, store_cap, exact_lambda_max, w)
+    d = _centre(X, y, w, standardize)
+    screen, b, lmax, used_lp = _first_pass(d.X, d.XT, d.yc, alpha, screen_factor, store_cap, exact_lambda_max, w)
     grid = lmax * np.geomspace(1.0, lambda_min_ratio, n_lambda) if lambdas is None else lambdas
-    act = _initial_active_set(X, XT, mu, yc, b, screen, w)
+    act = _initial_active_set(d.X, d.XT, d.mu, d.yc, b, screen, w)
     yy = float(act.yc @ act.yc)                       # sum_i w_i yc_i^2
-    sols = dict(lambda1=[], lambda2=[], intercept=[], coef_main=[], interactions=[], objective=[], kkt=[],
-                inter_scale=[])
-    per, stopped = [], None
+    sols, per, stopped = {key: [] for key in _SOLUTION_KEYS}, [], None
     for k, lam1 in enumerate(grid):
         t0 = time.perf_counter()
         lam2 = alpha * lam1
-        n_full0, n_rows0, n_dots0 = screen.n_full, screen.n_partial_rows, screen.n_dots
-        r, kkt, checks, iters, comp = _solve_at(act, screen, X, yy, lam1, lam2, tol, max_iter, max_checks, accelerate)
-        b0, beta, inter, F, isd = _solution(act, r, ybar, mu, lam1, lam2)
-        for key, v in (('lambda1', lam1), ('lambda2', lam2), ('intercept', b0), ('coef_main', beta),
-                       ('interactions', inter), ('objective', F), ('kkt', kkt),
-                       ('inter_scale', isd)): sols[key].append(v)
-        sh = int(sum(beta[i] == 0 or beta[j] == 0 for i, j in zip(inter[0], inter[1])))
-        per.append(dict(time=time.perf_counter() - t0, checks=checks, iterations=iters, active=act.size,
-                        full_passes=screen.n_full - n_full0, rows_rescanned=screen.n_partial_rows - n_rows0,
-                        pair_dots=screen.n_dots - n_dots0, largest_component=comp, L=act.L, sh_violations=sh,
-                        n_main=int(np.count_nonzero(beta)), n_inter=len(inter[2])))
-        if verbose:
-            print(f"[hierscale] {k + 1:3d}/{len(grid)} lambda1={lam1:.4g}  mains {per[-1]['n_main']:4d}  "
-                  f"inter {per[-1]['n_inter']:4d}  F={F:.6g}  KKT {kkt:.1e}  checks {checks}  "
-                  f"full passes {per[-1]['full_passes']}  {per[-1]['time']:.2f}s", flush=True)
+        before = (screen.n_full, screen.n_partial_rows, screen.n_dots)
+        r, kkt, checks, iters, comp = _solve_at(act, screen, d.X, yy, lam1, lam2, tol, max_iter, max_checks, accelerate)
+        b0, beta, inter, F, isd = _solution(act, r, d.ybar, d.mu, lam1, lam2)
+        for key, v in zip(_SOLUTION_KEYS, (lam1, lam2, b0, beta, inter, F, kkt, isd)): sols[key].append(v)
+        per.append(_solution_stats(t0, checks, iters, act, screen, before, comp, beta, inter))
+        if verbose: print(_progress_line(k, len(grid), lam1, F, kkt, per[-1]), flush=True)
         stopped = _stop_reason(per[-1]['n_main'] + per[-1]['n_inter'], max_support, time.perf_counter() - t_start,
                                time_limit, k + 1, max_solutions)
         if stopped is not None: break
-    out = HierScalePath(**{k: (np.array(v) if k not in ('interactions', 'inter_scale') else v)
-                           for k, v in sols.items()},
-                        alpha=float(alpha), lambda_max=lmax, lambda_max_lp=used_lp, grid=np.asarray(grid),
-                        n_features=p, feature_names=names, x_offset=x_offset, x_scale=x_scale, n_samples=n,
-                        weight_sum=W, main_scale=main_scale)
-    out.stats_ = dict(per_solution=per, max_kkt=float(np.max(sols['kkt'])), stopped_by=stopped,
-                      full_passes=screen.n_full, C=screen.C, time=time.perf_counter() - t_start,
-                      sh_violations=int(sum(d['sh_violations'] for d in per)), tol=tol)
+    out = _assemble(sols, per, stopped, d, screen, grid, lmax, used_lp, names, alpha, tol, t_start)
     if out.stats_['max_kkt'] > max(1e-3, 100 * tol):
         warnings.warn(f"the path is NOT certified: max KKT violation {out.stats_['max_kkt']:.2g} (relative to lambda1) "
                       f"exceeds {max(1e-3, 100 * tol):.2g}; raise max_iter/max_checks, or standardize X.", stacklevel=2)
@@ -1250,19 +1331,13 @@ def _index_array(a, n:int):
 
 # %% ../nbs/20_hierscale.ipynb #aa8ec539
 class HierScaleRegressor(GlassworksRegressor):
-    """hierScale sparse interaction model under strong hierarchy (scikit-learn API): fits the path and picks lambda1 on
-    a validation split (`cv=None`), by K-fold CV (`cv=K`) or on given splits (`cv` a scikit-learn splitter or an
-    iterable of (train, validation) index arrays), then refits the path on all the data. The folds' paths
-    are fitted by `joblib.Parallel(n_jobs=n_jobs)` under the active joblib backend (loky processes, or a Dask cluster
-    inside `joblib.parallel_config(backend='dask')`); the folds and the order in which their errors are summed do not
-    depend on `n_jobs`, so the result is the serial one.
+    """hierScale sparse interaction model under strong hierarchy (scikit-learn API): fits the path, picks lambda1 on a
+    validation split (`cv=None`), by K-fold CV (`cv=K`) or on given splits (`cv`: a scikit-learn splitter or (train,
+    validation) index arrays), then refits on all the data. Folds run in `joblib.Parallel`; `n_jobs` changes no result.
 
-    `fit(X, y, sample_weight=w)` minimises 1/2 sum_i w_i (y_i - f(x_i))^2 + Omega (see `hierscale_path`): at the same
-    lambdas, integer weights give exactly the model of the repeated rows, and zero weights that of the removed rows
-    (they are dropped before any split). A split divides rows, not units of weight: a weighted row travels whole into
-    one fold, while its copies could land in several, so with the random split (`cv=None` or `cv=K`) the selected
-    lambda1 may differ from the repeated data's; one value in `lambdas`, or splits that keep copies together, give the
-    same model. Validation errors are weighted means. `feature_importances_` gives each feature's share of the model.
+    `fit(X, y, sample_weight=w)` minimises 1/2 sum_i w_i (y_i - f(x_i))^2 + Omega: at the same lambdas, integer weights
+    give exactly the model of the repeated rows, zero weights that of the removed rows; a split divides rows, so the
+    selected lambda1 may differ from the repeated data's (see "Sample weights"). Validation errors are weighted means.
 
     ```python
     >>> rng = np.random.default_rng(0); X = rng.normal(size=(200, 6))
@@ -1290,10 +1365,8 @@ class HierScaleRegressor(GlassworksRegressor):
         Non-zero interactions of the selected model as (feature name, feature name, coefficient).
     interactions_ : list of (int, int, float)
         The same interactions by column index.
-    lambda1_ : float
-        The selected lambda1 (the hierarchical group penalty).
-    lambda2_ : float
-        The matching lambda2 = alpha * lambda1 (the interactions' lasso penalty).
+    lambda1_, lambda2_ : float
+        The selected lambda1 (the hierarchical group penalty) and lambda2 = alpha * lambda1 (the interactions' lasso).
     best_index_ : int
         Position of the selected model on `path_`.
     cv_mse_ : ndarray
@@ -1313,63 +1386,77 @@ class HierScaleRegressor(GlassworksRegressor):
     """
     def __init__(self, alpha:float=2.0, # lambda2 = alpha * lambda1: the extra lasso penalty on interactions
                  n_lambda:int=100, # length of the lambda1 grid
-                 lambda_min_ratio:float=0.05, # the grid runs geometrically from lambda_max down to
-                                              # lambda_min_ratio * lambda_max
+                 lambda_min_ratio:float=0.05, # the grid runs geometrically from lambda_max to lambda_min_ratio * that
                  lambdas=None, # an explicit decreasing lambda1 grid instead (a single value: no selection)
-                 cv:int|None=None, # None: one random validation split; K: K-fold CV;
-                                   # or a scikit-learn splitter / an iterable of (train, validation) index arrays
+                 cv:int|None=None, # None: validation split; K: K-fold; or a splitter or (train, validation) index pairs
                  validation_fraction:float=0.25, # share of the rows held out when `cv=None`
                  tol:float=1e-6, # solver tolerance, relative to lambda1 (the KKT certificate)
                  max_support:int|None=None, # stop the path once a model has this many non-zero terms
-                 standardize:bool=False, # standardise the columns inside the solver
-                                         # (needed when their spreads are far from y's)
+                 standardize:bool=False, # standardise the columns in the solver (when their spreads are far from y's)
                  random_state=None, # seed of the validation split / folds
                  verbose:int=0, # 1 a line on the selected model; 2 also the path's progress
-                 n_jobs:int|None=None, # parallel jobs over the CV folds (joblib);
-                                       # None = 1 unless a `joblib.parallel_config` says otherwise, -1 = all
+                 n_jobs:int|None=None, # jobs over the CV folds (joblib); None: 1 or `parallel_config`'s, -1: all
                 ):
         self.alpha, self.n_lambda, self.lambda_min_ratio, self.lambdas = alpha, n_lambda, lambda_min_ratio, lambdas
         self.cv, self.validation_fraction, self.tol, self.max_support = cv, validation_fraction, tol, max_support
-        self.standardize, self.random_state, self.verbose = standardize, random_state, verbose
-        self.n_jobs = n_jobs
-
+        self.standardize, self.random_state, self.verbose, self.n_jobs = standardize, random_state, verbose, n_jobs
     def fit(self, X, y, sample_weight=None):
         X, y, w = self._validate_fit(X, y, 'regression', sample_weight)
-        check_scalar(self.verbose, 'verbose', (numbers.Integral, bool), low=0)
-        check_scalar(self.validation_fraction, 'validation_fraction', low=0, high=1, include_low=False,
-                     include_high=False)
-        check_random_state(self.random_state)
-        if self.cv is None or isinstance(self.cv, (numbers.Number, str)):     # before the (costly) path on all the data
-            check_scalar(self.cv, 'cv', numbers.Integral, low=2, high=max(2, int((w > 0).sum()) // 2), allow_none=True)
+        self._check_fit_params(w)                     # before the (costly) path on all the data
         wp = None if (w == 1).all() else w            # all ones: the unweighted code path, bit for bit
-        full = self._path(X, y, self.lambdas, wp) if self.lambdas is not None else hierscale_path(
-            X, y, n_lambda=self.n_lambda, lambda_min_ratio=self.lambda_min_ratio, alpha=self.alpha, tol=self.tol,
-            max_support=self.max_support, standardize=self.standardize, feature_names=self.feature_names_,
-            sample_weight=wp)
-        grid = full.lambda1
+        full = self._path(X, y, self.lambdas, wp) if self.lambdas is not None else self._grid_path(X, y, wp)
         folds = self._folds(X, y, w)
-        err = np.zeros(len(grid))
-        cnt = np.zeros(len(grid))
-        from joblib import Parallel, delayed
-        per_fold = Parallel(n_jobs=self.n_jobs)(delayed(_hierscale_fold_mse)(X, y, tr, val, grid, self._path_kw(), wp)
-                                                for tr, val in folds)
-        for mse in per_fold:   # summed in fold order, whatever ran where
-            for k in range(len(mse)):
-                err[k] += mse[k]
-                cnt[k] += 1
-        with np.errstate(invalid='ignore', divide='ignore'):
-            self.cv_mse_ = np.where(cnt == len(folds), err / np.maximum(cnt, 1), np.inf)
-        self.best_index_ = int(np.argmin(self.cv_mse_[:len(full)]))
-        self.path_ = full
-        self._select(self.best_index_)
-        self.stats_ = dict(full.stats_, kkt=float(full.kkt[self.best_index_]), folds=len(folds))
-        if self.verbose:
-            print(f"[hierscale] chose lambda1={grid[self.best_index_]:.4g} ({self.best_index_ + 1}/{len(full)}) by "
-                  f"{'validation split' if self.cv is None else f'{len(folds)}-fold CV'}: validation MSE "
-                  f"{self.cv_mse_[self.best_index_]:.4g}; {int(np.count_nonzero(self.coef_main_))} mains, "
-                  f"{len(self.interactions_)} interactions; KKT {self.stats_['kkt']:.1e}; {full.stats_['time']:.2f}s",
-                  flush=True)
+        self.cv_mse_ = self._cv_mse(X, y, full.lambda1, folds, wp)
+        self._choose(full, len(folds))
         return self
+
+# %% ../nbs/20_hierscale.ipynb #5106f9ba
+@patch
+def _check_fit_params(self:HierScaleRegressor, w):
+    "Check the estimator's own settings (`hierscale_path` checks the path's) before any path is fitted."
+    check_scalar(self.verbose, 'verbose', (numbers.Integral, bool), low=0)
+    check_scalar(self.validation_fraction, 'validation_fraction', low=0, high=1, include_low=False,
+                 include_high=False)
+    check_random_state(self.random_state)
+    if self.cv is None or isinstance(self.cv, (numbers.Number, str)):
+        check_scalar(self.cv, 'cv', numbers.Integral, low=2, high=max(2, int((w > 0).sum()) // 2), allow_none=True)
+
+@patch
+def _grid_path(self:HierScaleRegressor, X, y, w=None):
+    "The path on all the rows over the default grid (`lambdas=None`): `n_lambda` values down from lambda_max."
+    return hierscale_path(X, y, n_lambda=self.n_lambda, lambda_min_ratio=self.lambda_min_ratio, alpha=self.alpha,
+                          tol=self.tol, max_support=self.max_support, standardize=self.standardize,
+                          feature_names=self.feature_names_, sample_weight=w)
+
+@patch
+def _cv_mse(self:HierScaleRegressor, X, y, grid, folds, w=None):
+    """Validation MSE of each lambda1 of `grid`: the mean over the folds of `_hierscale_fold_mse`, one call per fold
+    run by joblib (inf where a fold's path stopped early)."""
+    from joblib import Parallel, delayed
+    err = np.zeros(len(grid))
+    cnt = np.zeros(len(grid))
+    per_fold = Parallel(n_jobs=self.n_jobs)(delayed(_hierscale_fold_mse)(X, y, tr, val, grid, self._path_kw(), w)
+                                            for tr, val in folds)
+    for mse in per_fold:   # summed in fold order, whatever ran where
+        for k in range(len(mse)):
+            err[k] += mse[k]
+            cnt[k] += 1
+    with np.errstate(invalid='ignore', divide='ignore'):
+        return np.where(cnt == len(folds), err / np.maximum(cnt, 1), np.inf)
+
+@patch
+def _choose(self:HierScaleRegressor, full, n_folds:int):
+    "Keep the full-data path `full`, select its solution of lowest validation error and, with `verbose`, say which."
+    self.best_index_ = int(np.argmin(self.cv_mse_[:len(full)]))
+    self.path_ = full
+    self._select(self.best_index_)
+    self.stats_ = dict(full.stats_, kkt=float(full.kkt[self.best_index_]), folds=n_folds)
+    if self.verbose:
+        print(f"[hierscale] chose lambda1={full.lambda1[self.best_index_]:.4g} ({self.best_index_ + 1}/{len(full)}) by "
+              f"{'validation split' if self.cv is None else f'{n_folds}-fold CV'}: validation MSE "
+              f"{self.cv_mse_[self.best_index_]:.4g}; {int(np.count_nonzero(self.coef_main_))} mains, "
+              f"{len(self.interactions_)} interactions; KKT {self.stats_['kkt']:.1e}; {full.stats_['time']:.2f}s",
+              flush=True)
 
 # %% ../nbs/20_hierscale.ipynb #521293a4
 @patch
