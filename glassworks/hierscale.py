@@ -18,8 +18,8 @@ from fastcore.basics import patch
 
 # %% auto #0
 __all__ = ['pair_index', 'pair_from_index', 'project_l1_ball', 'prox_kernel', 'prox', 'penalty', 'prox_qp', 'all_pairs',
-           'direct_qp', 'kkt_lp', 'restricted_solve', 'pair_dots', 'pair_columns', 'scan_pairs', 'lambda_max_exact',
-           'GradientScreen', 'HierScalePath', 'hierscale_path', 'HierScaleRegressor']
+           'direct_qp', 'kkt_lp', 'Quadratic', 'StrongHierarchy', 'restricted_solve', 'pair_dots', 'pair_columns',
+           'scan_pairs', 'lambda_max_exact', 'GradientScreen', 'HierScalePath', 'hierscale_path', 'HierScaleRegressor']
 
 # %% ../nbs/20_hierscale.ipynb #f2c5e277
 @njit(cache=True)
@@ -574,6 +574,68 @@ def kkt_lp(X, y, intercept, beta, interactions, lambda1:float, lambda2:float, ti
     h.run()
     return float(h.getSolution().col_value[0]) / lambda1, abs(float(r.sum())) / lambda1
 
+# %% ../nbs/20_hierscale.ipynb #6bde90fc
+class Quadratic:
+    """The datafit f = 1/2 sum_i w_i r_i^2 of the centred problem (w the sample weights, None: all ones), read through
+    the scaled residual sqrt(w) * r that the active set keeps: its value, the vector w * r whose inner products with
+    raw columns (and pair products) are the negative gradients, and the Lipschitz constant of the gradient over
+    centred, scaled columns with Gram matrix G.
+
+    ```python
+    >>> f = Quadratic(np.array([1., 4.]))                     # weights 1 and 4
+    >>> rs = np.array([1., 2.])                                # sqrt(w) * r for the raw residual r = (1, 1)
+    >>> f.value(rs), f.weighted(rs).tolist(), round(f.lipschitz(np.diag([2., 1.])), 6)
+    (2.5, [1.0, 4.0], 2.0)
+
+    ```"""
+    def __init__(self, w=None):
+        self.w = w
+        self.sw = None if w is None else np.sqrt(w)
+
+    def value(self, r) -> float:
+        "1/2 ||r||^2 of the scaled residual r = sqrt(w) * (yc - Z x)."
+        return 0.5 * float(r @ r)
+
+    def weighted(self, r):
+        "w * (raw residual) from the scaled one: its inner products with the raw columns are the negative gradients."
+        return r if self.sw is None else self.sw * r
+
+    def lipschitz(self, G) -> float:
+        "Just above the largest eigenvalue of G: dense `eigvalsh` up to 1200 columns, scipy's Lanczos `eigsh` beyond."
+        if G.shape[0] <= 1200: top = float(np.linalg.eigvalsh(G)[-1])
+        else:
+            from scipy.sparse.linalg import eigsh
+            top = float(eigsh(G, k=1, which='LA', tol=1e-10, return_eigenvectors=False)[0])
+        return max(top * (1 + 1e-9), 1e-12)
+
+class StrongHierarchy:
+    """The penalty Omega(beta, theta) = lambda1 sum_i max(|beta_i|, ||theta_Gi||_inf) + lambda2 ||theta||_1 at one
+    point of the path: its value (`penalty`), its prox (`prox`), and the step the solvers take on flat arrays of pairs
+    with warm-started duals (`prox_kernel` at s1 = lambda1 / L, s2 = lambda2 / L).
+
+    ```python
+    >>> pen = StrongHierarchy(lambda1=1.0, lambda2=1.0)
+    >>> pen.value([1., 0.], [0.5], [[0, 1]])                    # max(1, .5) + max(0, .5) + .5
+    2.0
+    >>> b, t, _ = pen.prox([3., 2.], [2.5], [[0, 1]], L=1.0)
+    >>> b.tolist(), t.tolist()
+    ([2.0, 1.25], [1.25])
+
+    ```"""
+    def __init__(self, lambda1:float, lambda2:float): self.lambda1, self.lambda2 = lambda1, lambda2
+
+    def value(self, beta, theta, pairs) -> float:
+        "Omega(beta, theta) for the pairs `pairs` (an (E, 2) int array)."
+        return penalty(beta, theta, pairs, self.lambda1, self.lambda2)
+
+    def prox(self, beta_tilde, theta_tilde, pairs, L:float, tol:float=1e-15, duals=None):
+        "argmin L/2 ||(b, t) - (bt, tt)||^2 + Omega(b, t): see `prox`."
+        return prox(beta_tilde, theta_tilde, pairs, L, self.lambda1, self.lambda2, tol, duals)
+
+    def prox_step(self, bt, tt, ei, ej, L:float, u, wa, wb, beta, theta):
+        "The prox at step 1/L on flat arrays (pairs (ei, ej)), duals u, wa, wb warm-started in place: `prox_kernel`."
+        return prox_kernel(bt, tt, ei, ej, self.lambda1 / L, self.lambda2 / L, u, wa, wb, beta, theta)
+
 # %% ../nbs/20_hierscale.ipynb #387e70be
 @njit(cache=True)
 def _restricted_objective(G, c, yy, x, a, ei, ej, lam1, lam2, gx):
@@ -898,14 +960,14 @@ class GradientScreen:
 # %% ../nbs/20_hierscale.ipynb #18e853e8
 class _ActiveSet:
     """Active mains A and pairs T, their centred columns Z = [Zm, Zt], Gram blocks and the prox duals (warm starts).
-    Under sample weights `w` (None: all ones) the columns are centred by w-weighted means (`mu`, and those of the
-    products) and every row of Z and of yc is scaled by sqrt(w): Z'Z, Z'yc and `residual()` (= sqrt(w) * r) are then
-    those of the weighted least squares, and `weighted(residual())` = w * r is the vector whose products with raw
-    columns are gradients."""
-    def __init__(self, X, XT, mu, yc, w=None):
-        self.X, self.XT, self.mu, self.w = X, XT, mu, w
-        self.sw = None if w is None else np.sqrt(w)
-        self.yc = yc if w is None else self.sw * yc
+    Under the sample weights w of the datafit (a `Quadratic`; w None: all ones) the columns are centred by w-weighted
+    means (`mu`, and those of the products) and every row of Z and of yc is scaled by sqrt(w): Z'Z, Z'yc and
+    `residual()` (= sqrt(w) * r) are then those of the weighted least squares, and `weighted(residual())` = w * r is
+    the vector whose products with raw columns are gradients."""
+    def __init__(self, X, XT, mu, yc, datafit):
+        self.X, self.XT, self.mu, self.datafit = X, XT, mu, datafit
+        self.w, self.sw = datafit.w, datafit.sw
+        self.yc = yc if self.w is None else self.sw * yc
         n = X.shape[0]
         self.A = np.empty(0, np.int64)
         self.TI = np.empty(0, np.int64)
@@ -938,7 +1000,7 @@ class _ActiveSet:
     def weighted(self, r):
         """w * (raw residual) from `residual()`: its inner products with the raw columns (and products) are the
         gradients."""
-        return r if self.sw is None else self.sw * r
+        return self.datafit.weighted(r)
 
 # %% ../nbs/20_hierscale.ipynb #77aa4f3c
 @patch
@@ -982,12 +1044,7 @@ def grow(self:_ActiveSet, mains, I, J):
     if mains or new:
         self.G = np.ascontiguousarray(np.block([[self.Gmm, self.Gmt], [self.Gmt.T, self.Gtt]]))
         self.c = np.concatenate([self.cm, self.ct])
-        m = self.G.shape[0]
-        if m <= 1200: top = float(np.linalg.eigvalsh(self.G)[-1])
-        else:
-            from scipy.sparse.linalg import eigsh
-            top = float(eigsh(self.G, k=1, which='LA', tol=1e-10, return_eigenvectors=False)[0])
-        self.L = max(top * (1 + 1e-9), 1e-12)
+        self.L = self.datafit.lipschitz(self.G)
     return len(mains), len(new)
 
 # %% ../nbs/20_hierscale.ipynb #00be08a0
@@ -1121,10 +1178,10 @@ def _first_pass(X, XT, yc, alpha, screen_factor, store_cap, exact_lambda_max, w=
     lmax, used_lp = lambda_max_exact(b, I0, J0, np.abs(g0), alpha) if exact_lambda_max else (float(b.max()), False)
     return screen, b, lmax, used_lp
 
-def _initial_active_set(X, XT, mu, yc, b, screen, w=None):
+def _initial_active_set(X, XT, mu, yc, b, screen, datafit):
     """The active set the path starts from: the top-5 mains by |X'yc| and the top-5 pairs of the first pass (with
     parents)."""
-    act = _ActiveSet(X, XT, mu, yc, w)
+    act = _ActiveSet(X, XT, mu, yc, datafit)
     top = np.argsort(-np.abs(screen.g))[:5]
     act.grow(np.argsort(-b)[:5], screen.I[top], screen.J[top])
     return act
@@ -1154,15 +1211,15 @@ def _centre(X, y, w, standardize:bool) -> _PathData:
     return _PathData(X, XT, w, y - ybar, ybar, mu, main_scale, x_offset, x_scale, W)
 
 # %% ../nbs/20_hierscale.ipynb #51aba1ee
-def _master_step(act, screen, X, lam1, lam2, tol):
+def _master_step(act, screen, X, pen, tol):
     """The master iteration: one prox-gradient step over all p + p(p-1)/2 variables from the restricted solution, the
     pair gradients coming from gradient screening (Lemmas 2-3). Returns (residual, KKT certificate, mains and pairs
     (I, J) that became non-zero outside the active set, (vertices, edges) of the largest prox component)."""
-    p, L = X.shape[1], act.L
+    p, L, lam1 = X.shape[1], act.L, pen.lambda1
     r = act.residual()
     rho = act.weighted(r)                             # w * r under sample weights
     gmain = X.T @ rho
-    SI, SJ, Sg = screen.candidates(rho, lam2)
+    SI, SJ, Sg = screen.candidates(rho, pen.lambda2)
     if len(SI) and len(act.keys):                     # active pairs are already in (theta_T, its gradient)
         inT = np.isin(SI * p + SJ, np.fromiter(act.keys.keys(), np.int64, len(act.keys)))
         SI, SJ, Sg = SI[~inT], SJ[~inT], Sg[~inT]
@@ -1175,7 +1232,7 @@ def _master_step(act, screen, X, lam1, lam2, tol):
     bt = bfull + gmain / L
     tt = tfull + np.concatenate([gt, Sg]) / L
     bp, tp = np.zeros(p), np.zeros(len(EI))
-    info = prox_kernel(bt, tt, EI, EJ, lam1 / L, lam2 / L, np.zeros(p), np.zeros(len(EI)), np.zeros(len(EI)), bp, tp)
+    info = pen.prox_step(bt, tt, EI, EJ, L, np.zeros(p), np.zeros(len(EI)), np.zeros(len(EI)), bp, tp)
     kkt = L * max(np.abs(bp - bfull).max(initial=0), np.abs(tp - tfull).max(initial=0)) / lam1
     thr = 0.1 * tol * lam1 / L
     inA = np.zeros(p, bool)
@@ -1184,7 +1241,7 @@ def _master_step(act, screen, X, lam1, lam2, tol):
     newp = np.flatnonzero(np.abs(tp[len(act.TI):]) > thr)
     return r, kkt, new_m, SI[newp], SJ[newp], (info[1], info[2])
 
-def _solve_at(act, screen, X, yy, lam1, lam2, tol, max_iter, max_checks, accelerate):
+def _solve_at(act, screen, X, yy, pen, tol, max_iter, max_checks, accelerate):
     """Algorithm 2 at one lambda: restricted solve, master check, grow the active set; stop when a check adds nothing
     (or after `max_checks`). Returns (residual, KKT certificate, checks, PGD iterations, largest component)."""
     checks = iters = 0
@@ -1193,17 +1250,17 @@ def _solve_at(act, screen, X, yy, lam1, lam2, tol, max_iter, max_checks, acceler
         a = len(act.A)
         x = np.concatenate([act.beta, act.theta])
         it, _, _ = restricted_solve(act.G, act.c, yy, a, act.li, act.lj, x, act.u, act.wa, act.wb, act.L,
-                                    lam1, lam2, tol, max_iter, accelerate)
+                                    pen.lambda1, pen.lambda2, tol, max_iter, accelerate)
         iters += it
         act.beta, act.theta = x[:a].copy(), x[a:].copy()
-        r, kkt, new_m, NI, NJ, big = _master_step(act, screen, X, lam1, lam2, tol)
+        r, kkt, new_m, NI, NJ, big = _master_step(act, screen, X, pen, tol)
         checks += 1
         if big[1] > comp[1]: comp = big
         if (len(new_m) == 0 and len(NI) == 0) or checks >= max_checks: return r, kkt, checks, iters, comp
         act.grow(new_m, NI, NJ)
 
 # %% ../nbs/20_hierscale.ipynb #3fa2081a
-def _solution(act, r, ybar, mu, lam1, lam2):
+def _solution(act, r, ybar, mu, pen):
     """The solution held by the active set: (intercept, all p mains, non-zero pairs (I, J, theta), objective F, the
     (weighted) standard deviations of those pairs' product columns)."""
     beta = np.zeros(len(mu))
@@ -1211,7 +1268,7 @@ def _solution(act, r, ybar, mu, lam1, lam2):
     nz = np.flatnonzero(act.theta)
     inter = (act.TI[nz].copy(), act.TJ[nz].copy(), act.theta[nz].copy())
     b0 = ybar - float(mu[act.A] @ act.beta) - float(act.tmu[nz] @ act.theta[nz])
-    F = 0.5 * float(r @ r) + penalty(beta, inter[2], np.stack([inter[0], inter[1]], 1), lam1, lam2)
+    F = act.datafit.value(r) + pen.value(beta, inter[2], np.stack([inter[0], inter[1]], 1))
     W = float(len(r)) if act.w is None else float(act.w.sum())
     return b0, beta, inter, F, np.sqrt(np.sum(act.Zt[:, nz] ** 2, axis=0) / W)
 
@@ -1291,15 +1348,16 @@ def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=
     d = _centre(X, y, w, standardize)
     screen, b, lmax, used_lp = _first_pass(d.X, d.XT, d.yc, alpha, screen_factor, store_cap, exact_lambda_max, w)
     grid = lmax * np.geomspace(1.0, lambda_min_ratio, n_lambda) if lambdas is None else lambdas
-    act = _initial_active_set(d.X, d.XT, d.mu, d.yc, b, screen, w)
+    act = _initial_active_set(d.X, d.XT, d.mu, d.yc, b, screen, Quadratic(w))
     yy = float(act.yc @ act.yc)                       # sum_i w_i yc_i^2
     sols, per, stopped = {key: [] for key in _SOLUTION_KEYS}, [], None
     for k, lam1 in enumerate(grid):
         t0 = time.perf_counter()
-        lam2 = alpha * lam1
+        pen = StrongHierarchy(lam1, alpha * lam1)
+        lam2 = pen.lambda2
         before = (screen.n_full, screen.n_partial_rows, screen.n_dots)
-        r, kkt, checks, iters, comp = _solve_at(act, screen, d.X, yy, lam1, lam2, tol, max_iter, max_checks, accelerate)
-        b0, beta, inter, F, isd = _solution(act, r, d.ybar, d.mu, lam1, lam2)
+        r, kkt, checks, iters, comp = _solve_at(act, screen, d.X, yy, pen, tol, max_iter, max_checks, accelerate)
+        b0, beta, inter, F, isd = _solution(act, r, d.ybar, d.mu, pen)
         for key, v in zip(_SOLUTION_KEYS, (lam1, lam2, b0, beta, inter, F, kkt, isd)): sols[key].append(v)
         per.append(_solution_stats(t0, checks, iters, act, screen, before, comp, beta, inter))
         if verbose: print(_progress_line(k, len(grid), lam1, F, kkt, per[-1]), flush=True)
