@@ -90,7 +90,7 @@ def _uf_find(parent, i):
         i = parent[i]
     return i
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _screen_vertices(bt, tt, ei, ej, s1, s2, u, beta):
     """Rule (6): a vertex with |bt_i| + sum_t [|tt_t| - s2]_+ <= s1 (the sum over its group) gets beta_i = 0 and the
     dual u_i = bt_i / s1 of Theorem 1's proof. Returns the survivors (a boolean mask)."""
@@ -109,7 +109,7 @@ def _screen_vertices(bt, tt, ei, ej, s1, s2, u, beta):
             beta[i] = 0.0  # the dual certificate of Thm 1
     return inV
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _screen_pairs(tt, ei, ej, s1, s2, inV, wa, wb, theta):
     """Rule (7), and rule (6) through an endpoint, for every pair, with the duals of Theorem 1's proof; a pair that
     survives both joins its endpoints in the union-find forest. Returns (surviving pairs, forest, degrees shifted by
@@ -139,7 +139,7 @@ def _screen_pairs(tt, ei, ej, s1, s2, inV, wa, wb, theta):
     return inE, parent, deg
 
 # %% ../nbs/20_hierscale.ipynb #ff728cc7
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _adjacency(ei, ej, inE, deg):
     """The surviving pairs at each vertex, in CSR form: vertex i has the pairs adj_e[adj_off[i]:adj_off[i + 1]], with
     adj_s = 0 where i is the pair's first endpoint and 1 where it is the second."""
@@ -157,7 +157,7 @@ def _adjacency(ei, ej, inE, deg):
             fill[ej[e]] += 1
     return adj_off, adj_e, adj_s
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _components(parent, inV, inE, ei):
     """The connected components of the surviving graph, numbered in the order of their smallest vertex, in CSR form:
     component c has the vertices cverts[coff[c]:coff[c + 1]] and the pairs cedges[eoff[c]:eoff[c + 1]]."""
@@ -263,7 +263,7 @@ def _bca_component(c, P, tol, max_pass):
     return passes
 
 # %% ../nbs/20_hierscale.ipynb #54488e55
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _isolated_vertices(P):
     """Solve the components of the record P that are a single vertex: the group is {beta_i} alone, a soft-threshold,
     whose dual is u_i = clip(bt_i / s1, -1, 1). Returns the other components, and the largest vertex and pair counts
@@ -287,7 +287,7 @@ def _isolated_vertices(P):
             t += 1
     return comps, bigv, bige
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _recover_primal(P, inV, inE, beta, theta):
     """The primal point of the duals on the survivors: beta_i = bt_i - s1 u_i, theta_e = S_s2(tt_e - s1 (wa_e + wb_e)).
     Values at the rounding level of the cancellation are set to exact zeros."""
