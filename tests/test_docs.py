@@ -361,8 +361,8 @@ def test_api_reference_methods_and_literal_docstrings(real, driver, server):
     assert checked >= 3
     # docstrings render literally: no emphasis from `*`/`_`, and their first line is shown as written
     for page, mod, names in [('treebnb', 'treebnb', ['max_leaves_apriori']),
-                             ('hierscale', 'hierscale', ['restricted_solve', 'scan_pairs', 'lambda_max_exact',
-                                                         'GradientScreen']),
+                             ('hierscale', 'hierpath', ['restricted_solve', 'scan_pairs', 'lambda_max_exact',
+                                                        'GradientScreen']),
                              ('kmeans1d', 'kmeans1d', ['kmeans_penalized_nb', 'kmeans_eq_bound_nb'])]:
         load(driver, f'{base}/{page}.html', math=False)
         m = importlib.import_module(f'glassworks.{mod}')
