@@ -157,46 +157,14 @@ def _fit_ensemble(ens, A, y, sample_weight):
                          "fitted (the extraction still uses the weights), or drop sample_weight.")
     return ens.fit(A, y, sample_weight=sample_weight)
 
-# %% ../nbs/40_extract.ipynb #2819acd3
-class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
-    """Prune a fitted tree ensemble jointly in rules and depth into a short additive rule list: choose nodes
-    (an antichain per tree) and ridge weights to fit y under a budget sum a_i z_i <= `max_rules` (Problem (1))
-    or a penalty (Problem (4)).
-
-    `solver='cbcd'`: the regularisation path by block coordinate descent with the exact per-tree DP (approximate
-    for the joint problem); `solver='exact'`: `exact_solve`, warm-started from the path and certified by its lower
-    bound (or stopped by `time_limit` with a gap): a relaxation whose tangent planes filter the supports, which are then
-    listed and evaluated (`relax_and_enumerate`), then on small ensembles a branch-and-bound over antichain supports
-    (`branch_and_bound`), then branching on the relaxation (`relax_and_branch`; outer approximation on HiGHS when
-    the budget attributes are not integers), each only if the one before did not certify.
-    `gamma` is the ridge strength relative to the median squared node-column norm, chosen by cross-validation by
-    default. `penalty` is lambda relative to lambda_max (the empty model).
-    The exact solver closes its gap with a strong ridge or on small ensembles; with weaker ridges on larger ensembles
-    it stops at its time limit with a gap (the measurements of 2026-11-25: `41_extract_experiments`,
-    `benchmarks/results/extract_battery.md`): give a `time_limit` and read `gap_`.
-
-    `fit(X, y, sample_weight)` minimises the weighted squared error sum_k w_k (y_k - f(x_k))^2 (intercept: the weighted
+# %% ../nbs/40_extract.ipynb #ff9ab891
+_EXTRACTOR_DETAILS = """`fit(X, y, sample_weight)` minimises the weighted squared error sum_k w_k (y_k - f(x_k))^2
+    (intercept: the weighted
     mean of y; gamma relative to the weighted column norms), so integer weights give the model of the rows repeated
     that many times and zero weights that of the rows removed. An unfitted ensemble is fitted with the weights. The
     CV over gamma splits rows, each keeping its weight (rows of weight 0 are left out of the folds), and scores the
     weighted error: with repeated rows the folds differ, so only a fixed `gamma` (or the same `cv` splits) gives
     exactly the repeated-rows model.
-
-    ```python
-    >>> from sklearn.datasets import make_friedman1
-    >>> from sklearn.ensemble import GradientBoostingRegressor
-    >>> X, y = make_friedman1(300, random_state=0)
-    >>> gb = GradientBoostingRegressor(n_estimators=30, max_depth=3, random_state=0).fit(X, y)
-    >>> ex = RuleExtractor(gb, max_rules=5).fit(X, y)
-    >>> ex.model_.n_rules <= 5, round(ex.score(X, y), 2) > 0.5
-    (True, True)
-    >>> w = np.where(X[:, 0] > 0.5, 2, 1)                        # rows with x0 > 0.5 count twice
-    >>> ew = RuleExtractor(gb, max_rules=5, gamma=1.0).fit(X, y, sample_weight=w)
-    >>> er = RuleExtractor(gb, max_rules=5, gamma=1.0).fit(np.repeat(X, w, axis=0), np.repeat(y, w))
-    >>> bool(np.allclose(ew.predict(X), er.predict(X)))        # the same model as the rows repeated
-    True
-
-    ```
 
     Attributes
     ----------
@@ -239,6 +207,41 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
     feature_names_ : list of str
         Names of the input columns (`x0, x1, ...` for arrays).
     """
+
+
+# %% ../nbs/40_extract.ipynb #2819acd3
+class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
+    __doc__ = """Prune a fitted tree ensemble jointly in rules and depth into a short additive rule list: choose nodes
+    (an antichain per tree) and ridge weights to fit y under a budget sum a_i z_i <= `max_rules` (Problem (1))
+    or a penalty (Problem (4)).
+
+    `solver='cbcd'`: the regularisation path by block coordinate descent with the exact per-tree DP (approximate
+    for the joint problem); `solver='exact'`: `exact_solve`, warm-started from the path and certified by its lower
+    bound (or stopped by `time_limit` with a gap): a relaxation whose tangent planes filter the supports, which are then
+    listed and evaluated (`relax_and_enumerate`), then on small ensembles a branch-and-bound over antichain supports
+    (`branch_and_bound`), then branching on the relaxation (`relax_and_branch`; outer approximation on HiGHS when
+    the budget attributes are not integers), each only if the one before did not certify.
+    The exact solver closes its gap with a strong ridge or on small ensembles; with weaker ridges on larger ensembles
+    it stops at its time limit with a gap (the measurements of 2026-11-25: `41_extract_experiments`,
+    `benchmarks/results/extract_battery.md`): give a `time_limit` and read `gap_`.
+
+    ```python
+    >>> from sklearn.datasets import make_friedman1
+    >>> from sklearn.ensemble import GradientBoostingRegressor
+    >>> X, y = make_friedman1(300, random_state=0)
+    >>> gb = GradientBoostingRegressor(n_estimators=30, max_depth=3, random_state=0).fit(X, y)
+    >>> ex = RuleExtractor(gb, max_rules=5).fit(X, y)
+    >>> ex.model_.n_rules <= 5, round(ex.score(X, y), 2) > 0.5
+    (True, True)
+    >>> w = np.where(X[:, 0] > 0.5, 2, 1)                        # rows with x0 > 0.5 count twice
+    >>> ew = RuleExtractor(gb, max_rules=5, gamma=1.0).fit(X, y, sample_weight=w)
+    >>> er = RuleExtractor(gb, max_rules=5, gamma=1.0).fit(np.repeat(X, w, axis=0), np.repeat(y, w))
+    >>> bool(np.allclose(ew.predict(X), er.predict(X)))        # the same model as the rows repeated
+    True
+
+    ```
+
+    """ + _EXTRACTOR_DETAILS
     def __init__(self,
                  ensemble=None, # a scikit-learn tree/forest/boosting regressor (or XGBRegressor / LGBMRegressor),
                                 # fitted or unfitted (then a clone is fitted on `fit`'s X, y; `ensemble_` is the one
@@ -268,15 +271,13 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
                  n_jobs:int|None=None, # joblib jobs for `gamma='cv'`; None = 1 unless a `joblib.parallel_config` says
                                        # otherwise, -1 = all
                 ):
-        self.ensemble, self.max_rules, self.penalty, self.budget, self.solver = (ensemble, max_rules, penalty, budget,
-                                                                                 solver)
-        self.gamma, self.cv, self.include_root, self.n_lambdas, self.refit = gamma, cv, include_root, n_lambdas, refit
-        self.leaves_only = leaves_only
-        self.time_limit, self.memory_limit, self.verbose, self.n_jobs = time_limit, memory_limit, verbose, n_jobs
+        self.ensemble, self.max_rules, self.penalty, self.budget = ensemble, max_rules, penalty, budget
+        self.solver, self.gamma, self.cv, self.include_root, self.n_lambdas = solver, gamma, cv, include_root, n_lambdas
+        self.refit, self.leaves_only, self.time_limit, self.memory_limit = refit, leaves_only, time_limit, memory_limit
+        self.verbose, self.n_jobs = verbose, n_jobs
 
     def fit(self, X, y, sample_weight=None):
-        """Extract the rules from the ensemble (fitted first, with `sample_weight`, if it is not);
-        weights: see the class."""
+        "Extract the rules from the ensemble (fitted first, with `sample_weight`, if unfitted); weights: see the class."
         self._check_params()
         X, y = _check_X_input(X), _check_y_input(y, type(self).__name__)
         fitted, X = self._ensemble_state(X)
@@ -284,12 +285,7 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
         self._set_ensemble(A, yy, sw, fitted, sample_weight)
         mon = SearchMonitor(self.time_limit, verbose=self.verbose, name='RuleExtractor', memory_limit=self.memory_limit)
         prob, K, stats = self._extraction_problem(A, yy, sw, mon)
-        nodes = self._path_choice(prob, K, stats, mon)
-        complete = False
-        if self.solver == 'cbcd':
-            mon.update(upper=ridge_on_support(prob.table, prob.y, nodes, prob.gamma)[2], lower=0.0)   # q >= 0
-            mon.stopped_by = 'heuristic'
-        else: nodes, complete = self._exact_choice(prob, K, nodes, stats, mon)
+        nodes, complete = self._choose_nodes(prob, K, stats, mon)
         self._set_model(A, sw, prob, nodes, stats)
         self._set_result(mon, stats, tol=1e-6, complete=complete)
         return self
@@ -407,6 +403,17 @@ def _set_model(self:RuleExtractor, A, sw, prob:ExtractionProblem, nodes, stats:d
     self.model_ = to_model(tab, nodes, w, self.y_mean_)
     self.feature_importances_ = self._input_importances(self.model_.feature_importances(A, sw))
     stats.update(n_rules=len(nodes), budget_used=float(prob.a[nodes].sum()))
+
+@patch
+def _choose_nodes(self:RuleExtractor, prob:ExtractionProblem, K, stats:dict, mon:SearchMonitor) -> tuple:
+    """The chosen support and whether it is certified: the CBCD choice (a heuristic: its bound is q >= 0), then with
+    `solver='exact'` `exact_solve` from it."""
+    nodes = self._path_choice(prob, K, stats, mon)
+    if self.solver == 'exact': return self._exact_choice(prob, K, nodes, stats, mon)
+    mon.update(upper=ridge_on_support(prob.table, prob.y, nodes, prob.gamma)[2], lower=0.0)   # q >= 0
+    mon.stopped_by = 'heuristic'
+    return nodes, False
+
 
 # %% ../nbs/40_extract.ipynb #4b5d981a
 @patch
