@@ -80,7 +80,7 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
         memory_limit:float|None=8.0, # GB the search may add to the process; then it stops with the best tree and bound
         verbose:int=0, # 0 silent, 1 progress lines on stderr, 2 a line per improvement
         binarizer=None, # None: X must be 0/1; a Binarizer or its strategy ('quantile', 'gbdt', ...) binarises X inside
-        explore:str='depth-first', # DP order: 'depth-first' (fastest to optimal) or 'hybrid' (bound rises steadily)
+        explore:str='depth-first', # DP order: 'depth-first' (fastest), 'hybrid' (bound rises steadily, slower to end)
         class_weight=None, # misclassification costs: None, 'balanced' (same total weight per class), {label: weight}
         min_samples_leaf=1): # rows every leaf must hold: a count, or a fraction of the rows (search='dp')
         self.regularization, self.search, self.max_depth, self.policy = regularization, search, max_depth, policy
