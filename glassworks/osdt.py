@@ -19,9 +19,47 @@ from fastcore.basics import patch
 # %% auto #0
 __all__ = ['OSDTClassifier']
 
+# %% ../nbs/11_osdt.ipynb #4fe3db04
+_OSDT_ATTRIBUTES = """Attributes
+    ----------
+    tree_ : Tree
+        The fitted tree: the optimal one, or the best found when a limit stopped the search.
+    classes_ : ndarray
+        The class labels, in the order of `predict_proba`'s columns.
+    n_leaves_ : int
+        Number of leaves of `tree_`.
+    objective_ : float
+        Regularized objective of `tree_`: weighted misclassification rate + regularization * leaves.
+    lower_bound_ : float
+        A proven lower bound on the optimal objective.
+    gap_ : float
+        `objective_ - lower_bound_`; 0 when the model is certified optimal.
+    optimal_ : bool
+        True when the search finished and certified the model as optimal (False after a time/node/memory limit).
+    fit_time_ : float
+        Seconds `fit` spent searching (numba's first-use compilation not counted).
+    compile_seconds_ : float
+        Seconds `fit` spent compiling numba kernels (0 once they are cached).
+    stats_ : dict
+        Search counters and the anytime trace: nodes, time, time to the best model, what stopped the search.
+    search_ : str
+        The search that ran: 'dp' or 'bnb' (what `search='auto'` chose).
+    feature_importances_ : ndarray of shape (n_features_in_,)
+        Each input column's share of the model's loss reduction (sums to 1; all 0 for a constant model).
+    n_features_in_ : int
+        Number of input columns seen by `fit`.
+    feature_names_ : list of str
+        Names of the model's features: the columns, `x0, x1, ...`, or a `binarizer`'s 0/1 features.
+    feature_names_in_ : ndarray of str
+        The input's column names; only set when `X` is a DataFrame.
+    binarizer_ : Binarizer
+        The fitted `Binarizer` that turned X into 0/1 features; only set with a `binarizer`.
+    """
+
+
 # %% ../nbs/11_osdt.ipynb #71c15a42
 class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
-    """Certified-optimal sparse decision tree: minimise misclassification rate + regularization * leaves (OSDT).
+    __doc__ = """Certified-optimal sparse decision tree: minimise misclassification rate + regularization * leaves.
 
     ```python
     >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 2); y = X[:, 0] ^ X[:, 1]
@@ -40,54 +78,38 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
 
     ```
 
-    Attributes
-    ----------
-    tree_, classes_ : Tree, ndarray
-        The fitted tree (the optimal one, or the best found when a limit stopped the search); the class labels, in
-        the order of `predict_proba`'s columns.
-    n_leaves_, search_ : int, str
-        Number of leaves of `tree_`; the search that ran, 'dp' or 'bnb' (what `search='auto'` chose).
-    objective_, lower_bound_, gap_, optimal_ : float, float, float, bool
-        Regularized objective of `tree_` (weighted misclassification rate + regularization * leaves); a proven lower
-        bound on the optimal objective; `objective_ - lower_bound_`; True when the search finished and certified the
-        model as optimal (gap 0; False after a time/node/memory limit).
-    fit_time_, compile_seconds_ : float
-        Seconds `fit` spent searching (numba's first-use compilation not counted); seconds spent compiling numba
-        kernels (0 once they are cached).
-    stats_ : dict
-        Search counters and the anytime trace: nodes, time, time to the best model, what stopped the search.
-    feature_importances_ : ndarray of shape (n_features_in_,)
-        Each input column's share of the model's loss reduction (sums to 1; all 0 for a constant model).
-    n_features_in_, feature_names_ : int, list of str
-        Number of input columns seen by `fit`; names of the model's features: the columns, `x0, x1, ...`, or a
-        `binarizer`'s 0/1 features.
-    feature_names_in_, binarizer_ : ndarray of str, Binarizer
-        The input's column names (only set when `X` is a DataFrame); the fitted `Binarizer` that turned X into 0/1
-        features (only set with a `binarizer`).
-    """
+    """ + _OSDT_ATTRIBUTES
     _binary_features = True
 
-    def __init__(self,
-        regularization:float=0.01, # lambda: price of a leaf, fraction of the data; 0 with max_depth: most accurate tree
-        search:str='auto', # 'dp' (fast memoised DP), 'bnb' (the paper's branch and bound), 'auto'
-        max_depth:int|None=None, # at most this many splits on a root-to-leaf path
-        max_leaves:int|None=None, # at most this many leaves (search='bnb'; 'auto' switches to it)
-        policy:str='curiosity', # bnb queue order: curiosity, bound, objective, entropy, gini, fifo, dfs
-        bounds:dict|None=None, # bnb switches, e.g. {'lookahead': False}; see `BOUND_DEFAULTS`
-        incumbent='greedy', # 'greedy', None, a `Tree`, or an objective value (bnb)
-        time_limit:float|None=None, # seconds of search (numba's first-use compilation not counted); None: no limit
-        node_limit:int|None=None, # bnb: queue pops; dp: subproblems expanded
-        memory_limit:float|None=8.0, # GB the search may add to the process; then it stops with the best tree and bound
-        verbose:int=0, # 0 silent, 1 progress lines on stderr, 2 a line per improvement
-        binarizer=None, # None: X must be 0/1; a Binarizer or its strategy ('quantile', 'gbdt', ...) binarises X inside
-        explore:str='depth-first', # DP order: 'depth-first' (fastest), 'hybrid' (bound rises steadily, slower to end)
-        class_weight=None, # misclassification costs: None, 'balanced' (same total weight per class), {label: weight}
-        min_samples_leaf=1): # rows every leaf must hold: a count, or a fraction of the rows (search='dp')
-        self.regularization, self.search, self.max_depth, self.policy = regularization, search, max_depth, policy
-        self.max_leaves, self.bounds, self.incumbent, self.verbose = max_leaves, bounds, incumbent, verbose
-        self.time_limit, self.node_limit, self.memory_limit = time_limit, node_limit, memory_limit
-        self.binarizer, self.explore, self.class_weight = binarizer, explore, class_weight
-        self.min_samples_leaf = min_samples_leaf
+    def __init__(self, regularization:float=0.01, # lambda: the price of one leaf, as a fraction of the data; 0 with
+                                                   # max_depth: the most accurate tree of that depth
+                 search:str='auto', # 'dp' (fast memoised DP), 'bnb' (the paper's branch and bound), 'auto'
+                 max_depth:int|None=None, # at most this many splits on a root-to-leaf path
+                 max_leaves:int|None=None, # at most this many leaves (search='bnb'; 'auto' switches to it)
+                 policy:str='curiosity', # bnb queue order: curiosity, bound, objective, entropy, gini, fifo, dfs
+                 bounds:dict|None=None, # bnb switches, e.g. {'lookahead': False}; see `BOUND_DEFAULTS`
+                 incumbent='greedy', # 'greedy', None, a `Tree`, or an objective value (bnb)
+                 time_limit:float|None=None, # seconds of search (numba's first-use compilation not counted);
+                                             # None = no limit
+                 node_limit:int|None=None, # bnb: queue pops; dp: subproblems expanded
+                 memory_limit:float|None=8.0, # GB the search may add to the process; then it stops with the best tree
+                                              # and its bound
+                 verbose:int=0, # 0 silent, 1 progress lines on stderr, 2 a line per improvement
+                 binarizer=None, # None: X must be 0/1; a Binarizer strategy ('quantile', 'gbdt', ...) or a Binarizer
+                                 # binarises any numeric X inside
+                 explore:str='depth-first', # DP search order: 'depth-first' (fastest to optimal) or 'hybrid'
+                                            # (best-first descents too: under a time limit the bound rises steadily;
+                                            # slower to finish)
+                 class_weight=None, # None, 'balanced' (every class the same total weight) or {label: weight}:
+                                    # misclassification costs
+                 min_samples_leaf=1): # rows every leaf must hold: a count, or a fraction of the rows (search='dp')
+        self.regularization, self.search, self.max_depth, self.max_leaves = (regularization, search, max_depth,
+                                                                             max_leaves)
+        self.class_weight, self.min_samples_leaf = class_weight, min_samples_leaf
+        self.policy, self.bounds, self.incumbent = policy, bounds, incumbent
+        self.time_limit, self.node_limit, self.memory_limit, self.verbose = (time_limit, node_limit, memory_limit,
+                                                                             verbose)
+        self.binarizer, self.explore = binarizer, explore
 
     def fit(self, X, y, sample_weight=None):
         "Find the optimal tree on 0/1 features `X` (binarize others first); returns `self`."

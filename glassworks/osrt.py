@@ -62,9 +62,52 @@ _REFERENCE_KEYS_IGNORED = {'allow_small_reg', 'look_ahead', 'cancellation', 'mod
                            'feature_transform', 'rule_list', 'non_binary', 'balance', 'uncertainty_tolerance',
                            'precision_limit', 'stack_limit', 'model', 'timing', 'trace', 'tree', 'profile', 'costs'}
 
+# %% ../nbs/13_osrt.ipynb #09dbf0f2
+_OSRT_ATTRIBUTES = """Attributes
+    ----------
+    tree_ : Tree
+        The fitted regression tree: the optimal one, or the best found when a limit stopped the search.
+    n_leaves_ : int
+        Number of leaves of `tree_`.
+    depth_ : int
+        Depth of `tree_` (splits on its longest root-to-leaf path).
+    objective_ : float
+        Regularized objective of `tree_`: normalised loss (SSE/SST for 'l2') + regularization * leaves.
+    lower_bound_ : float
+        A proven lower bound on the optimal objective.
+    gap_ : float
+        `objective_ - lower_bound_`; 0 when the model is certified optimal.
+    optimal_ : bool
+        True when the search finished and certified the model as optimal (False after a time/node/memory limit).
+    fit_time_ : float
+        Seconds `fit` spent searching (numba's first-use compilation not counted).
+    compile_seconds_ : float
+        Seconds `fit` spent compiling numba kernels (0 once they are cached).
+    stats_ : dict
+        Search counters and the anytime trace: nodes, time, time to the best model, what stopped the search.
+    loss_ : float
+        The normalised loss part of `objective_` (without the leaf penalty).
+    mse_ : float
+        Weighted mean squared error of `tree_` on the training data.
+    r2_ : float
+        Weighted R^2 of `tree_` on the training data.
+    feature_importances_ : ndarray of shape (n_features_in_,)
+        Each input column's share of the model's loss reduction (sums to 1; all 0 for a constant model).
+    n_features_in_ : int
+        Number of input columns seen by `fit`.
+    feature_names_ : list of str
+        Names of the features the model is written in (the columns, or `x0, x1, ...`; with a `binarizer`, its 0/1
+        features).
+    feature_names_in_ : ndarray of str
+        The input's column names; only set when `X` is a DataFrame.
+    binarizer_ : Binarizer
+        The fitted `Binarizer` that turned X into 0/1 features; only set with a `binarizer`.
+    """
+
+
 # %% ../nbs/13_osrt.ipynb #0d0daadd
 class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
-    """Certified-optimal sparse regression tree on binary features: minimises SSE/SST + regularization * leaves.
+    __doc__ = """Certified-optimal sparse regression tree on 0/1 features: minimises SSE/SST + regularization * leaves.
 
     ```python
     >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5); y = np.array([1., 1., 3., 5.] * 5)
@@ -81,51 +124,35 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
 
     ```
 
-    Attributes
-    ----------
-    tree_ : Tree
-        The fitted regression tree: the optimal one, or the best found when a limit stopped the search.
-    n_leaves_, depth_ : int
-        Number of leaves of `tree_`; its depth (splits on its longest root-to-leaf path).
-    objective_, lower_bound_, gap_, optimal_ : float, float, float, bool
-        Regularized objective of `tree_` (normalised loss, SSE/SST for 'l2', + regularization * leaves); a proven
-        lower bound on the optimal objective; `objective_ - lower_bound_`; True when the search finished and certified
-        the model as optimal (gap 0; False after a time/node/memory limit).
-    fit_time_, compile_seconds_ : float
-        Seconds `fit` spent searching (numba's first-use compilation not counted); seconds spent compiling numba
-        kernels (0 once they are cached).
-    stats_ : dict
-        Search counters and the anytime trace: nodes, time, time to the best model, what stopped the search.
-    loss_, mse_, r2_ : float
-        The normalised loss part of `objective_` (without the leaf penalty); the weighted mean squared error and the
-        weighted R^2 of `tree_` on the training data.
-    feature_importances_ : ndarray of shape (n_features_in_,)
-        Each input column's share of the model's loss reduction (sums to 1; all 0 for a constant model).
-    n_features_in_, feature_names_ : int, list of str
-        Number of input columns seen by `fit`; names of the features the model is written in (the columns, or
-        `x0, x1, ...`; with a `binarizer`, its 0/1 features).
-    feature_names_in_, binarizer_ : ndarray of str, Binarizer
-        The input's column names (only set when `X` is a DataFrame); the fitted `Binarizer` that turned X into 0/1
-        features (only set with a `binarizer`).
-    """
+    """ + _OSRT_ATTRIBUTES
     _binary_features = True
 
     def __init__(self,
-        regularization:float=0.01, # lambda: leaf price, a fraction of var(y); 0 with max_depth: the most accurate tree
-        max_depth:int|None=None, # at most this many splits on any path (reference depth_budget - 1); None: no limit
-        metric:str='l2', # 'l2': mean leaves, loss SSE/SST; 'l1': median leaves, loss SAE/SAE(single leaf)
-        bound:str='auto', # lower bound: 'kmeans' (l2 only), 'equiv' (equivalent points), 'auto' (k-means for l2)
-        time_limit:float|None=None, # seconds (compilation not counted); on expiry the best tree so far and its bound
-        node_limit:int|None=None, # cap on search nodes (same anytime behaviour)
-        memory_limit:float|None=8.0, # GB the search may add to the process; then it stops with the best tree and bound
-        verbose:int=0, # 0 silent, 1 progress lines, 2 a line per improvement
-        binarizer=None, # None: X must be 0/1; a Binarizer or its strategy ('quantile', 'gbdt', ...) binarises X inside
-        explore:str='depth-first', # DP order: 'depth-first' (fastest to optimal) or 'hybrid' (bound rises steadily)
-        min_samples_leaf=1): # rows each leaf must hold: a count or a fraction (the reference's minimum_captured_points)
+                 regularization:float=0.01, # lambda: price of a leaf, as a fraction of the target's variance (> 0;
+                                            # 0 with max_depth: the most accurate tree of that depth)
+                 max_depth:int|None=None, # at most this many splits on any path (reference depth_budget - 1);
+                                          # None: no limit
+                 metric:str='l2', # 'l2': mean leaves, loss SSE/SST; 'l1': median leaves, loss SAE/SAE(single leaf)
+                 bound:str='auto', # lower bound: 'kmeans' (l2 only), 'equiv' (equivalent points),
+                                   # 'auto' (k-means for l2)
+                 time_limit:float|None=None, # seconds of search (compilation not counted); on expiry the best tree so
+                                             # far is kept, with `lower_bound_`
+                 node_limit:int|None=None, # cap on search nodes (same anytime behaviour)
+                 memory_limit:float|None=8.0, # GB the search may add to the process; then it stops with the best tree
+                                              # and its bound
+                 verbose:int=0, # 0 silent, 1 progress lines, 2 a line per improvement
+                 binarizer=None, # None: X must be 0/1; a Binarizer strategy ('quantile', 'gbdt', ...) or a Binarizer
+                                 # binarises any numeric X inside
+                 explore:str='depth-first', # DP search order: 'depth-first' (fastest to optimal) or 'hybrid'
+                                            # (best-first descents too: under a time limit the bound rises steadily;
+                                            # slower to finish)
+                 min_samples_leaf=1, # rows every leaf must hold: a count, or a fraction of the rows (the reference's
+                                     # minimum_captured_points)
+                ):
         self.regularization, self.max_depth, self.metric, self.bound = regularization, max_depth, metric, bound
-        self.time_limit, self.node_limit, self.memory_limit = time_limit, node_limit, memory_limit
-        self.verbose, self.binarizer, self.explore = verbose, binarizer, explore
-        self.min_samples_leaf = min_samples_leaf
+        self.time_limit, self.node_limit, self.memory_limit, self.verbose = (time_limit, node_limit, memory_limit,
+                                                                             verbose)
+        self.binarizer, self.explore, self.min_samples_leaf = binarizer, explore, min_samples_leaf
 
     def fit(self, X, # binary (0/1) features, array or DataFrame
             y, # real targets (not constant)
