@@ -295,8 +295,8 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
 def _check_params(self:RuleExtractor):
     self._check_common_params()
     check_option(self.solver, 'solver', ('cbcd', 'exact'))
-    if not isinstance(self.budget, str) and self.budget is not None: pass
-    else: check_option(self.budget, 'budget', ('rules', 'depth', 'features'))
+    if self.budget is None or isinstance(self.budget, str):     # else the user's array of node attributes
+        check_option(self.budget, 'budget', ('rules', 'depth', 'features'))
     integral = isinstance(self.budget, str)   # built-in attributes are integers: K must be one too
     check_scalar(self.max_rules, 'max_rules', kind=numbers.Integral if integral else numbers.Real, low=0,
                  include_low=False, allow_none=True)

@@ -438,6 +438,7 @@ def _tree_contribution(leaf_col, w, mu, s0, s1, parent, acc, out, sign):
 _BlockData = namedtuple('_BlockData', ['leaf_of', 'tree_start', 'left', 'right', 'end', 'parent', 'mu', 'd', 'a',
                                        'cand', 'rw'])   # fixed during a solve; rw: the row weights
 _BlockWork = namedtuple('_BlockWork', ['r', 'w', 'z', 'sums', 'val', 'best', 'take', 'chosen', 'acc'])   # written
+_Scratch = namedtuple('_Scratch', ['sums', 'val', 'best', 'acc', 'take', 'chosen'])   # a problem's work arrays
 
 @njit(cache=True)
 def _block_update(t, D, S, inv_gamma, lam):
@@ -518,7 +519,7 @@ class ExtractionProblem:
         self.d = table.norms
         self.cand = (self.d > 0) & (include_root | (table.parent >= 0)) & (table.is_leaf | (not leaves_only))
         m = table.m
-        self._ws = [np.zeros(m) for _ in range(4)] + [np.zeros(m, np.bool_), np.zeros(m, np.int64)]
+        self._ws = _Scratch(*(np.zeros(m) for _ in range(4)), np.zeros(m, np.bool_), np.zeros(m, np.int64))
 
     def empty(self) -> CBCDState:
         return CBCDState(self.y.copy(), np.zeros(self.table.m), np.zeros(self.table.m, np.bool_))
@@ -791,7 +792,7 @@ def _block_update_oa(problem:ExtractionProblem, t:int, s:CBCDState, lam:float) -
     "The CBCD step on tree t with the faithful per-tree OA as block solver."
     T = problem.table
     s0, s1 = T.tree_start[t], T.tree_start[t + 1]
-    acc = problem._ws[3]
+    acc = problem._ws.acc
     _tree_contribution(T.leaf_of[:, t], s.w, T.mu, s0, s1, T.parent, acc, s.r, 1.0)
     S, w, _ = _block_outer_approximation(problem, t, s.r, lam)
     s.w[s0:s1] = 0.0
