@@ -14,8 +14,8 @@ from .validation import (check_X, check_X_y, check_predict_X, check_scalar, chec
                                    is_dataframe, InputError, ParameterError)
 
 # %% auto #0
-__all__ = ['resident_bytes', 'SearchMonitor', 'GlassworksEstimator', 'ExactSolverMixin', 'GlassworksClassifier',
-           'GlassworksRegressor']
+__all__ = ['CERTIFICATE_ATTRIBUTES', 'resident_bytes', 'SearchMonitor', 'GlassworksEstimator', 'ExactSolverMixin',
+           'GlassworksClassifier', 'GlassworksRegressor']
 
 # %% ../nbs/01_base.ipynb #bc123499
 def resident_bytes() -> int:
@@ -342,6 +342,23 @@ class ExactSolverMixin:
         ax.set_ylabel('objective')
         ax.legend(fontsize=8)
         return ax
+
+# %% ../nbs/01_base.ipynb #205736eb
+# numpydoc entries, indented as in a class docstring
+CERTIFICATE_ATTRIBUTES = """\
+    lower_bound_ : float
+        A proven lower bound on the optimal objective.
+    gap_ : float
+        `objective_ - lower_bound_`; 0 when the model is certified optimal.
+    optimal_ : bool
+        True when the search finished and certified the model as optimal (False after a time/node/memory limit).
+    fit_time_ : float
+        Seconds `fit` spent searching (numba's first-use compilation not counted).
+    compile_seconds_ : float
+        Seconds `fit` spent compiling numba kernels (0 once they are cached).
+    stats_ : dict
+        Search counters and the anytime trace: nodes, time, time to the best model, what stopped the search.
+"""
 
 # %% ../nbs/01_base.ipynb #b1a95f66
 class GlassworksClassifier(ClassifierMixin, GlassworksEstimator):

@@ -10,7 +10,7 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 from sklearn.exceptions import NotFittedError
-from .base import GlassworksRegressor, ExactSolverMixin, SearchMonitor
+from .base import GlassworksRegressor, ExactSolverMixin, CERTIFICATE_ATTRIBUTES, SearchMonitor
 from .validation import (check_scalar, check_option, InputError, ParameterError, MAX_GRID, InputTypeError,
                                    check_bool)
 from .pruning import (ridge_on_support, run_path, relative_gamma, to_model, align_columns,
@@ -188,18 +188,7 @@ _EXTRACTOR_DETAILS = """`fit(X, y, sample_weight)` minimises the weighted square
         The (weighted) mean of y: the model's intercept.
     objective_ : float
         Objective value of the selected nodes and weights (squared error + ridge, or + penalty).
-    lower_bound_ : float
-        A proven lower bound on the optimal objective.
-    gap_ : float
-        `objective_ - lower_bound_`; 0 when the model is certified optimal.
-    optimal_ : bool
-        True when the search finished and certified the model as optimal (False after a time/node/memory limit).
-    fit_time_ : float
-        Seconds `fit` spent searching (numba's first-use compilation not counted).
-    compile_seconds_ : float
-        Seconds `fit` spent compiling numba kernels (0 once they are cached).
-    stats_ : dict
-        Search counters and the anytime trace: nodes, time, time to the best model, what stopped the search.
+""" + CERTIFICATE_ATTRIBUTES + """\
     feature_importances_ : ndarray of shape (n_features_in_,)
         Each input column's share of the extracted rules (sums to 1; all 0 without rules).
     n_features_in_ : int

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numbers, warnings
 import numpy as np
 from .validation import InputError, ParameterError, check_scalar, check_option
-from .base import SearchMonitor, GlassworksClassifier, ExactSolverMixin
+from .base import SearchMonitor, GlassworksClassifier, ExactSolverMixin, CERTIFICATE_ATTRIBUTES
 from .models import Tree
 from .treedp import TreeData, search_tree
 from .treebnb import POLICIES, resolve_bounds, ensure_compiled, search_leaf_sets
@@ -30,18 +30,7 @@ _OSDT_ATTRIBUTES = """Attributes
         Number of leaves of `tree_`.
     objective_ : float
         Regularized objective of `tree_`: weighted misclassification rate + regularization * leaves.
-    lower_bound_ : float
-        A proven lower bound on the optimal objective.
-    gap_ : float
-        `objective_ - lower_bound_`; 0 when the model is certified optimal.
-    optimal_ : bool
-        True when the search finished and certified the model as optimal (False after a time/node/memory limit).
-    fit_time_ : float
-        Seconds `fit` spent searching (numba's first-use compilation not counted).
-    compile_seconds_ : float
-        Seconds `fit` spent compiling numba kernels (0 once they are cached).
-    stats_ : dict
-        Search counters and the anytime trace: nodes, time, time to the best model, what stopped the search.
+""" + CERTIFICATE_ATTRIBUTES + """\
     search_ : str
         The search that ran: 'dp' or 'bnb' (what `search='auto'` chose).
     feature_importances_ : ndarray of shape (n_features_in_,)

@@ -6,7 +6,7 @@
 from __future__ import annotations
 import numbers, warnings
 import numpy as np
-from .base import GlassworksRegressor, ExactSolverMixin, SearchMonitor
+from .base import GlassworksRegressor, ExactSolverMixin, CERTIFICATE_ATTRIBUTES, SearchMonitor
 from .validation import check_scalar, check_option, ParameterError
 from .treedp import TreeData, search_tree, weighted_median
 from .rashomon import RashomonSet
@@ -73,18 +73,7 @@ _OSRT_ATTRIBUTES = """Attributes
         Depth of `tree_` (splits on its longest root-to-leaf path).
     objective_ : float
         Regularized objective of `tree_`: normalised loss (SSE/SST for 'l2') + regularization * leaves.
-    lower_bound_ : float
-        A proven lower bound on the optimal objective.
-    gap_ : float
-        `objective_ - lower_bound_`; 0 when the model is certified optimal.
-    optimal_ : bool
-        True when the search finished and certified the model as optimal (False after a time/node/memory limit).
-    fit_time_ : float
-        Seconds `fit` spent searching (numba's first-use compilation not counted).
-    compile_seconds_ : float
-        Seconds `fit` spent compiling numba kernels (0 once they are cached).
-    stats_ : dict
-        Search counters and the anytime trace: nodes, time, time to the best model, what stopped the search.
+""" + CERTIFICATE_ATTRIBUTES + """\
     loss_ : float
         The normalised loss part of `objective_` (without the leaf penalty).
     mse_ : float
