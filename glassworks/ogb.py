@@ -48,9 +48,10 @@ class _RuleBoosting(GlassworksEstimator):
         check_option(self.include_linear_terms, 'include_linear_terms', (False, True))
         off = getattr(self, 'offset', None)
         if isinstance(off, str):
-            check_option(off, 'offset', ('geometric_mean',))
-            if self.loss != 'poisson': raise ParameterError("offset='geometric_mean' is the Poisson loss's background; "
-                                                            "with another loss pass a number (or None).")
+            check_option(off, 'offset', ('auto', 'geometric_mean'))
+            if off == 'geometric_mean' and self.loss != 'poisson':
+                raise ParameterError("offset='geometric_mean' is the Poisson loss's background; with another loss pass "
+                                     "a number, 'auto' or None.")
         elif off is not None: check_scalar(off, 'offset')
         self._check_common_params()
 
@@ -169,8 +170,10 @@ def _linear_matrix(self:_RuleBoosting, X) -> np.ndarray:
 
 @patch
 def _offset_value(self:_RuleBoosting, y, w=None) -> float:
-    "The fixed score added to every row: `offset`, or for 'geometric_mean' log of exp(mean log y) (log 0 := 0)."
+    """The fixed score added to every row: `offset`, or for 'geometric_mean' log of exp(mean log y) (log 0 := 0);
+    'auto' is 'geometric_mean' for the Poisson loss and no offset for the others."""
     off = getattr(self, 'offset', None)
+    if off == 'auto': off = 'geometric_mean' if self.loss == 'poisson' else None
     if off is None: return 0.0
     if off == 'geometric_mean':
         ly = np.where(y > 0, np.log(np.where(y > 0, y, 1.0)), 0.0)
@@ -324,7 +327,8 @@ def _fitted_attributes(classifier:bool=False) -> str:
     linear_coef_ : ndarray
         The weights of the standardised linear terms, aligned with `linear_terms_`.
     offset_ : float
-        The fixed score in every prediction (0 without `offset`); it is part of `model_`'s intercept.
+        The fixed score in every prediction (0 without an offset: `offset=None`, or 'auto' with a loss other than
+        Poisson); it is part of `model_`'s intercept.
     feature_importances_ : ndarray of shape (n_features_in_,)
         Each input column's share of the ensemble (sums to 1; all 0 without rules).
     n_features_in_ : int
@@ -414,8 +418,9 @@ class RuleBoostingRegressor(_RuleBoosting, GlassworksRegressor):
                  beam_width:int=5, # candidates kept per level by search='beam'
                  epsilon:float=1e-4, # OGB stabiliser (>= 0)
                  reg:float=1.0, # L2 penalty (reg/2)||beta||^2 on the weights
-                 offset:float|str|None=None, # fixed score added to every row: a number, 'geometric_mean' (Poisson:
-                                             # log of the geometric mean count, the paper's background) or None
+                 offset:float|str|None='auto', # fixed score added to every row: a number, 'geometric_mean'
+                                               # (Poisson: log of the geometric mean count, the paper's background),
+                                               # None, or 'auto': 'geometric_mean' for loss='poisson', else None
                  max_complexity:int|None=None, # stop once the sum of (1 + rule length) over the rules reaches it
                  time_limit:float|None=None, # seconds for the whole fit
                  memory_limit:float|None=8.0, # GB the fit may add to the process; then it stops with the rules so far

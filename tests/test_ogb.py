@@ -696,7 +696,8 @@ def test_quantile_language_results_unchanged():
                                                          0.14268602], rtol=0, atol=1e-8)
     assert m.conjunctions_ == [(30, 3), (42, 36, 60), (38, 45, 60), (31, 3), (58, 49, 40)]
     yp = np.random.default_rng(0).poisson(3, size=len(X)).astype(float)
-    m = RuleBoostingRegressor(n_rules=4, loss='poisson', max_rule_length=2, language='quantile').fit(X.iloc[:, :4], yp)
+    m = RuleBoostingRegressor(n_rules=4, loss='poisson', max_rule_length=2, language='quantile',
+                              offset=None).fit(X.iloc[:, :4], yp)   # the Poisson default before offset='auto'
     assert np.allclose([h['risk'] for h in m.history_], [1.91560329, 0.53173731, 0.52602031, 0.52030248, 0.51538766],
                        rtol=0, atol=1e-8)
     assert m.conjunctions_ == [(), (4, 21), (0, 5), (5, 23)]
@@ -741,11 +742,27 @@ def test_poisson_offset_is_the_papers_rescaling():
     y = rng.poisson(np.exp(1.5 + 0.4 * X.a)).astype(float)
     yt = np.exp(np.mean(np.where(y > 0, np.log(np.maximum(y, 1)), 0)))
     m = RuleBoostingRegressor(n_rules=5, loss='poisson', offset='geometric_mean', reg=0.5 * yt).fit(X, y)
-    p = RuleBoostingRegressor(n_rules=5, loss='poisson', reg=0.5).fit(X, y / yt)
+    p = RuleBoostingRegressor(n_rules=5, loss='poisson', reg=0.5, offset=None).fit(X, y / yt)
     assert np.isclose(m.offset_, np.log(yt)) and p.offset_ == 0.0
     assert m.conjunctions_ == p.conjunctions_
     assert np.allclose(m._decision_values(X), p._decision_values(X) + np.log(yt))
     with pytest.raises(ParameterError): RuleBoostingRegressor(offset='geometric_mean').fit(X, y)   # squared loss
+
+
+def test_poisson_offset_auto_is_the_background_for_poisson_only():
+    "offset='auto' (the default): the geometric-mean background for the Poisson loss, no offset for squared error."
+    rng = np.random.default_rng(5)
+    X = pd.DataFrame({'a': rng.integers(0, 5, 50), 'b': rng.normal(size=50)})
+    y = rng.poisson(np.exp(2.0 + 0.3 * X.a)).astype(float)
+    auto = RuleBoostingRegressor(n_rules=3, loss='poisson').fit(X, y)
+    gm = RuleBoostingRegressor(n_rules=3, loss='poisson', offset='geometric_mean').fit(X, y)
+    none = RuleBoostingRegressor(n_rules=3, loss='poisson', offset=None).fit(X, y)
+    assert RuleBoostingRegressor().offset == 'auto' and auto.offset_ == gm.offset_ > 1.0 and none.offset_ == 0.0
+    assert auto.conjunctions_ == gm.conjunctions_
+    assert np.allclose(auto.predict(X), gm.predict(X))
+    assert auto.history_[0]['risk'] < none.history_[0]['risk']      # the start is already at the level of the counts
+    assert RuleBoostingRegressor(n_rules=2).fit(X, y).offset_ == 0.0                       # squared error: none
+    with pytest.raises(ParameterError): RuleBoostingRegressor(offset='mean').fit(X, y)
 
 
 # ---- ties in greedy search (issue 23) -----------------------------------------------------------------------------
