@@ -5,7 +5,8 @@ random_state 0) with n rows, GradientBoostingRegressor(n_estimators=T, max_depth
 the relative ridge gamma_rel (`relative_gamma`), the CBCD path `run_path(prob, 50, 1e-3, max_budget=K)` as warm
 starts, then `exact_solve(prob, K, warm=..., time_limit=--time-limit)`. Relax-and-round (the cell's other column) is
 not run. Printed per row: path and exact-solve seconds, status, relative gap in %, q of the exact solve and of the
-path model at K, the stages run, the branches expanded (the last stage's `iterations`).
+path model at K, the branches expanded (the last stage's `iterations`), the dives made and their seconds, the stages
+run.
 
 Rows are written T/D/n/gamma_rel, e.g. 500/4/3000/1e-3; `--rows strong` is the six strong-ridge rows that ended at
 the limit on 2026-11-25, `--rows weak` the three weak-ridge ones. `--dive-every`, `--dive-share` and `--branching`
@@ -49,7 +50,8 @@ def run_row(spec:str, time_limit:float, K:int=20, branch_options:dict|None=None)
     t_ex = time.perf_counter() - t0
     return dict(row=spec, m=tab.m, path_s=t_path, exact_s=t_ex, status=res['status'], method=res['method'],
                 gap_pct=100 * (res['upper'] - res['lower']) / res['upper'], q_exact=res['upper'], q_path=step.q,
-                lower=res['lower'], nodes=res['iterations'])
+                lower=res['lower'], nodes=res['iterations'], dives=res.get('dives', 0),
+                dive_s=res.get('dive_seconds', 0.0))
 
 
 def main():
@@ -68,11 +70,12 @@ def main():
     # numba compilation on a small instance first, so the first row's time is not the compiler's
     run_row('5/2/200/1e-2', 5.0, K=3, branch_options=opts)
     print(f"{'row':18} {'m':>6} {'path_s':>7} {'exact_s':>7} {'status':>11} {'gap_%':>7} {'q_exact':>11} "
-          f"{'q_path':>11} {'nodes':>6}  method", flush=True)
+          f"{'q_path':>11} {'nodes':>6} {'dives':>5} {'dive_s':>6}  method", flush=True)
     for spec in rows:
         d = run_row(spec, args.time_limit, branch_options=opts)
         print(f"{d['row']:18} {d['m']:6d} {d['path_s']:7.1f} {d['exact_s']:7.1f} {d['status']:>11} "
-              f"{d['gap_pct']:7.3f} {d['q_exact']:11.2f} {d['q_path']:11.2f} {d['nodes']:6d}  {d['method']}", flush=True)
+              f"{d['gap_pct']:7.3f} {d['q_exact']:11.2f} {d['q_path']:11.2f} {d['nodes']:6d} {d['dives']:5d} "
+              f"{d['dive_s']:6.1f}  {d['method']}", flush=True)
 
 
 if __name__ == '__main__':
