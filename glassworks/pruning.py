@@ -1402,8 +1402,9 @@ def relax_and_enumerate(problem:ExtractionProblem, K:float, warm=(), time_limit:
 # %% ../nbs/40_extract.ipynb #8e834538
 BRANCH_FW_STEPS = 10    # Frank-Wolfe steps at each node of relax_and_branch (4 bisections of the line search each)
 BRANCH_LIST = 100       # ... which lists a node's supports (Prop. E2) when no more than this many pass its best plane
-BRANCH_DIVE_EVERY = 4   # relax_and_branch dives from the root, then 4 splits after a dive that found a better
-                        # incumbent and twice as many splits as last time after one that did not ...
+BRANCH_DIVE_EVERY = 0   # 0: relax_and_branch does not dive (see "Diving for incumbents"); k > 0: from the root, then
+                        # k splits after a dive that improved the incumbent, twice as many as last time after one that
+                        # did not ...
 BRANCH_DIVE_SHARE = 0.5 # ... while its dives have used at most this share of its time
 
 def _conflicts(table:NodeTable, nodes) -> np.ndarray:
