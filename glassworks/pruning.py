@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 # %% auto #0
-__all__ = ['FREE_PRICE', 'BNB_MAX_CANDIDATES', 'BNB_NODES', 'ENUM_MAX_SUPPORTS', 'ENUM_OA_CUTS', 'BRANCH_FW_STEPS', 'BRANCH_LIST', 'NodeTable', 'node_table', 'q_value', 'is_antichain', 'CBCDState', 'ExtractionProblem', 'cbcd', 'PathStep', 'RulePath', 'rule_path', 'outer_approximation', 'branch_and_bound', 'q_fractional', 'relax_and_enumerate', 'relax_and_branch', 'exact_solve']
+__all__ = ['FREE_PRICE', 'BNB_MAX_CANDIDATES', 'BNB_NODES', 'ENUM_MAX_SUPPORTS', 'ENUM_OA_CUTS', 'BRANCH_FW_STEPS', 'BRANCH_LIST', 'BRANCH_DIVE_EVERY', 'BRANCH_DIVE_SHARE', 'NodeTable', 'node_table', 'q_value', 'is_antichain', 'CBCDState', 'ExtractionProblem', 'cbcd', 'PathStep', 'RulePath', 'rule_path', 'outer_approximation', 'branch_and_bound', 'q_fractional', 'relax_and_enumerate', 'relax_and_branch', 'exact_solve']
 
 # %% ../nbs/40_extract.ipynb #07a84f8f
 import time, numbers, heapq
@@ -1403,6 +1403,10 @@ def relax_and_enumerate(problem:ExtractionProblem, K:float, warm=(), time_limit:
 # %% ../nbs/40_extract.ipynb #8e834538
 BRANCH_FW_STEPS = 10    # Frank-Wolfe steps at each node of relax_and_branch (4 bisections of the line search each)
 BRANCH_LIST = 100       # ... which lists a node's supports (Prop. E2) when no more than this many pass its best plane
+BRANCH_DIVE_EVERY = 0   # 0: relax_and_branch does not dive (see "Diving for incumbents"); k > 0: from the root, then
+                        # k splits after a dive that improved the incumbent, twice as many as last time after one that
+                        # did not ...
+BRANCH_DIVE_SHARE = 0.5 # ... while its dives have used at most this share of its time
 
 def _conflicts(table:NodeTable, nodes) -> np.ndarray:
     """Mask of the nodes that cannot join a support holding all of `nodes`: the nodes themselves, their ancestors and
@@ -1418,9 +1422,10 @@ def _conflicts(table:NodeTable, nodes) -> np.ndarray:
 
 class _Branch:
     """A node of relax_and_branch (Prop. E4): the supports that hold every node of `fixed` and none of `out`, as
-    `fixed` + a walk over `allowed` with budget `K`; `planes` are the (c, g) inherited from its parent."""
-    def __init__(self, fixed:list, out, allowed, a, K:int, table:NodeTable, planes:list):
-        self.fixed, self.out, self.planes = fixed, out, planes
+    `fixed` + a walk over `allowed` with budget `K`; `planes` are the (c, g) inherited from its parent; `origin`
+    (j, side, fractionality, parent's bound) records the split that made it (side 1: j fixed in, 0: out)."""
+    def __init__(self, fixed:list, out, allowed, a, K:int, table:NodeTable, planes:list, origin=None):
+        self.fixed, self.out, self.planes, self.origin = fixed, out, planes, origin
         self.allowed = allowed & ~out & ~_conflicts(table, fixed)
         self.K = K - int(a[fixed].sum())
 
@@ -1433,9 +1438,14 @@ class _Branch:
 class _BranchSearch:
     """What relax_and_branch carries from node to node: the walk data of Prop. E1 (`_walk_data`), the column cache,
     the incumbent `best` = [q, nodes, weights], the number of nodes expanded and the root's planes `kept` (for the
-    next stage), with the steps a node goes through as methods (below)."""
-    def __init__(self, problem:ExtractionProblem, K:float, mon:SearchMonitor, tol:float, fw_steps:int, max_list:int):
+    next stage), with the steps a node goes through as methods (below); the dive and branching settings and the
+    pseudo-costs (`pc_sum`, `pc_n`: row 0 for the side fixed out, row 1 for the side fixed in) come with them."""
+    def __init__(self, problem:ExtractionProblem, K:float, mon:SearchMonitor, tol:float, fw_steps:int, max_list:int,
+                 dive_every:int=0, dive_share:float=BRANCH_DIVE_SHARE, branching:str='fractional'):
         self.problem, self.mon, self.tol, self.fw_steps, self.max_list = problem, mon, tol, fw_steps, max_list
+        self.dive_every, self.dive_share, self.branching = dive_every, dive_share, branching
+        self.dive_time, self.dives, self.splits, self.next_dive, self.dive_gap = 0.0, 0, 0, 1, max(1, dive_every)
+        self.pc_sum, self.pc_n = np.zeros((2, problem.table.m)), np.zeros((2, problem.table.m), np.int64)
         T, y = problem.table, problem.y
         self.allowed, self.Ki, self.a, self.end, self.applicable = _walk_data(problem, K)
         self.cache = _ColumnCache(T, y)
@@ -1444,12 +1454,13 @@ class _BranchSearch:
         self.vert = np.zeros(T.m, np.int64)
 
     def out(self, status:str, lower:float) -> dict:
-        "The result dict; the root's planes, best bound first, are its cuts."
+        "The result dict; the root's planes, best bound first, are its cuts; with the dives made and their seconds."
         best = self.best
         return dict(nodes=best[1], weights=best[2], upper=best[0], lower=min(lower, best[0]), iterations=self.expanded,
                     status=status,
                     cuts=[(c, g, np.zeros(0, np.int64)) for _, c, g in sorted(self.kept, key=lambda p: -p[0])],
-                    monitor=self.mon, n_binaries=int(self.allowed.sum()))
+                    monitor=self.mon, n_binaries=int(self.allowed.sum()), dives=self.dives,
+                    dive_seconds=self.dive_time)
 
     def consider(self, nodes):
         "q of a support from the cached Gram matrix; computed again from the rows when it may beat the incumbent."
@@ -1478,9 +1489,9 @@ class _BranchSearch:
 
 # %% ../nbs/40_extract.ipynb #a3a8fab6
 @patch
-def relax(self:_BranchSearch, node):
-    """Node bound: inherited planes, then Frank-Wolfe on the node's hull from the best one's vertex.
-    (bound, c, g, f, z, new planes)"""
+def relax(self:_BranchSearch, node, steps:int|None=None):
+    """Node bound: inherited planes, then `steps` (default `fw_steps`) Frank-Wolfe steps on the node's hull from the
+    best one's vertex. (bound, c, g, f, z, new planes)"""
     P, a, end = self.problem, self.a, self.end
     T, y, gam = P.table, P.y, P.gamma
     top = max(((*node.bound(c, g, a, end), c, g) for c, g in node.planes), key=lambda t: t[0])
@@ -1489,7 +1500,7 @@ def relax(self:_BranchSearch, node):
     z = np.zeros(T.m)
     z[self.vertex(node, f, g)] = 1.0
     R = _RidgeOn(T, y, np.flatnonzero(z), gam, self.cache)
-    for _ in range(self.fw_steps):
+    for _ in range(self.fw_steps if steps is None else steps):
         if self.cut(b) or self.mon.expired(): break
         q, g1 = R(z)
         c1 = q - float(g1 @ z)
@@ -1518,26 +1529,82 @@ def listed(self:_BranchSearch, node, b, c, g, f) -> bool:
         self.consider(np.r_[np.asarray(node.fixed, np.int64), sets[j]])
     return True
 
+# %% ../nbs/40_extract.ipynb #2bdeceb0
+@patch
+def learn(self:_BranchSearch, node, b:float):
+    "One pseudo-cost observation: the rise of `node`'s bound b over its parent's, per unit of fractionality."
+    if node.origin is None: return
+    j, side, frac, parent = node.origin
+    if frac < 1e-6 or not (np.isfinite(b) and np.isfinite(parent)): return
+    self.pc_sum[side, j] += max(0.0, b - parent) / frac
+    self.pc_n[side, j] += 1
+
 @patch
 def split(self:_BranchSearch, node, z, g) -> int:
-    """The entry to branch on: the most fractional free one; at a 0/1 point, the free node with the steepest
-    gradient (-1: nothing left to add)."""
+    """The entry to branch on among the fractional free ones: the most fractional (`branching='fractional'`), the
+    largest pseudo-cost product ('pseudocost') or the largest fractionality times |dq/dz_j| ('gradient'); at a 0/1
+    point, the free node with the steepest gradient (-1: nothing left to add)."""
     free = node.allowed & (self.a <= node.K)
     if not free.any(): return -1
     frac = np.where(free, np.minimum(z, 1 - z), -1.0)
     j = int(np.argmax(frac))
-    return j if frac[j] > 1e-9 else int(np.argmin(np.where(free, g, np.inf)))
+    if frac[j] <= 1e-9: return int(np.argmin(np.where(free, g, np.inf)))
+    cand = np.flatnonzero(frac > 1e-9)
+    if self.branching == 'gradient': return int(cand[np.argmax(frac[cand] * -g[cand])])
+    if self.branching != 'pseudocost' or not self.pc_n.any(): return j
+    n = self.pc_n[:, cand]
+    mean = self.pc_sum.sum(axis=1) / np.maximum(self.pc_n.sum(axis=1), 1)     # for the entries not observed yet
+    psi = np.where(n > 0, self.pc_sum[:, cand] / np.maximum(n, 1), mean[:, None])
+    eps = 1e-12 * max(1.0, abs(self.best[0]) if np.isfinite(self.best[0]) else 1.0)  # the scale of q
+    score = np.maximum(psi[0] * z[cand], eps) * np.maximum(psi[1] * (1 - z[cand]), eps)
+    return int(cand[np.argmax(score)])
+
+# %% ../nbs/40_extract.ipynb #1b8593f3
+@patch
+def dive_due(self:_BranchSearch) -> bool:
+    """Whether to dive from the branch about to be split: at the root, then `dive_gap` splits after the last dive
+    (`dive` sets it), while the dives have used at most `dive_share` of the time."""
+    self.splits += 1
+    return (self.dive_every > 0 and self.splits >= self.next_dive
+            and self.dive_time <= self.dive_share * self.mon.elapsed)
+
+@patch
+def dive(self:_BranchSearch, node, z, g, planes, steps:int=3):
+    """Depth first from `node` (its Frank-Wolfe point z, gradient g and the planes to hand on): fix in the free entry
+    with the largest z_j, bound the child by `steps` Frank-Wolfe steps (its vertices tried as incumbents), and go on
+    from it until it is cut off, listed (E2) or complete. It offers supports only and closes no branch. The next dive
+    comes `dive_every` splits later if this one improved the incumbent, else twice as many splits as last time."""
+    t0, T, before = time.perf_counter(), self.problem.table, self.best[0]
+    self.dives += 1
+    while not self.mon.expired():
+        free = node.allowed & (self.a <= node.K)
+        if not free.any():
+            self.consider(node.fixed)
+            break
+        j = int(np.argmax(np.where(free, z, -1.0)))
+        if z[j] <= 1e-9: j = int(np.argmin(np.where(free, g, np.inf)))
+        node = _Branch(node.fixed + [j], node.out, self.allowed, self.a, self.Ki, T, planes)
+        b, c, g, f, z, new = self.relax(node, steps)
+        if self.cut(b) or self.listed(node, b, c, g, f): break
+        planes = [(c, g)] + new[-1:]
+    self.dive_gap = self.dive_every if self.best[0] < before else 2 * self.dive_gap
+    self.next_dive = self.splits + self.dive_gap
+    self.dive_time += time.perf_counter() - t0
 
 # %% ../nbs/40_extract.ipynb #3dcac564
 def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_limit:float|None=None,
                      node_limit:int|None=None, fw_steps:int=BRANCH_FW_STEPS, max_list:int=BRANCH_LIST, tol:float=1e-9,
-                     monitor:SearchMonitor|None=None):
+                     monitor:SearchMonitor|None=None, dive_every:int=BRANCH_DIVE_EVERY,
+                     dive_share:float=BRANCH_DIVE_SHARE, branching:str='pseudocost'):
     """Exact Problem (2) for integer budget attributes by branch-and-bound on the relaxation of §6c (Prop. E4): each
     node fixes some nodes in and some out; its bound is the best of the planes inherited from its parent and of a few
     Frank-Wolfe steps on its own hull; it is closed when that bound reaches the incumbent or when its supports below
-    the incumbent are few enough to list (E2), and otherwise split on the most fractional entry of the Frank-Wolfe
-    point. Best bound first. `cuts`: planes as (q, g, nodes) (the format of `outer_approximation` and
-    `relax_and_enumerate`), the best few of which bound the root. Same result dict as `outer_approximation`.
+    the incumbent are few enough to list (E2), and otherwise split on a fractional entry of the Frank-Wolfe point
+    chosen by `branching` ('pseudocost', 'fractional' or 'gradient'). Best bound first. Dives for incumbents start at
+    the root and then `dive_every` splits after a dive that improved the incumbent, twice as many as last time after
+    one that did not, within `dive_share` of the time (`dive_every=0`: no dives). `cuts`: planes as (q, g, nodes) (the
+    format of `outer_approximation` and `relax_and_enumerate`), the best few of which bound the root. Same result
+    dict as `outer_approximation`, plus `dives` and `dive_seconds`.
 
     ```python
     >>> from sklearn.tree import DecisionTreeRegressor
@@ -1550,7 +1617,8 @@ def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_
     ```"""
     mon = monitor if monitor is not None else SearchMonitor(time_limit, node_limit, name='extract-branch')
     T, y, gam = problem.table, problem.y, problem.gamma
-    B = _BranchSearch(problem, K, mon, tol, fw_steps, max_list)
+    check_option(branching, 'branching', ('fractional', 'pseudocost', 'gradient'))
+    B = _BranchSearch(problem, K, mon, tol, fw_steps, max_list, int(dive_every), dive_share, branching)
     allowed, Ki, a, end, best = B.allowed, B.Ki, B.a, B.end, B.best
     _seed(B.consider, problem, K, allowed, warm)
     mon.update(lower=0.0)
@@ -1572,6 +1640,7 @@ def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_
         _, _, node = heapq.heappop(heap)
         B.expanded += 1
         b, c, g, f, z, new = B.relax(node)
+        B.learn(node, b)
         if B.expanded == 1:   # the root's planes, for the next stage
             B.kept = [(node.bound(c1, g1, a, end)[0], c1, g1) for c1, g1 in node.planes + new]
         if B.cut(b) or B.listed(node, b, c, g, f): continue
@@ -1580,10 +1649,11 @@ def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_
             B.consider(node.fixed)
             continue
         planes = [(c, g)] + new[-1:]                      # the best and the last: two length-m vectors per split
+        if B.dive_due(): B.dive(node, z, g, planes)
         out_j = node.out.copy()
         out_j[j] = True
-        for child in (_Branch(node.fixed + [j], node.out, allowed, a, Ki, T, planes),
-                      _Branch(node.fixed, out_j, allowed, a, Ki, T, planes)):
+        for child in (_Branch(node.fixed + [j], node.out, allowed, a, Ki, T, planes, (j, 1, 1 - z[j], b)),
+                      _Branch(node.fixed, out_j, allowed, a, Ki, T, planes, (j, 0, z[j], b))):
             heapq.heappush(heap, (b, count, child))
             count += 1
         mon.update(lower=heap[0][0], nodes=B.expanded, queue=len(heap), force=False)
@@ -1594,14 +1664,14 @@ def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_
 
 # %% ../nbs/40_extract.ipynb #0de5059e
 def exact_solve(problem:ExtractionProblem, K:float, warm=(), time_limit:float|None=None,
-                monitor:SearchMonitor|None=None, max_candidates:int=BNB_MAX_CANDIDATES):
+                monitor:SearchMonitor|None=None, max_candidates:int=BNB_MAX_CANDIDATES, branch_options:dict|None=None):
     """The exact solver behind `RuleExtractor(solver='exact')`, three stages that hand on their incumbent and bound:
     `relax_and_enumerate` (integer budget attributes; a third of the time left), then on small instances (at most
     `max_candidates` nodes with a column and a_i <= K) `branch_and_bound` with half of the time left (or `BNB_NODES`
     search nodes without a time limit), then with the rest of the time `relax_and_branch` (integer budget attributes,
-    started from the relaxation's `ENUM_OA_CUTS` best planes) or else `outer_approximation`, seeded with the
-    incumbents. Every bound is valid, so the largest is reported. Returns `outer_approximation`'s result dict plus
-    `method` (the stages run, joined by '+').
+    started from the relaxation's `ENUM_OA_CUTS` best planes) or else `outer_approximation`, seeded with the incumbents
+    (`branch_options`: keyword options for `relax_and_branch`). Every bound is valid, so the largest is reported.
+    Returns `outer_approximation`'s result dict plus `method` (the stages run, joined by '+').
 
     ```python
     >>> from sklearn.tree import DecisionTreeRegressor
@@ -1639,7 +1709,7 @@ def exact_solve(problem:ExtractionProblem, K:float, warm=(), time_limit:float|No
                                monitor=sub(None if tl is None else 0.5 * tl, None if tl else BNB_NODES))
         if (r := stage('bnb', res)) is not None: return r
     if integer:      # the rest of the time: no outer approximation where branching applies (see the prose above)
-        res, name = relax_and_branch(problem, K, warm, cuts, monitor=sub(left())), 'branch'
+        res, name = relax_and_branch(problem, K, warm, cuts, monitor=sub(left()), **(branch_options or {})), 'branch'
     else:
         res, name = outer_approximation(problem, K, warm=warm, cuts=cuts, monitor=sub(left())), 'oa'
     mon.stopped_by = mon.stopped_by or res['monitor'].stopped_by

@@ -627,6 +627,64 @@ def test_relax_and_branch_equals_brute_force(seed, trees, depth, n, K, g_rel, bu
         assert is_antichain(prob.table, early['nodes']) and prob.a[early['nodes']].sum() <= K + 1e-9
 
 
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), trees=st.integers(2, 3), depth=st.integers(2, 3), n=st.integers(30, 60),
+       K=st.integers(0, 3), g_rel=st.sampled_from([0.01, 1.0, 10.0, 100.0]),
+       budget=st.sampled_from(['rules', 'depth', 'depth1_free']), weighted=st.booleans(), include_root=st.booleans(),
+       max_list=st.sampled_from([0, 1]), branching=st.sampled_from(['fractional', 'pseudocost', 'gradient']))
+def test_relax_and_branch_diving_and_branching_rules_equal_brute_force(seed, trees, depth, n, K, g_rel, budget,
+                                                                       weighted, include_root, max_list, branching):
+    "Dives as often as the rule allows (dive_every=1, no cap on their time), each branching rule: certified, optimal."
+    prob = _tiny_problem(seed, trees, depth, n, g_rel, budget, weighted, include_root)
+    q_bf, _ = brute_budget(prob, K)
+    res = relax_and_branch(prob, K, max_list=max_list, dive_every=1, dive_share=1.0, branching=branching)
+    assert res['status'] == 'optimal' and np.isclose(res['upper'], q_bf, rtol=1e-8)
+    assert res['lower'] <= q_bf * (1 + 1e-9) + 1e-12
+    assert is_antichain(prob.table, res['nodes']) and prob.a[res['nodes']].sum() <= K + 1e-9
+    early = relax_and_branch(prob, K, max_list=max_list, node_limit=2, dive_every=1, dive_share=1.0,
+                             branching=branching)
+    assert early['lower'] <= q_bf * (1 + 1e-9) + 1e-12 and early['upper'] >= q_bf * (1 - 1e-9)
+    assert is_antichain(prob.table, early['nodes']) and prob.a[early['nodes']].sum() <= K + 1e-9
+
+
+def test_dive_at_the_root_finds_the_optimum_best_first_misses():
+    "One branch, lists off: best first alone stops with a worse incumbent; the dive from the root finds the optimum."
+    prob = _tiny_problem(0, 3, 3, 50, 10.0)
+    q_bf, _ = brute_budget(prob, 3)
+    alone = relax_and_branch(prob, 3, max_list=0, node_limit=1, dive_every=0)
+    dived = relax_and_branch(prob, 3, max_list=0, node_limit=1, dive_every=1, dive_share=1.0)
+    assert alone['upper'] > q_bf * (1 + 1e-3)
+    assert np.isclose(dived['upper'], q_bf, rtol=1e-9) and is_antichain(prob.table, dived['nodes'])
+    assert dived['lower'] <= q_bf * (1 + 1e-9) and prob.a[dived['nodes']].sum() <= 3
+
+
+def test_branching_rules_and_pseudo_costs():
+    "split: most fractional, gradient-weighted, and pseudo-costs (fallback to most fractional before any observation)."
+    from glassworks.pruning import _BranchSearch, _Branch
+    from glassworks.base import SearchMonitor
+    prob = _tiny_problem(0, 3, 2, 40, 1.0)
+    tab = prob.table
+    picks = {}
+    for rule in ('fractional', 'gradient', 'pseudocost'):
+        B = _BranchSearch(prob, 3, SearchMonitor(None), 1e-9, 10, 100, branching=rule)
+        root = _Branch([], np.zeros(tab.m, np.bool_), B.allowed, B.a, B.Ki, tab, [])
+        p1, p2, p3 = np.flatnonzero(root.allowed & (B.a <= root.K))[:3]
+        z, g = np.zeros(tab.m), np.zeros(tab.m)
+        z[[p1, p2, p3]], g[[p1, p2, p3]] = [0.5, 0.3, 0.2], [-1.0, -10.0, -1.0]
+        first = B.split(root, z, g)
+        B.learn(_Branch([], root.out, B.allowed, B.a, B.Ki, tab, [], (int(p3), 1, 0.8, 1.0)), 3.0)   # up: 2.5/unit
+        B.learn(_Branch([], root.out, B.allowed, B.a, B.Ki, tab, [], (int(p3), 0, 0.2, 1.0)), 1.5)   # down: 2.5/unit
+        B.learn(_Branch([], root.out, B.allowed, B.a, B.Ki, tab, [], (int(p1), 1, 0.5, 1.0)), 1.0)   # no rise
+        B.learn(_Branch([], root.out, B.allowed, B.a, B.Ki, tab, [], (int(p1), 0, 1e-9, 1.0)), 9.0)  # ignored: frac 0
+        picks[rule] = (first, B.split(root, z, g))
+    assert picks['fractional'] == (p1, p1)
+    assert picks['gradient'] == (p2, p2)
+    # p3 observed: 2.5 * 0.2 * 2.5 * 0.8 = 1.0; p2 unobserved gets the averages (down 2.5, up 1.25):
+    # 2.5 * 0.3 * 1.25 * 0.7 = 0.656; p1 observed up with no rise: eps
+    assert picks['pseudocost'] == (p1, p3)
+    assert B.pc_n[0, p1] == 0 and B.pc_n[1, p1] == 1
+
+
 def test_relax_and_enumerate_fractional_gradient_and_cases():
     prob = _tiny_problem(3, 3, 3, 50, 1.0)
     rng = np.random.default_rng(0)
