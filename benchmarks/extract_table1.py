@@ -19,7 +19,6 @@ Usage:
 from __future__ import annotations
 import argparse, time
 
-import numpy as np
 from sklearn.datasets import make_friedman1
 from sklearn.ensemble import GradientBoostingRegressor
 
