@@ -1441,7 +1441,7 @@ class _BranchSearch:
     next stage), with the steps a node goes through as methods (below); the dive and branching settings and the
     pseudo-costs (`pc_sum`, `pc_n`: row 0 for the side fixed out, row 1 for the side fixed in) come with them."""
     def __init__(self, problem:ExtractionProblem, K:float, mon:SearchMonitor, tol:float, fw_steps:int, max_list:int,
-                 dive_every:int=0, dive_share:float=BRANCH_DIVE_SHARE, branching:str='fractional'):
+                 dive_every:int=BRANCH_DIVE_EVERY, dive_share:float=BRANCH_DIVE_SHARE, branching:str='pseudocost'):
         self.problem, self.mon, self.tol, self.fw_steps, self.max_list = problem, mon, tol, fw_steps, max_list
         self.dive_every, self.dive_share, self.branching = dive_every, dive_share, branching
         self.dive_time, self.dives, self.splits, self.next_dive, self.dive_gap = 0.0, 0, 0, 1, max(1, dive_every)
