@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 # %% auto #0
-__all__ = ['FREE_PRICE', 'BNB_MAX_CANDIDATES', 'BNB_NODES', 'ENUM_MAX_SUPPORTS', 'ENUM_OA_CUTS', 'BRANCH_FW_STEPS', 'BRANCH_LIST', 'BRANCH_DIVE_EVERY', 'BRANCH_DIVE_SHARE', 'NodeTable', 'node_table', 'q_value', 'is_antichain', 'CBCDState', 'ExtractionProblem', 'cbcd', 'PathStep', 'RulePath', 'rule_path', 'outer_approximation', 'branch_and_bound', 'q_fractional', 'relax_and_enumerate', 'relax_and_branch', 'exact_solve']
+__all__ = ['FREE_PRICE', 'BNB_MAX_CANDIDATES', 'BNB_NODES', 'ENUM_MAX_SUPPORTS', 'ENUM_OA_CUTS', 'BRANCH_FW_STEPS', 'BRANCH_LIST', 'BRANCH_DIVE_EVERY', 'BRANCH_DIVE_SHARE', 'BRANCH_MIX', 'BRANCH_MIX_STEPS', 'NodeTable', 'node_table', 'q_value', 'is_antichain', 'CBCDState', 'ExtractionProblem', 'cbcd', 'PathStep', 'RulePath', 'rule_path', 'outer_approximation', 'branch_and_bound', 'q_fractional', 'relax_and_enumerate', 'relax_and_branch', 'exact_solve']
 
 # %% ../nbs/40_extract.ipynb #07a84f8f
 import time, numbers, heapq
@@ -1147,10 +1147,8 @@ def _supports_below(f, cost, allowed, a, end, K, theta, max_out, nodes, starts):
                 chosen[k] = p
                 top += 1
                 pos[top], bud[top], val[top], stage[top], size[top] = end[p], r - a[p], v + cost[p], 0, k + 1
-        elif s == 1:                                 # pass p
-            if v + f[p + 1, r] < theta:
-                top += 1
-                pos[top], bud[top], val[top], stage[top], size[top] = p + 1, r, v, 0, k
+        elif s == 1 and v + f[p + 1, r] < theta:     # pass p: the frame itself moves on to p + 1 (once its pass is
+            pos[top], stage[top] = p + 1, 0          # explored nothing is left to do at p), so the stack holds takes only
         else: top -= 1
     return n_out
 
@@ -1407,6 +1405,8 @@ BRANCH_DIVE_EVERY = 0   # 0: relax_and_branch does not dive (see "Diving for inc
                         # k splits after a dive that improved the incumbent, twice as many as last time after one that
                         # did not ...
 BRANCH_DIVE_SHARE = 0.5 # ... while its dives have used at most this share of its time
+BRANCH_MIX = 0          # > 0: a node's bound also tries mixtures of its best plane with its last this many (Claim E7) ...
+BRANCH_MIX_STEPS = 6    # ... by golden-section search with this many steps each
 
 def _conflicts(table:NodeTable, nodes) -> np.ndarray:
     """Mask of the nodes that cannot join a support holding all of `nodes`: the nodes themselves, their ancestors and
@@ -1423,9 +1423,10 @@ def _conflicts(table:NodeTable, nodes) -> np.ndarray:
 class _Branch:
     """A node of relax_and_branch (Prop. E4): the supports that hold every node of `fixed` and none of `out`, as
     `fixed` + a walk over `allowed` with budget `K`; `planes` are the (c, g) inherited from its parent; `origin`
-    (j, side, fractionality, parent's bound) records the split that made it (side 1: j fixed in, 0: out)."""
-    def __init__(self, fixed:list, out, allowed, a, K:int, table:NodeTable, planes:list, origin=None):
-        self.fixed, self.out, self.planes, self.origin = fixed, out, planes, origin
+    (j, side, fractionality, parent's bound) records the split that made it (side 1: j fixed in, 0: out); `start`
+    (indices, values) is where its Frank-Wolfe steps begin (None: at the vertex of its best plane)."""
+    def __init__(self, fixed:list, out, allowed, a, K:int, table:NodeTable, planes:list, origin=None, start=None):
+        self.fixed, self.out, self.planes, self.origin, self.start = fixed, out, planes, origin, start
         self.allowed = allowed & ~out & ~_conflicts(table, fixed)
         self.K = K - int(a[fixed].sum())
 
@@ -1433,6 +1434,52 @@ class _Branch:
         "c + g'z minimised over this node's supports (E1 + E4), with the table that attains it."
         f = _budget_table(g, self.allowed, a, end, self.K)
         return c + float(g[self.fixed].sum()) + float(f[0, self.K]), f
+def _sparse(z) -> tuple:
+    "The positive entries of z as (indices, values)."
+    at = np.flatnonzero(z > 0)
+    return at, z[at]
+
+def _child_starts(table:NodeTable, a, node:_Branch, j:int, z) -> tuple:
+    """Starting points (sparse) for the children of a split of `node` on j, from its Frank-Wolfe point z: for the child
+    with j fixed in, z_j = 1, j's ancestors and descendants at 0 and the other free entries scaled down into the child's
+    budget; for the child with j fixed out, z_j = 0. (in, out)"""
+    z_out = z.copy()
+    z_out[j] = 0.0
+    z_in = z.copy()
+    z_in[_conflicts(table, [j])] = 0.0
+    z_in[j] = 1.0
+    free = z_in > 0
+    free[node.fixed] = free[j] = False
+    room, used = node.K - int(a[j]), float(a[free] @ z_in[free])
+    if used > room: z_in[free] *= max(room, 0) / used
+    z_in[z_in < 1e-12] = 0.0
+    return _sparse(z_in), _sparse(z_out)
+
+def _mix_planes(node:_Branch, best:tuple, plane:tuple, a, end, steps:int=BRANCH_MIX_STEPS) -> tuple:
+    """The best bound (Claim E7) over mixtures (1-t) best + t plane, t in [0, 1], by golden-section search: `best` is
+    (bound, table, c, g), `plane` (c, g); returns the best (bound, table, c, g) met, `best` itself if none is higher."""
+    (_, _, c0, g0), (c1, g1) = best, plane
+    def at(t):
+        c, g = (1 - t) * c0 + t * c1, (1 - t) * g0 + t * g1
+        return (*node.bound(c, g, a, end), c, g)
+    phi = 0.5 * (np.sqrt(5.0) - 1.0)
+    lo, hi = 0.0, 1.0
+    t1, t2 = hi - phi, phi
+    r1, r2 = at(t1), at(t2)
+    top = max((best, r1, r2), key=lambda r: r[0])
+    for _ in range(steps):
+        if r1[0] >= r2[0]:                    # the maximum of a concave function lies left of t2
+            hi, t2, r2 = t2, t1, r1
+            t1 = hi - phi * (hi - lo)
+            r1 = at(t1)
+            top = max(top, r1, key=lambda r: r[0])
+        else:
+            lo, t1, r1 = t1, t2, r2
+            t2 = lo + phi * (hi - lo)
+            r2 = at(t2)
+            top = max(top, r2, key=lambda r: r[0])
+    return top
+
 
 # %% ../nbs/40_extract.ipynb #e4789cc4
 class _BranchSearch:
@@ -1441,9 +1488,11 @@ class _BranchSearch:
     next stage), with the steps a node goes through as methods (below); the dive and branching settings and the
     pseudo-costs (`pc_sum`, `pc_n`: row 0 for the side fixed out, row 1 for the side fixed in) come with them."""
     def __init__(self, problem:ExtractionProblem, K:float, mon:SearchMonitor, tol:float, fw_steps:int, max_list:int,
-                 dive_every:int=BRANCH_DIVE_EVERY, dive_share:float=BRANCH_DIVE_SHARE, branching:str='pseudocost'):
+                 dive_every:int=BRANCH_DIVE_EVERY, dive_share:float=BRANCH_DIVE_SHARE, branching:str='pseudocost',
+                 warm_start:bool=False, mix:int=BRANCH_MIX):
         self.problem, self.mon, self.tol, self.fw_steps, self.max_list = problem, mon, tol, fw_steps, max_list
         self.dive_every, self.dive_share, self.branching = dive_every, dive_share, branching
+        self.warm_start, self.mix = warm_start, mix
         self.dive_time, self.dives, self.splits, self.next_dive, self.dive_gap = 0.0, 0, 0, 1, max(1, dive_every)
         self.pc_sum, self.pc_n = np.zeros((2, problem.table.m)), np.zeros((2, problem.table.m), np.int64)
         T, y = problem.table, problem.y
@@ -1490,15 +1539,18 @@ class _BranchSearch:
 # %% ../nbs/40_extract.ipynb #a3a8fab6
 @patch
 def relax(self:_BranchSearch, node, steps:int|None=None):
-    """Node bound: inherited planes, then `steps` (default `fw_steps`) Frank-Wolfe steps on the node's hull from the
-    best one's vertex. (bound, c, g, f, z, new planes)"""
+    """Node bound: inherited planes, then `steps` (default `fw_steps`) Frank-Wolfe steps on the node's hull, from the
+    node's `start` (with `warm_start`) or else the best plane's vertex, then mixtures of the best plane with the last
+    `mix` new ones (Claim E7). (bound, c, g, f, z, new planes)"""
     P, a, end = self.problem, self.a, self.end
     T, y, gam = P.table, P.y, P.gamma
     top = max(((*node.bound(c, g, a, end), c, g) for c, g in node.planes), key=lambda t: t[0])
     b, f, c, g = top
     new = []
     z = np.zeros(T.m)
-    z[self.vertex(node, f, g)] = 1.0
+    s = self.vertex(node, f, g)                                    # tried as an incumbent either way
+    if self.warm_start and node.start is not None: z[node.start[0]] = node.start[1]
+    else: z[s] = 1.0
     R = _RidgeOn(T, y, np.flatnonzero(z), gam, self.cache)
     for _ in range(self.fw_steps if steps is None else steps):
         if self.cut(b) or self.mon.expired(): break
@@ -1513,6 +1565,9 @@ def relax(self:_BranchSearch, node, steps:int|None=None):
         R = _RidgeOn(T, y, np.flatnonzero((z > 0) | (d != 0)), gam, self.cache)
         z = z + _line_search(R, z, d, steps=4) * d
         z[z < 1e-12] = 0.0
+    for plane in (new[-self.mix:] if self.mix > 0 else []):
+        if self.cut(b): break
+        b, f, c, g = _mix_planes(node, (b, f, c, g), plane, a, end)
     return b, c, g, f, z, new
 
 @patch
@@ -1595,7 +1650,8 @@ def dive(self:_BranchSearch, node, z, g, planes, steps:int=3):
 def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_limit:float|None=None,
                      node_limit:int|None=None, fw_steps:int=BRANCH_FW_STEPS, max_list:int=BRANCH_LIST, tol:float=1e-9,
                      monitor:SearchMonitor|None=None, dive_every:int=BRANCH_DIVE_EVERY,
-                     dive_share:float=BRANCH_DIVE_SHARE, branching:str='pseudocost'):
+                     dive_share:float=BRANCH_DIVE_SHARE, branching:str='pseudocost', warm_start:bool=False,
+                     mix:int=BRANCH_MIX):
     """Exact Problem (2) for integer budget attributes by branch-and-bound on the relaxation of §6c (Prop. E4): each
     node fixes some nodes in and some out; its bound is the best of the planes inherited from its parent and of a few
     Frank-Wolfe steps on its own hull; it is closed when that bound reaches the incumbent or when its supports below
@@ -1603,7 +1659,9 @@ def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_
     chosen by `branching` ('pseudocost', 'fractional' or 'gradient'). Best bound first. Dives for incumbents start at
     the root and then `dive_every` splits after a dive that improved the incumbent, twice as many as last time after
     one that did not, within `dive_share` of the time (`dive_every=0`: no dives). `cuts`: planes as (q, g, nodes) (the
-    format of `outer_approximation` and `relax_and_enumerate`), the best few of which bound the root. Same result
+    format of `outer_approximation` and `relax_and_enumerate`), the best few of which bound the root. With
+    `warm_start` a child's Frank-Wolfe steps start from its parent's point (else from the vertex of its best plane),
+    and `mix` > 0 tries mixtures of a node's best plane with its last `mix` planes (Claim E7; both off by default). Same result
     dict as `outer_approximation`, plus `dives` and `dive_seconds`.
 
     ```python
@@ -1618,7 +1676,8 @@ def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_
     mon = monitor if monitor is not None else SearchMonitor(time_limit, node_limit, name='extract-branch')
     T, y, gam = problem.table, problem.y, problem.gamma
     check_option(branching, 'branching', ('fractional', 'pseudocost', 'gradient'))
-    B = _BranchSearch(problem, K, mon, tol, fw_steps, max_list, int(dive_every), dive_share, branching)
+    B = _BranchSearch(problem, K, mon, tol, fw_steps, max_list, int(dive_every), dive_share, branching, warm_start,
+                      int(mix))
     allowed, Ki, a, end, best = B.allowed, B.Ki, B.a, B.end, B.best
     _seed(B.consider, problem, K, allowed, warm)
     mon.update(lower=0.0)
@@ -1652,8 +1711,9 @@ def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_
         if B.dive_due(): B.dive(node, z, g, planes)
         out_j = node.out.copy()
         out_j[j] = True
-        for child in (_Branch(node.fixed + [j], node.out, allowed, a, Ki, T, planes, (j, 1, 1 - z[j], b)),
-                      _Branch(node.fixed, out_j, allowed, a, Ki, T, planes, (j, 0, z[j], b))):
+        z_in, z_out = _child_starts(T, a, node, j, z)
+        for child in (_Branch(node.fixed + [j], node.out, allowed, a, Ki, T, planes, (j, 1, 1 - z[j], b), z_in),
+                      _Branch(node.fixed, out_j, allowed, a, Ki, T, planes, (j, 0, z[j], b), z_out)):
             heapq.heappush(heap, (b, count, child))
             count += 1
         mon.update(lower=heap[0][0], nodes=B.expanded, queue=len(heap), force=False)
