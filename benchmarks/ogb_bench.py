@@ -382,26 +382,27 @@ def write_held_out(rows, args, argv):
     out.with_suffix('.md').write_text('\n'.join(lines) + '\n')
 
 
-def main_held_out(args, argv):
-    rows = []
-    for name in args.datasets:
+def each_dataset(names):
+    "(name, X, y, task) for every data set that loads; the others are skipped with a line on stderr."
+    for name in names:
         try: X, y, task, _ = load_numeric(name)
         except Exception as e:   # noqa: BLE001
             print(f"skip {name}: {type(e).__name__}: {e}", file=sys.stderr)
             continue
         print(f"{name}: n={len(y)} d={X.shape[1]} {task}", file=sys.stderr, flush=True)
+        yield name, X, y, task
+
+
+def main_held_out(args, argv):
+    rows = []
+    for name, X, y, task in each_dataset(args.datasets):
         rows += held_out_splits(name, X, y, task, args)
         write_held_out(rows, args, argv)           # after every data set, so a stopped run keeps its results
 
 
 def main_vs_fastogb(args, argv):
     rows, held = [], []
-    for name in args.datasets:
-        try: X, y, task, _ = load_numeric(name)
-        except Exception as e:   # noqa: BLE001
-            print(f"skip {name}: {type(e).__name__}: {e}", file=sys.stderr)
-            continue
-        print(f"{name}: n={len(y)} d={X.shape[1]} {task}", file=sys.stderr, flush=True)
+    for name, X, y, task in each_dataset(args.datasets):
         for s in args.searches:
             if s == 'bnb' and len(y) > args.bnb_max_rows: continue
             rows += equal_language(name, X, y, task, args, s)
@@ -492,12 +493,7 @@ def main(argv=None):
         return main_vs_fastogb(args, argv)
     args.out = args.out or 'benchmarks/results/ogb'
     rows1, rows2 = [], []
-    for name in args.datasets:
-        try: X, y, task, _ = load_numeric(name)
-        except Exception as e:   # noqa: BLE001
-            print(f"skip {name}: {type(e).__name__}: {e}", file=sys.stderr)
-            continue
-        print(f"{name}: n={len(y)} d={X.shape[1]} {task}", file=sys.stderr, flush=True)
+    for name, X, y, task in each_dataset(args.datasets):
         rows1.append(part1(name, X, y, task, args))
         print('  ', rows1[-1], file=sys.stderr, flush=True)
         if task == 'regression' and not args.skip_part2:
