@@ -1711,7 +1711,7 @@ def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_
         if B.dive_due(): B.dive(node, z, g, planes)
         out_j = node.out.copy()
         out_j[j] = True
-        z_in, z_out = _child_starts(T, a, node, j, z)
+        z_in, z_out = _child_starts(T, a, node, j, z) if B.warm_start else (None, None)
         for child in (_Branch(node.fixed + [j], node.out, allowed, a, Ki, T, planes, (j, 1, 1 - z[j], b), z_in),
                       _Branch(node.fixed, out_j, allowed, a, Ki, T, planes, (j, 0, z[j], b), z_out)):
             heapq.heappush(heap, (b, count, child))
