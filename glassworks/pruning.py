@@ -1147,8 +1147,8 @@ def _supports_below(f, cost, allowed, a, end, K, theta, max_out, nodes, starts):
                 chosen[k] = p
                 top += 1
                 pos[top], bud[top], val[top], stage[top], size[top] = end[p], r - a[p], v + cost[p], 0, k + 1
-        elif s == 1 and v + f[p + 1, r] < theta:     # pass p: the frame itself moves on to p + 1 (once its pass is
-            pos[top], stage[top] = p + 1, 0          # explored nothing is left to do at p), so the stack holds takes only
+        elif s == 1 and v + f[p + 1, r] < theta:     # pass p: the frame itself moves on to p + 1 (once its pass
+            pos[top], stage[top] = p + 1, 0          # is explored nothing is left at p): the stack holds takes only
         else: top -= 1
     return n_out
 
@@ -1405,7 +1405,7 @@ BRANCH_DIVE_EVERY = 0   # 0: relax_and_branch does not dive (see "Diving for inc
                         # k splits after a dive that improved the incumbent, twice as many as last time after one that
                         # did not ...
 BRANCH_DIVE_SHARE = 0.5 # ... while its dives have used at most this share of its time
-BRANCH_MIX = 0          # > 0: a node's bound also tries mixtures of its best plane with its last this many (Claim E7) ...
+BRANCH_MIX = 0          # > 0: a node's bound also tries mixtures of its best plane with its last this many (E7) ...
 BRANCH_MIX_STEPS = 6    # ... by golden-section search with this many steps each
 
 def _conflicts(table:NodeTable, nodes) -> np.ndarray:
@@ -1661,8 +1661,8 @@ def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_
     one that did not, within `dive_share` of the time (`dive_every=0`: no dives). `cuts`: planes as (q, g, nodes) (the
     format of `outer_approximation` and `relax_and_enumerate`), the best few of which bound the root. With
     `warm_start` a child's Frank-Wolfe steps start from its parent's point (else from the vertex of its best plane),
-    and `mix` > 0 tries mixtures of a node's best plane with its last `mix` planes (Claim E7; both off by default). Same result
-    dict as `outer_approximation`, plus `dives` and `dive_seconds`.
+    and `mix` > 0 tries mixtures of a node's best plane with its last `mix` planes (Claim E7; both off by default).
+    Same result dict as `outer_approximation`, plus `dives` and `dive_seconds`.
 
     ```python
     >>> from sklearn.tree import DecisionTreeRegressor
