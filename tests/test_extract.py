@@ -647,6 +647,25 @@ def test_relax_and_branch_diving_and_branching_rules_equal_brute_force(seed, tre
     assert is_antichain(prob.table, early['nodes']) and prob.a[early['nodes']].sum() <= K + 1e-9
 
 
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), trees=st.integers(2, 3), depth=st.integers(2, 3), n=st.integers(30, 60),
+       K=st.integers(0, 3), g_rel=st.sampled_from([0.01, 1.0, 10.0, 100.0]),
+       budget=st.sampled_from(['rules', 'depth', 'depth1_free']), weighted=st.booleans(), include_root=st.booleans(),
+       max_list=st.sampled_from([0, 1]), mix=st.integers(0, 3))
+def test_relax_and_branch_warm_starts_and_mixed_planes_equal_brute_force(seed, trees, depth, n, K, g_rel, budget,
+                                                                         weighted, include_root, max_list, mix):
+    "Claim E7: children started at their parent's point, planes mixed: certified and optimal; stopped early, valid."
+    prob = _tiny_problem(seed, trees, depth, n, g_rel, budget, weighted, include_root)
+    q_bf, _ = brute_budget(prob, K)
+    res = relax_and_branch(prob, K, max_list=max_list, warm_start=True, mix=mix)
+    assert res['status'] == 'optimal' and np.isclose(res['upper'], q_bf, rtol=1e-8)
+    assert res['lower'] <= q_bf * (1 + 1e-9) + 1e-12
+    assert is_antichain(prob.table, res['nodes']) and prob.a[res['nodes']].sum() <= K + 1e-9
+    early = relax_and_branch(prob, K, max_list=max_list, node_limit=3, warm_start=True, mix=mix)
+    assert early['lower'] <= q_bf * (1 + 1e-9) + 1e-12 and early['upper'] >= q_bf * (1 - 1e-9)
+    assert is_antichain(prob.table, early['nodes']) and prob.a[early['nodes']].sum() <= K + 1e-9
+
+
 def test_dive_at_the_root_finds_the_optimum_best_first_misses():
     "One branch, lists off: best first alone stops with a worse incumbent; the dive from the root finds the optimum."
     prob = _tiny_problem(0, 3, 3, 50, 10.0)
