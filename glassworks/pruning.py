@@ -1472,12 +1472,11 @@ def _mix_planes(node:_Branch, best:tuple, plane:tuple, a, end, steps:int=BRANCH_
             hi, t2, r2 = t2, t1, r1
             t1 = hi - phi * (hi - lo)
             r1 = at(t1)
-            top = max(top, r1, key=lambda r: r[0])
         else:
             lo, t1, r1 = t1, t2, r2
             t2 = lo + phi * (hi - lo)
             r2 = at(t2)
-            top = max(top, r2, key=lambda r: r[0])
+        top = max(top, r1, r2, key=lambda r: r[0])
     return top
 
 

@@ -527,6 +527,18 @@ def test_sample_weight_passed_to_unfitted_ensemble():
 # ---------------------------------------------------------- branch-and-bound exact solver vs brute force (issue 23)
 
 
+def _assert_optimal(prob, K, q_bf, res):
+    "A certified answer: status optimal, the brute-force optimum, a bound below it, a feasible support."
+    assert res['status'] == 'optimal' and np.isclose(res['upper'], q_bf, rtol=1e-8)
+    _assert_valid(prob, K, q_bf, res)
+
+
+def _assert_valid(prob, K, q_bf, res):
+    "Any answer, stopped early or not: a lower bound below the optimum and a feasible incumbent not below it."
+    assert res['lower'] <= q_bf * (1 + 1e-9) + 1e-12 and res['upper'] >= q_bf * (1 - 1e-9)
+    assert is_antichain(prob.table, res['nodes']) and prob.a[res['nodes']].sum() <= K + 1e-9
+
+
 def _tiny_problem(seed, trees, depth, n, g_rel, budget='rules', weighted=False, include_root=False):
     X, y = make_friedman1(n, random_state=seed)
     gb = GradientBoostingRegressor(n_estimators=trees, max_depth=depth, random_state=seed).fit(X, y)
@@ -554,8 +566,7 @@ def test_branch_and_bound_equals_brute_force(seed, trees, depth, n, K, g_rel, bu
     # stopped early: still a valid bound, feasible incumbent
     for max_nodes in (1, 2, 5):
         early = branch_and_bound(prob, K, max_nodes=max_nodes)
-        assert early['lower'] <= q_bf * (1 + 1e-9) + 1e-12 and early['upper'] >= q_bf * (1 - 1e-9)
-        assert is_antichain(prob.table, early['nodes']) and prob.a[early['nodes']].sum() <= K + 1e-9
+        _assert_valid(prob, K, q_bf, early)
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -614,17 +625,14 @@ def test_relax_and_branch_equals_brute_force(seed, trees, depth, n, K, g_rel, bu
     prob = _tiny_problem(seed, trees, depth, n, g_rel, budget, weighted, include_root)
     q_bf, _ = brute_budget(prob, K)
     res = relax_and_branch(prob, K, max_list=max_list)
-    assert res['status'] == 'optimal' and np.isclose(res['upper'], q_bf, rtol=1e-8)
-    assert res['lower'] <= q_bf * (1 + 1e-9) + 1e-12
-    assert is_antichain(prob.table, res['nodes']) and prob.a[res['nodes']].sum() <= K + 1e-9
+    _assert_optimal(prob, K, q_bf, res)
     # as exact_solve hands it on: incumbent and planes
     first = relax_and_enumerate(prob, K, max_fw=1, max_supports=0)
     handed = relax_and_branch(prob, K, warm=[first['nodes']], cuts=first['cuts'], max_list=max_list)
     assert handed['status'] == 'optimal' and np.isclose(handed['upper'], q_bf, rtol=1e-8)
     for limit in (1, 3):                                   # stopped early: a valid bound and a feasible incumbent
         early = relax_and_branch(prob, K, max_list=max_list, node_limit=limit)
-        assert early['lower'] <= q_bf * (1 + 1e-9) + 1e-12 and early['upper'] >= q_bf * (1 - 1e-9)
-        assert is_antichain(prob.table, early['nodes']) and prob.a[early['nodes']].sum() <= K + 1e-9
+        _assert_valid(prob, K, q_bf, early)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -638,13 +646,10 @@ def test_relax_and_branch_diving_and_branching_rules_equal_brute_force(seed, tre
     prob = _tiny_problem(seed, trees, depth, n, g_rel, budget, weighted, include_root)
     q_bf, _ = brute_budget(prob, K)
     res = relax_and_branch(prob, K, max_list=max_list, dive_every=1, dive_share=1.0, branching=branching)
-    assert res['status'] == 'optimal' and np.isclose(res['upper'], q_bf, rtol=1e-8)
-    assert res['lower'] <= q_bf * (1 + 1e-9) + 1e-12
-    assert is_antichain(prob.table, res['nodes']) and prob.a[res['nodes']].sum() <= K + 1e-9
+    _assert_optimal(prob, K, q_bf, res)
     early = relax_and_branch(prob, K, max_list=max_list, node_limit=2, dive_every=1, dive_share=1.0,
                              branching=branching)
-    assert early['lower'] <= q_bf * (1 + 1e-9) + 1e-12 and early['upper'] >= q_bf * (1 - 1e-9)
-    assert is_antichain(prob.table, early['nodes']) and prob.a[early['nodes']].sum() <= K + 1e-9
+    _assert_valid(prob, K, q_bf, early)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -658,12 +663,9 @@ def test_relax_and_branch_warm_starts_and_mixed_planes_equal_brute_force(seed, t
     prob = _tiny_problem(seed, trees, depth, n, g_rel, budget, weighted, include_root)
     q_bf, _ = brute_budget(prob, K)
     res = relax_and_branch(prob, K, max_list=max_list, warm_start=True, mix=mix)
-    assert res['status'] == 'optimal' and np.isclose(res['upper'], q_bf, rtol=1e-8)
-    assert res['lower'] <= q_bf * (1 + 1e-9) + 1e-12
-    assert is_antichain(prob.table, res['nodes']) and prob.a[res['nodes']].sum() <= K + 1e-9
+    _assert_optimal(prob, K, q_bf, res)
     early = relax_and_branch(prob, K, max_list=max_list, node_limit=3, warm_start=True, mix=mix)
-    assert early['lower'] <= q_bf * (1 + 1e-9) + 1e-12 and early['upper'] >= q_bf * (1 - 1e-9)
-    assert is_antichain(prob.table, early['nodes']) and prob.a[early['nodes']].sum() <= K + 1e-9
+    _assert_valid(prob, K, q_bf, early)
 
 
 def test_dive_at_the_root_finds_the_optimum_best_first_misses():
