@@ -171,6 +171,7 @@ class GlassworksEstimator(BaseEstimator):
 
     ```"""
     _binary_features = False   # subclasses that need 0/1 features set this to True
+    _numeric_columns = False   # ... and True again if they also search every threshold of numeric columns
 
     def __init_subclass__(cls, **kwargs):
         "A subclass's own `fit` is watched for numba compilation (`_watched`): every estimator reports it alike."
@@ -179,10 +180,11 @@ class GlassworksEstimator(BaseEstimator):
 
     def __sklearn_tags__(self):
         """scikit-learn's tags. With a `binarizer` the input may hold categories and strings (it one-hot encodes them).
-        Without one the input must be 0/1. scikit-learn has no tag for that (its nearest, `positive_only`, only makes
-        its checks feed non-negative continuous data and adds a check for its own wording), so the contract is declared
-        where the suite runs: `tests/test_sklearn_checks.py` asserts that every check a 0/1 estimator fails, fails on
-        our 0/1 refusal and on nothing else."""
+        Without one the input must be 0/1, except for the trees that search numeric columns themselves
+        (`_numeric_columns`: any finite numbers). scikit-learn has no tag for 0/1 input (its nearest, `positive_only`,
+        only makes its checks feed non-negative continuous data and adds a check for its own wording), so the contract
+        is declared where the suite runs: `tests/test_sklearn_checks.py` lists the checks each estimator is expected
+        to fail, with the reason."""
         tags = super().__sklearn_tags__()
         if self._binary_features and getattr(self, 'binarizer', None) is not None:   # the Binarizer one-hot encodes
             tags.input_tags.categorical = tags.input_tags.string = True
@@ -200,9 +202,12 @@ def _validate_fit(self:GlassworksEstimator, X, y, task:str, sample_weight=None, 
         B.fit(X, y if B.strategy == 'gbdt' else None, sample_weight=sample_weight)   # weighted quantiles
         self.binarizer_, Xb = B, B.transform(X)
     elif hasattr(self, 'binarizer_'): del self.binarizer_
-    out = check_X_y(X if B is None else Xb, y, task=task, binary=self._binary_features, min_classes=min_classes,
-                    allow_constant=allow_constant)
+    numeric = B is None and self._binary_features and self._numeric_columns
+    out = check_X_y(X if B is None else Xb, y, task=task, binary=self._binary_features and not numeric,
+                    min_classes=min_classes, allow_constant=allow_constant)
     A, yy, names = out[:3]
+    if numeric: self.numeric_ = not bool(np.all((A == 0) | (A == 1)))   # only 0/1 columns: the 0/1 engines
+    elif hasattr(self, 'numeric_'): del self.numeric_
     if task == 'classification': self.classes_ = out[3]
     self.n_features_in_, self.feature_names_ = (A.shape[1] if B is None else B.n_features_in_), names
     if is_dataframe(X): self.feature_names_in_ = np.asarray([str(c) for c in X.columns], dtype=object)
@@ -215,7 +220,8 @@ def _validate_predict(self:GlassworksEstimator, X):
     "Validate data at predict time (fitted? same features? binary if required?)."
     check_is_fitted(self, 'n_features_in_')
     if getattr(self, 'binarizer_', None) is not None: X = self.binarizer_.transform(X)   # original units in, 0/1 out
-    return check_predict_X(X, self.feature_names_, binary=self._binary_features, estimator=type(self).__name__)
+    binary = self._binary_features and not getattr(self, 'numeric_', False)
+    return check_predict_X(X, self.feature_names_, binary=binary, estimator=type(self).__name__)
 
 @patch
 def _new_binarizer(self:GlassworksEstimator):

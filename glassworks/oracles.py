@@ -8,7 +8,8 @@ from functools import lru_cache
 import numpy as np
 
 # %% auto #0
-__all__ = ['exhaustive_tree', 'n_leaves', 'oracle_predict', 'brute_classification', 'brute_regression', 'brute_rashomon']
+__all__ = ['exhaustive_tree', 'n_leaves', 'oracle_predict', 'brute_classification', 'brute_regression', 'brute_rashomon',
+           'every_threshold', 'brute_thresholds']
 
 # %% ../nbs/06_oracles.ipynb #ea4d320e
 def exhaustive_tree(X, # (n, m) array of 0/1 features
@@ -188,3 +189,46 @@ def brute_rashomon(X, # (n, m) 0/1 features
         return out
     return sorted(((o, t) for o, t in trees(np.arange(len(y)), max_depth, threshold + 1e-9) if o <= threshold + 1e-9),
                   key=lambda p: p[0])
+
+# %% ../nbs/06_oracles.ipynb #e546bb9d
+def every_threshold(X # (n, p) numbers
+                   ) -> tuple:
+    """`(A, cuts)`: one 0/1 column `[x_f > t]` per midpoint `t` between consecutive distinct values of each column,
+    and the `(f, t)` of each.
+
+    ```python
+    >>> A, cuts = every_threshold(np.array([[1.], [3.], [2.], [3.]]))
+    >>> A.T.tolist(), cuts
+    ([[0, 1, 1, 1], [0, 1, 0, 1]], [(0, 1.5), (0, 2.5)])
+
+    ```"""
+    X = np.asarray(X, dtype=float)
+    cols, cuts = [], []
+    for f in range(X.shape[1]):
+        v = np.unique(X[:, f])
+        for a, b in zip(v[:-1], v[1:]):
+            t = float(a + (b - a) / 2)
+            cols.append((X[:, f] > t).astype(int))
+            cuts.append((f, t))
+    A = np.array(cols).T if cols else np.zeros((X.shape[0], 0), dtype=int)
+    return A, cuts
+
+def brute_thresholds(X, # (n, p) numbers
+                     y, # labels or targets (only `leaf_cost` reads them)
+                     w, # weights (only `leaf_cost` reads them)
+                     leaf_cost, # function: frozenset of rows -> objective of one leaf on them
+                     max_depth:int|None=None, # splits allowed on any path
+                     min_leaf:int=1): # rows every leaf holds
+    """`(objective, tree)` of the best tree over every threshold of every column, by `exhaustive_tree` on
+    `every_threshold(X)`; the tree's split `j` is the cut `every_threshold(X)[1][j]`.
+
+    ```python
+    >>> X = np.array([[1.], [2.], [3.], [4.]]); y = np.array([0, 1, 1, 0])
+    >>> int(brute_thresholds(X, y, None, lambda S: min(sum(y[i] == c for i in S) for c in (0, 1)),
+    ...                      max_depth=2)[0])          # x <= 1.5 | x <= 3.5: no error
+    0
+
+    ```"""
+    A, _ = every_threshold(X)
+    return exhaustive_tree(A, leaf_cost, max_depth, min_leaf)
+

@@ -13,6 +13,7 @@ from .treedp import TreeData, search_tree
 from .treebnb import POLICIES, resolve_bounds, ensure_compiled, search_leaf_sets
 from .treebnb import tree_from_leaves, refit_leaves, tree_regularized_risk, greedy_classification_tree
 from .rashomon import RashomonSet
+from .numdp import NumericData, search_numeric, binary_columns
 from fastcore.basics import patch
 
 
@@ -32,7 +33,11 @@ _OSDT_ATTRIBUTES = """Attributes
         Regularized objective of `tree_`: weighted misclassification rate + regularization * leaves.
 """ + CERTIFICATE_ATTRIBUTES + """\
     search_ : str
-        The search that ran: 'dp' or 'bnb' (what `search='auto'` chose).
+        The search that ran: 'dp' or 'bnb' on 0/1 features, 'numeric' on numeric columns (what `search='auto'`
+        chose).
+    numeric_ : bool
+        True when X held numeric (not only 0/1) columns and every threshold of every column was searched
+        (`glassworks.numdp`); the tree then asks `column <= threshold` in the input's units.
     feature_importances_ : ndarray of shape (n_features_in_,)
         Each input column's share of the model's loss reduction (sums to 1; all 0 for a constant model).
     n_features_in_ : int
@@ -69,6 +74,7 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
 
     """ + _OSDT_ATTRIBUTES
     _binary_features = True
+    _numeric_columns = True   # numeric columns without a binarizer: every threshold searched (glassworks.numdp)
 
     def __init__(self, regularization:float=0.01, # lambda: the price of one leaf, as a fraction of the data; 0 with
                                                    # max_depth: the most accurate tree of that depth
@@ -84,8 +90,9 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
                  memory_limit:float|None=8.0, # GB the search may add to the process; then it stops with the best tree
                                               # and its bound
                  verbose:int=0, # 0 silent, 1 progress lines on stderr, 2 a line per improvement
-                 binarizer=None, # None: X must be 0/1; a Binarizer strategy ('quantile', 'gbdt', ...) or a Binarizer
-                                 # binarises any numeric X inside
+                 binarizer=None, # None: numeric X as it is (every threshold of every column, exact); a Binarizer
+                                 # strategy ('quantile', 'gbdt', ...) or a Binarizer: binarise first (fewer thresholds,
+                                 # faster, optimal over those thresholds only)
                  explore:str='depth-first', # DP search order: 'depth-first' (fastest to optimal) or 'hybrid'
                                             # (best-first descents too: under a time limit the bound rises steadily;
                                             # slower to finish)
@@ -101,7 +108,7 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
         self.binarizer, self.explore = binarizer, explore
 
     def fit(self, X, y, sample_weight=None):
-        "Find the optimal tree on 0/1 features `X` (binarize others first); returns `self`."
+        "Find the optimal tree on `X` (0/1 features, or numeric columns: every threshold); returns `self`."
         bnds = self._check_params()
         A, yy, w, min_leaf = self._fit_input(X, y, sample_weight)    # validated; class weights folded into w
         self.search_ = self._choose_search(min_leaf)
@@ -144,6 +151,12 @@ def _fit_input(self:OSDTClassifier, X, y, sample_weight):
 def _choose_search(self:OSDTClassifier, min_leaf) -> str:
     "The engine that runs, 'dp' or 'bnb' ('auto': 'bnb' only with `max_leaves`); refuses what that engine lacks."
     mode = self.search
+    if getattr(self, 'numeric_', False):
+        _check_numeric_depth(self.max_depth)
+        if mode == 'bnb' or self.max_leaves is not None:
+            raise ParameterError("search='bnb' and max_leaves need 0/1 features; X has numeric columns (searched at "
+                                 "every threshold by the DP): pass a `binarizer`, or use max_depth / regularization.")
+        return 'numeric'
     if mode == 'auto': mode = 'bnb' if self.max_leaves is not None else 'dp'
     if mode == 'dp' and self.max_leaves is not None:
         raise ParameterError("max_leaves needs search='bnb' (or 'auto'); the DP engine bounds depth, not leaves.")
@@ -164,6 +177,9 @@ def _run_search(self:OSDTClassifier, A, yy, w, bnds, min_leaf):
                         memory_limit=self.memory_limit)
     data = TreeData(A, yy, sample_weight=w, task='classification', feature_names=self.feature_names_,
                     classes=classes)
+    if mode == 'numeric':
+        tree, stats, complete = self._fit_numeric(A, yy, w, classes, lam, min_leaf, mon)
+        return tree, mon, stats, complete
     if mode == 'dp':
         tree, stats, complete = self._fit_dp(A, yy, w, data, classes, lam, min_leaf, mon)
         return tree, mon, stats, complete
@@ -172,6 +188,21 @@ def _run_search(self:OSDTClassifier, A, yy, w, bnds, min_leaf):
         complete, mon.lower = False, 0.0    # search proves nothing, so no bound but 0 and never 'optimal'
         stats['unsound_bound'] = 'leaf_count=reference'
     return tree, mon, stats, complete
+
+def _check_numeric_depth(max_depth):
+    "Numeric columns are searched at every threshold: that needs a depth limit (see `glassworks.numdp`)."
+    if max_depth is None:
+        raise ParameterError("X has numeric columns: every threshold of every column is searched, which needs "
+                             "max_depth (e.g. max_depth=3); or pass a `binarizer` to search its thresholds only.")
+
+@patch
+def _fit_numeric(self:OSDTClassifier, A, yy, w, classes, lam, min_leaf, mon):
+    "Run `glassworks.numdp.search_numeric` on the rows of positive weight; (tree, stats, complete)."
+    keep = w > 0
+    data = NumericData(A[keep], yy[keep], w[keep], 'classification', n_classes=len(classes),
+                       feature_names=self.feature_names_, classes=classes)
+    res = search_numeric(data, lam, self.max_depth, min_leaf, mon, binary_features=binary_columns(A))
+    return res.tree, dict(search='numeric', **res.stats), res.complete
 
 @patch
 def _fit_dp(self:OSDTClassifier, A, yy, w, data, classes, lam, min_leaf, mon):
@@ -275,6 +306,8 @@ def rashomon_set(self:OSDTClassifier, X, y, sample_weight=None, *, # as for `fit
     if self.max_leaves is not None or self.search == 'bnb':
         raise ParameterError("rashomon_set uses the DP engine: leave max_leaves=None and search 'auto' or 'dp'.")
     self.fit(X, y, sample_weight)
+    if getattr(self, 'numeric_', False):
+        raise ParameterError("Rashomon sets are built over 0/1 features; X has numeric columns: pass a `binarizer`.")
     A, yy, w = self._validate_fit(X, y, 'classification', sample_weight)
     w = self._class_weighted(yy, w)
     keep = w > 0

@@ -11,6 +11,7 @@ from .validation import check_scalar, check_option, ParameterError
 from .treedp import TreeData, search_tree, weighted_median
 from .rashomon import RashomonSet
 from .models import Tree, Leaf, Split
+from .numdp import NumericData, search_numeric, binary_columns
 from fastcore.basics import patch
 
 # %% auto #0
@@ -91,12 +92,16 @@ _OSRT_ATTRIBUTES = """Attributes
         The input's column names; only set when `X` is a DataFrame.
     binarizer_ : Binarizer
         The fitted `Binarizer` that turned X into 0/1 features; only set with a `binarizer`.
+    numeric_ : bool
+        True when X held numeric (not only 0/1) columns and every threshold of every column was searched
+        (`glassworks.numdp`); the tree then asks `column <= threshold` in the input's units.
     """
 
 
 # %% ../nbs/13_osrt.ipynb #0d0daadd
 class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
-    __doc__ = """Certified-optimal sparse regression tree on 0/1 features: minimises SSE/SST + regularization * leaves.
+    __doc__ = """Certified-optimal sparse regression tree on 0/1 features or numeric columns (every threshold):
+    minimises SSE/SST + regularization * leaves.
 
     ```python
     >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5); y = np.array([1., 1., 3., 5.] * 5)
@@ -115,6 +120,7 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
 
     """ + _OSRT_ATTRIBUTES
     _binary_features = True
+    _numeric_columns = True   # numeric columns without a binarizer: every threshold searched (glassworks.numdp)
 
     def __init__(self,
                  regularization:float=0.01, # lambda: price of a leaf, as a fraction of the target's variance (> 0;
@@ -130,8 +136,8 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
                  memory_limit:float|None=8.0, # GB the search may add to the process; then it stops with the best tree
                                               # and its bound
                  verbose:int=0, # 0 silent, 1 progress lines, 2 a line per improvement
-                 binarizer=None, # None: X must be 0/1; a Binarizer strategy ('quantile', 'gbdt', ...) or a Binarizer
-                                 # binarises any numeric X inside
+                 binarizer=None, # None: numeric X as it is (every threshold of every column, exact; metric 'l2');
+                                 # a Binarizer strategy ('quantile', 'gbdt', ...) or a Binarizer: binarise first
                  explore:str='depth-first', # DP search order: 'depth-first' (fastest to optimal) or 'hybrid'
                                             # (best-first descents too: under a time limit the bound rises steadily;
                                             # slower to finish)
@@ -143,7 +149,7 @@ class OSRTRegressor(ExactSolverMixin, GlassworksRegressor):
                                                                              verbose)
         self.binarizer, self.explore, self.min_samples_leaf = binarizer, explore, min_samples_leaf
 
-    def fit(self, X, # binary (0/1) features, array or DataFrame
+    def fit(self, X, # 0/1 features or numeric columns, array or DataFrame
             y, # real targets (not constant)
             sample_weight=None): # non-negative weights (default 1); zero-weight rows are ignored
         "Find the optimal tree (or the best one within the limits, with a certified lower bound)."
@@ -188,10 +194,27 @@ def _check_params(self:OSRTRegressor):
 
 # %% ../nbs/13_osrt.ipynb #62401fcd
 @patch
+def _run_numeric(self:OSRTRegressor, A, yy, w, keep, min_leaf):
+    "Run `glassworks.numdp.search_numeric` over every threshold (squared loss); as `_run_search`."
+    if self.max_depth is None:
+        raise ParameterError("X has numeric columns: every threshold of every column is searched, which needs "
+                             "max_depth (e.g. max_depth=3); or pass a `binarizer` to search its thresholds only.")
+    if self.metric != 'l2':
+        raise ParameterError("metric='l1' needs 0/1 features: X has numeric columns, and the search over every "
+                             "threshold has squared loss only; pass a `binarizer`.")
+    mon = SearchMonitor(self.time_limit, self.node_limit, verbose=int(self.verbose), name='osrt',
+                        memory_limit=self.memory_limit)
+    data = NumericData(A[keep], yy[keep], w[keep], 'regression', feature_names=self.feature_names_)
+    res = search_numeric(data, float(self.regularization), self.max_depth, min_leaf, mon,
+                         binary_features=binary_columns(A))
+    return res, mon, keep, False
+
+@patch
 def _run_search(self:OSRTRegressor, A, yy, w):
     "Run `glassworks.treedp.search_tree` on the rows of positive weight; (result, monitor, rows kept, greedy start)."
     keep = w > 0
     min_leaf = self._min_leaf_rows(w)
+    if getattr(self, 'numeric_', False): return self._run_numeric(A, yy, w, keep, min_leaf)
     data = TreeData(A[keep], yy[keep], w[keep], task='regression', metric=self.metric,
                     feature_names=self.feature_names_)
     lam = float(self.regularization)

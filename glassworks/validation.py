@@ -299,7 +299,8 @@ def check_y(y, task:str='classification', n_samples:int|None=None, min_classes:i
             raise InputError(f"y is too large: the sum of its squared deviations overflows (|y| reaches "
                              f"{np.abs(arr).max():.3g}); rescale y, e.g. divide it by a power of ten.")
         if not allow_constant and np.ptp(arr) == 0:
-            raise InputError("y is constant: there is nothing to fit (its variance, the loss normaliser, is 0).")
+            raise InputError("y is constant: there is nothing to fit (its variance, the loss normaliser, is 0"
+                             + (": one sample)." if len(arr) == 1 else ")."))
         return np.ascontiguousarray(arr)
     if arr.dtype.kind == 'f' and not np.isfinite(arr).all():
         raise InputError(f"y contains {int((~np.isfinite(arr)).sum())} NaN/inf value(s).")

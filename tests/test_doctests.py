@@ -11,7 +11,7 @@ import pytest
 MODULES = ['glassworks.bitsets', 'glassworks.models', 'glassworks.treedp', 'glassworks.kmeans1d', 'glassworks.oracles',
            'glassworks.validation', 'glassworks.osrt', 'glassworks.hierscale', 'glassworks.datasets',
            'glassworks.binarize', 'glassworks.boosting', 'glassworks.ogb', 'glassworks.extract', 'glassworks.osdt',
-           'glassworks.treebnb', 'glassworks.base', 'glassworks.pruning', 'glassworks.hierpath']
+           'glassworks.treebnb', 'glassworks.base', 'glassworks.pruning', 'glassworks.hierpath', 'glassworks.numdp']
 
 
 def _public(mod):
