@@ -91,8 +91,13 @@ def test_toy_errata():
     assert 3 > int(1 / (2 * 0.2)) and 3 <= max_leaves_apriori(0.2)
 
 
+def test_numeric_input_needs_a_depth():
+    "Numeric columns are searched at every threshold (glassworks.numdp): that needs max_depth, whichever search."
+    for s in ('bnb', 'dp', 'auto'):
+        with pytest.raises(ParameterError, match='max_depth'): OSDTClassifier(search=s).fit([[0, 2], [1, 0]], [0, 1])
+
+
 @pytest.mark.parametrize('X, y, msg', [
-    ([[0, 2], [1, 0]], [0, 1], 'binary'),
     ([[0, np.nan], [1, 0]], [0, 1], 'NaN'),
     ([[0], [1]], [0, 1, 1], 'inconsistent'),
 ])

@@ -79,13 +79,18 @@ def test_weights_equal_duplication_and_scale_invariance():
     np.testing.assert_allclose(c.predict(X), 1000 * a.predict(X) - 7, rtol=1e-9, atol=1e-6)
 
 
+def test_numeric_input_needs_a_depth():
+    "Numeric columns are searched at every threshold (glassworks.numdp): that needs max_depth."
+    for X in ([[0, 1], [1, 0], [2, 1], [0, 0]], [[0, 1], [1, 0], [0.5, 1], [0, 0]]):
+        with pytest.raises(ParameterError, match='max_depth'): OSRTRegressor().fit(np.asarray(X), [1.0, 2.0, 4.0, 3.0])
+    assert OSRTRegressor(max_depth=2).fit(np.asarray([[0, 1], [1, 0], [2, 1], [0, 0]]), [1.0, 2.0, 4.0, 3.0]).numeric_
+
+
 @pytest.mark.parametrize('bad, msg', [
     (dict(y=[1.0, np.nan, 2.0, 3.0]), 'NaN/inf'),
     (dict(y=[1.0, np.inf, 2.0, 3.0]), 'NaN/inf'),
     (dict(y=[2.0, 2.0, 2.0, 2.0]), 'constant'),
     (dict(y=[1.0, 1.0, 4.0, 3.0], sample_weight=[1, 1, 0, 0]), 'constant'),
-    (dict(X=[[0, 1], [1, 0], [2, 1], [0, 0]]), 'binary (0/1)'),
-    (dict(X=[[0, 1], [1, 0], [0.5, 1], [0, 0]]), 'binary (0/1)'),
     (dict(sample_weight=[1, -1, 1, 1]), 'non-negative'),
     (dict(sample_weight=[1, 1, 1]), 'entries for 4 samples'),
     (dict(y=[1.0, 2.0, 3.0]), 'inconsistent numbers of samples'),
