@@ -41,7 +41,8 @@ def test_estimators_optimal_over_every_threshold(seed, task, lam, depth, min_lea
     if task == 'regression' and np.ptp(y) == 0: y = y + np.arange(len(y))
     if depth is None:
         with pytest.raises(ParameterError, match='max_depth'):
-            (OSDTClassifier if task == 'classification' else OSRTRegressor)(max(lam, 0.01)).fit(X + 0.3, y)   # never 0/1
+            Est = OSDTClassifier if task == "classification" else OSRTRegressor
+            Est(max(lam, 0.01)).fit(X + 0.3, y)                        # + 0.3: never a 0/1 table
         depth = 2
     if min_leaf * 1 > len(y): min_leaf = 1
     want = _oracle_objective(X, y, w, task, lam, depth, min_leaf)
