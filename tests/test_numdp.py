@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 
-from glassworks.models import Tree
+from glassworks.models import Tree, Leaf
 from glassworks.numdp import NumericData, search_numeric
 from glassworks.oracles import brute_thresholds, brute_classification, brute_regression, every_threshold
 from glassworks.osdt import OSDTClassifier
@@ -86,9 +86,9 @@ def test_ties_and_constant_columns():
     y = np.array([0, 0, 1, 1, 0])
     m = OSDTClassifier(0.0, max_depth=2).fit(X, y)
     assert m.objective_ == 0 and m.tree_.features_used == ['x0']
-    thresholds = sorted(n.threshold for n, _, _ in __import__('glassworks.models', fromlist=['_walk'])._walk(
-        m.tree_.root, paths=False) if hasattr(n, 'threshold'))
-    assert thresholds == [1.5, 2.5]
+    def thresholds(node):
+        return [] if isinstance(node, Leaf) else [node.threshold, *thresholds(node.left), *thresholds(node.right)]
+    assert sorted(thresholds(m.tree_.root)) == [1.5, 2.5]
 
 
 def test_pandas_names_json_round_trip():
