@@ -102,8 +102,11 @@ def _tiny_data():
 
 def _warm_osdt():
     OSDT = METHODS['osdt'].estimator_class('classification')
-    Xb, yc, _, _, _ = _tiny_data()
+    Xb, yc, _, X, _ = _tiny_data()
+    yn = (X[:, 0] * X[:, 1] > 0).astype(int)
     return [('OSDTClassifier', lambda: OSDT(0.01).fit(Xb, yc)),
+            ('OSDTClassifier(numeric columns)', lambda: [OSDT(0.0, max_depth=3, class_weight=cw).fit(X, yn)
+                                                         for cw in (None, 'balanced')]),
             ('OSDTClassifier(max_depth=3)', lambda: OSDT(0.01, max_depth=3).fit(Xb, yc)),
             ("OSDTClassifier(search='bnb')", lambda: OSDT(0.05, search='bnb').fit(Xb, yc)),
             ('OSDTClassifier.rashomon_set', lambda: [r.preorders(0, 3) for r in (
@@ -112,8 +115,9 @@ def _warm_osdt():
 
 def _warm_osrt():
     OSRT = METHODS['osrt'].estimator_class('regression')
-    Xb, _, yr, _, _ = _tiny_data()
+    Xb, _, yr, X, y = _tiny_data()
     return [('OSRTRegressor', lambda: OSRT(0.01, max_depth=3).fit(Xb, yr)),
+            ('OSRTRegressor(numeric columns)', lambda: OSRT(0.0, max_depth=3).fit(X, y)),
             ("OSRTRegressor(metric='l1')", lambda: OSRT(0.01, max_depth=3, metric='l1').fit(Xb, yr)),
             ('OSRTRegressor(no depth limit)', lambda: OSRT(0.05).fit(Xb, yr)),
             ('OSRTRegressor.rashomon_set', lambda: [r.preorders(0, 3) for r in (
