@@ -6,7 +6,7 @@
 # ruff: noqa: F401
 # (the engine's cells, which 30_ogb.ipynb appends to this module, use these imports)
 from __future__ import annotations
-import heapq, itertools, math, sys
+import functools, heapq, itertools, math, sys
 from collections import namedtuple
 import numpy as np
 import pandas as pd
@@ -558,6 +558,47 @@ def propositions(B, negations:bool=True) -> tuple:
 # %% ../nbs/30_ogb.ipynb #c8d387c9
 LANGUAGES = ('quantile', 'paper', 'fastogb')
 
+@functools.lru_cache(maxsize=64)
+def _qcut_levels(k:int) -> np.ndarray:
+    """The quantile levels `pandas.qcut(x, k)` reads, as pandas computes them (pandas 3 moves a level that is not
+    exactly j/k one ulp up). Read off qcut on the sample [0, 1], whose linear quantile at level t is t exactly."""
+    return np.asarray(pd.qcut(pd.Series([0.0, 1.0]), k, retbins=True, labels=False)[1], dtype=np.float64)
+
+def _column_thresholds(M, # (n, q) training values of q numeric columns (finite)
+                       language:str='paper', # 'paper' or 'fastogb'
+                       n_cutpoints:int=4, # quantile levels k/(n_cutpoints+1), k = 1..n_cutpoints+1
+                       sample_weight=None, # rows counted w times (weighted quantiles)
+                      ) -> list:
+    """`threshold_propositions` of every column of M at once: a list of q lists of (operator, threshold). The
+    distinct values are counted on one sort of M, and the quantiles of the columns with many values are read by one
+    `numpy.quantile` call; for 'paper' at `pandas.qcut`'s own levels (`_qcut_levels`), which gives qcut's edges."""
+    M = np.asarray(M, dtype=np.float64)
+    w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    if w is not None:
+        M, w = M[w > 0], w[w > 0]
+        if np.all(w == 1.0): w = None
+    q, k = M.shape[1], int(n_cutpoints) + 1
+    out = [[] for _ in range(q)]
+    if M.shape[0] < 2 or q == 0: return out
+    S = np.sort(M, axis=0)
+    first = np.ones(S.shape, dtype=bool)
+    first[1:] = S[1:] != S[:-1]                          # the first row of each distinct value, per column
+    n_distinct = first.sum(axis=0)
+    for j in np.flatnonzero((n_distinct >= 2) & (n_distinct <= k)):   # few values: every split
+        u = S[first[:, j], j]
+        out[j] = [('<=', float(v)) for v in u[:-1]] + [('>=', float(v)) for v in u[1:]]
+    many = np.flatnonzero(n_distinct > k)
+    if not len(many): return out
+    levels = np.linspace(0.0, 1.0, k + 1)
+    if w is not None: E = np.column_stack([weighted_quantile(M[:, j], levels[1:], w) for j in many])
+    elif language == 'paper': E = np.quantile(M[:, many], _qcut_levels(k), axis=0)
+    else: E = np.quantile(M[:, many], levels[1:], axis=0)
+    for c, j in enumerate(many):
+        # qcut drops repeated edges (keeping the order), then the paper drops the first edge, the minimum
+        edges = pd.unique(E[:, c])[1:] if w is None and language == 'paper' else np.unique(E[:, c])
+        out[j] = [p for t in edges for p in (('<=', float(t)), ('>=', float(t)))]
+    return out
+
 def threshold_propositions(x, # the training values of one numeric column (finite)
                            language:str='paper', # 'paper' (pandas qcut edges, as realkd) or 'fastogb' (numpy quantiles)
                            n_cutpoints:int=4, # quantile levels k/(n_cutpoints+1), k = 1..n_cutpoints+1
@@ -568,7 +609,7 @@ def threshold_propositions(x, # the training values of one numeric column (finit
     With more than `n_cutpoints + 1` distinct values the thresholds are the quantiles at levels k/(n_cutpoints + 1),
     k = 1, ..., n_cutpoints + 1 (the last is the maximum), duplicates dropped, and each gives `x <= t` and `x >= t`.
     With fewer distinct values v_0 < ... < v_m every split is kept: `x <= v_i` for i < m, then `x >= v_i` for i > 0.
-    (realkd's `max_col_attr` is 2 (n_cutpoints + 1).) 'paper' reads the quantiles with `pandas.qcut`, 'fastogb' with
+    (realkd's `max_col_attr` is 2 (n_cutpoints + 1).) 'paper' gives `pandas.qcut`'s edges, 'fastogb' those of
     `numpy.quantile`; both interpolate linearly, and the two differ at most in the last bit of a threshold.
 
     >>> threshold_propositions(np.array([1., 2., 2., 3.]))           # 3 values <= 5: every split
@@ -577,21 +618,22 @@ def threshold_propositions(x, # the training values of one numeric column (finit
     [('<=', 4.5), ('>=', 4.5), ('<=', 9.0), ('>=', 9.0)]
     """
     check_option(language, 'language', LANGUAGES[1:])
-    x = np.asarray(x, dtype=np.float64)
-    w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-    if w is not None: x, w = x[w > 0], w[w > 0]
-    u = np.unique(x)
-    if len(u) < 2: return []
-    k = int(n_cutpoints) + 1
-    if len(u) <= k:
-        return [('<=', float(v)) for v in u[:-1]] + [('>=', float(v)) for v in u[1:]]
-    levels = np.linspace(0.0, 1.0, k + 1)
-    if w is not None and not np.all(w == 1.0): edges = np.unique(weighted_quantile(x, levels[1:], w))
-    elif language == 'paper': edges = pd.qcut(pd.Series(x), k, labels=False, retbins=True, duplicates='drop')[1][1:]
-    else: edges = np.unique(np.quantile(x, levels[1:]))
-    return [p for t in edges for p in (('<=', float(t)), ('>=', float(t)))]
+    x = np.asarray(x, dtype=np.float64).ravel()
+    return _column_thresholds(x[:, None], language, n_cutpoints, sample_weight)[0]
 
 # %% ../nbs/30_ogb.ipynb #ddf9052b
+def _threshold_names(c:str, props) -> list:
+    """(name, negation) of each (op, t) of column `c`: t printed with 6 significant digits, or with more where two
+    different thresholds of the column would print alike (up to 17, which tells any two floats apart)."""
+    ts, digits = sorted({t for _, t in props}), 6
+    text = {t: format_number(t, digits) for t in ts}
+    while digits < 17 and len(set(text.values())) < len(ts):
+        digits += 1
+        text = {t: format_number(t, digits) for t in ts}
+    return [(f"{c} {op} {text[t]}", f"not {c} {op} {text[t]}") for op, t in props]
+
+_ENCODE_BLOCK = 512   # columns per block of `ThresholdEncoder.fit`: between two blocks it asks the monitor
+
 class ThresholdEncoder:
     """The 0/1 columns of the language 'paper' or 'fastogb': a numeric column gives the `threshold_propositions` (no
     negations); a 0/1 column gives `x <= 0` and `x >= 1`. The languages differ only there: a categorical column
@@ -608,56 +650,101 @@ class ThresholdEncoder:
     def __init__(self, language:str='paper', n_cutpoints:int=4):
         self.language, self.n_cutpoints = language, n_cutpoints
 
-    def fit(self, X, sample_weight=None):
-        # types, checks, levels
-        bz = Binarizer(strategy='quantile', n_bins=2, output='numpy').fit(X, sample_weight=sample_weight)
-        names = [str(c) for c in bz.feature_names_in_]
-        nums = numeric_inputs(bz, X)
-        w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-        src = {}                                        # column name -> the binarizer's output indices for it
-        for k, f in enumerate(bz.feature_info_): src.setdefault(str(f['column']), []).append(k)
-        info = []
-        for j, (c, plan) in enumerate(zip(names, bz._plans)):
-            kind = plan['kind']
-            if kind == 'binary': props = [('<=', 0.0), ('>=', 1.0)]
-            elif kind == 'threshold':
-                x = nums[j]
-                ok = ~np.isnan(x)
-                props = threshold_propositions(x[ok], self.language, self.n_cutpoints, None if w is None else w[ok])
-            else: props = None
-            if props is None:                           # categories (and missing indicators): the Binarizer's columns
+    def fit(self, X, sample_weight=None, monitor:SearchMonitor|None=None):
+        """Learn the propositions of every column of X. With a `monitor` whose limit is reached (or Ctrl-C), the
+        columns not yet reached get no propositions: `n_columns_encoded_` says how many were."""
+        self._fit(X, sample_weight, monitor)
+        return self
+
+    def fit_transform(self, X, sample_weight=None, monitor:SearchMonitor|None=None) -> np.ndarray:
+        "`fit`, then `transform` of the same X (its numeric columns are read once)."
+        return self._encode(X, self._fit(X, sample_weight, monitor))
+
+    def get_feature_names_out(self, input_features=None):
+        return np.array([f['name'] for f in self.feature_info_], dtype=object)
+
+    def transform(self, X) -> np.ndarray:
+        return self._encode(X, numeric_inputs(self.binarizer_, X))
+
+# %% ../nbs/30_ogb.ipynb #c5e0a002
+@patch
+def _fit(self:ThresholdEncoder, X, sample_weight=None, monitor=None) -> dict:
+    """The body of `fit`; returns the numeric columns of X ({input index: values}). A `Binarizer` does the type checks
+    and finds the categorical levels; the numeric columns without missing values get their thresholds a block of
+    columns at a time (`_column_thresholds`), the others one by one."""
+    bz = Binarizer(strategy='quantile', n_bins=2, output='numpy').fit(X, sample_weight=sample_weight)
+    names = [str(c) for c in bz.feature_names_in_]
+    nums = numeric_inputs(bz, X)
+    w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    src = {}                                        # column name -> the binarizer's output indices for it
+    for k, f in enumerate(bz.feature_info_): src.setdefault(str(f['column']), []).append(k)
+    kinds = [plan['kind'] for plan in bz._plans]
+    info, done = [], len(names)
+    for b0 in range(0, len(names), _ENCODE_BLOCK):
+        if monitor is not None and monitor.expired():
+            done = b0
+            break
+        block = range(b0, min(b0 + _ENCODE_BLOCK, len(names)))
+        thr = [j for j in block if kinds[j] == 'threshold']
+        full = [j for j in thr if not np.isnan(nums[j]).any()]
+        props = dict(zip(full, _column_thresholds(np.column_stack([nums[j] for j in full]), self.language,
+                                                  self.n_cutpoints, w) if full else []))
+        for j in block:
+            c, plan = names[j], bz._plans[j]
+            if kinds[j] == 'binary': p = [('<=', 0.0), ('>=', 1.0)]
+            elif kinds[j] == 'threshold':
+                if j not in props:                      # a column with missing values: its observed rows
+                    ok = ~np.isnan(nums[j])
+                    props[j] = _column_thresholds(nums[j][ok][:, None], self.language, self.n_cutpoints,
+                                                  None if w is None else w[ok])[0]
+                p = props[j]
+            else: p = None
+            if p is None:                               # categories (and missing indicators): the Binarizer's columns
                 for neg in (False, True):               # ... and their negations
                     for k in src.get(c, []):
                         f = bz.feature_info_[k]
                         info.append(dict(f, name=f['negation'] if neg else f['name'],
                                          negation=f['name'] if neg else f['negation'], source=k, negated=neg))
                 continue
-            for op, t in props:
-                info.append(dict(name=f"{c} {op} {format_number(t, 6)}", negation=f"not {c} {op} {format_number(t, 6)}",
-                                 column=c, kind='threshold', op=op, value=t, index=j, source=None))
+            for (op, t), (name, negation) in zip(p, _threshold_names(c, p)):
+                info.append(dict(name=name, negation=negation, column=c, kind='threshold', op=op, value=t, index=j,
+                                 source=None))
             if plan['missing']:
                 k = next(k for k in src[c] if bz.feature_info_[k]['kind'] == 'missing')
                 info.append(dict(bz.feature_info_[k], source=k))
-        self.binarizer_, self.feature_info_ = bz, info
-        self.feature_names_in_, self.n_features_in_ = bz.feature_names_in_, bz.n_features_in_
-        return self
+    self.binarizer_, self.feature_info_, self.n_columns_encoded_ = bz, info, done
+    self.feature_names_in_, self.n_features_in_ = bz.feature_names_in_, bz.n_features_in_
+    return nums
 
-    def get_feature_names_out(self, input_features=None):
-        return np.array([f['name'] for f in self.feature_info_], dtype=object)
+@patch
+def _threshold_arrays(self:ThresholdEncoder) -> tuple:
+    "The threshold features as arrays: their positions, input columns, thresholds and whether the operator is `<=`."
+    thr = [(k, f) for k, f in enumerate(self.feature_info_) if f['source'] is None]
+    return (np.array([k for k, _ in thr], dtype=np.int64), np.array([f['index'] for _, f in thr], dtype=np.int64),
+            np.array([f['value'] for _, f in thr], dtype=np.float64), np.array([f['op'] == '<=' for _, f in thr], bool))
 
-    def transform(self, X) -> np.ndarray:
-        bz = self.binarizer_
-        B = bz.transform(X)
-        nums = numeric_inputs(bz, X)
-        cols = []
-        for f in self.feature_info_:
-            if f['source'] is not None:
-                b = B[:, f['source']].astype(bool)
-                cols.append(~b if f.get('negated') else b)
-                continue
-            x = nums[f['index']]
-            cols.append(x <= f['value'] if f['op'] == '<=' else x >= f['value'])
-        return (np.column_stack(cols) if cols else np.zeros((B.shape[0], 0), bool)).astype(np.uint8)
+@patch
+def _encode(self:ThresholdEncoder, X, nums:dict) -> np.ndarray:
+    """The 0/1 matrix of X, whose numeric columns `nums` are already read: the threshold columns in one comparison,
+    the Binarizer's columns (categories, missing indicators) only when there are any."""
+    pos, idx, val, le = self._threshold_arrays()
+    n = len(next(iter(nums.values()))) if nums else None
+    out = None
+    if len(pos):
+        cols = np.unique(idx)
+        A = np.column_stack([nums[j] for j in cols])[:, np.searchsorted(cols, idx)]
+        with np.errstate(invalid='ignore'): hit = np.where(le, A <= val, A >= val)   # NaN: False either way
+        out = np.zeros((A.shape[0], len(self.feature_info_)), dtype=np.uint8)
+        out[:, pos] = hit
+    if len(pos) < len(self.feature_info_):
+        B = self.binarizer_.transform(X)
+        if out is None: out = np.zeros((B.shape[0], len(self.feature_info_)), dtype=np.uint8)
+        for k, f in enumerate(self.feature_info_):
+            if f['source'] is None: continue
+            b = B[:, f['source']].astype(bool)
+            out[:, k] = ~b if f.get('negated') else b
+    if out is None: out = np.zeros((n if n is not None else self.binarizer_.transform(X).shape[0], 0), dtype=np.uint8)
+    return out
 
 # %% ../nbs/30_ogb.ipynb #e975d5b8
 SEARCHES, BOUNDS = ('bnb', 'greedy', 'beam'), ('admissible', 'presort')
@@ -1044,11 +1131,12 @@ rule weights and linear weights per step, why it stopped, its time and its searc
 # %% ../nbs/30_ogb.ipynb #b2e0a004
 class _Boosting:
     "The state of one boosting run on the proposition matrix P and the encoded targets y (see `boost`)."
-    def __init__(self, P, y, s:BoostSettings, w, L, offset:float):
+    def __init__(self, P, y, s:BoostSettings, w, L, offset:float, monitor:SearchMonitor|None=None):
         self.P, self.y, self.s, self.w, self.off = P, y, s, w, offset
         self.loss, self.objective = get_loss(s.loss), get_objective(s.objective, s.epsilon, s.reg, s.bound)
         n = P.shape[0]
-        self.monitor = SearchMonitor(s.time_limit, verbose=0, name='ogb', memory_limit=s.memory_limit)
+        self.monitor = monitor if monitor is not None else SearchMonitor(s.time_limit, verbose=0, name='ogb',
+                                                                         memory_limit=s.memory_limit)
         self.basis = OrthonormalBasis(n, sample_weight=w)
         self.kept = [k for k in range(0 if L is None else L.shape[1]) if self.basis.add(L[:, k])]  # independent only
         self.p = len(self.kept)
@@ -1059,7 +1147,7 @@ class _Boosting:
                                               offset=offset)
             self.f = offset + np.column_stack(self.cols) @ self.beta
         self.history = [dict(n_rules=0, complexity=self.p, risk=self.loss.risk(self.f, y, w), objective=np.nan,
-                             nodes=0, time=0.0)]
+                             nodes=0, time=self.monitor.elapsed)]
         self.weights_path, self.linear_path = [np.zeros(0)], [self.beta[:self.p].copy()]
         self.reason, self.nodes, self.complete = 'n_rules', 0, True
         self.g_scale = self.basis.norm(self.loss.gradient(self.f, y))
@@ -1172,6 +1260,8 @@ def boost(P, # (n, p) boolean proposition matrix
           L=None, # (n, k) fixed linear terms, fitted with the rules (the independent ones are kept)
           offset:float=0.0, # fixed score added to every row
           describe=str, # a rule's text, for the verbose log
+          monitor:SearchMonitor|None=None, # a running monitor whose limits the run obeys (the estimators start it
+                                           # before the binarisation); None: one started here from `settings`
          ) -> BoostResult:
     """Boosting of conjunctions of the propositions P: minimise sum_i w_i l(f_i, y_i) + (reg/2)||beta||^2 over scores
     f = offset + L gamma + Q beta, one rule (column of Q) per step.
@@ -1181,7 +1271,7 @@ def boost(P, # (n, p) boolean proposition matrix
     >>> r.conjunctions, [round(3 * h['risk'], 4) for h in r.history], r.stopping_reason   # the three-point example
     ([(1,), (0,)], [161.0, 33.0, 0.3333], 'n_rules')
     """
-    run = _Boosting(P, y, settings, _weights(sample_weight), L, offset)
+    run = _Boosting(P, y, settings, _weights(sample_weight), L, offset, monitor)
     with run.monitor.interruptible():              # Ctrl-C: stop after the current rule, keep the rules so far
         for _ in range(settings.n_rules):
             found = run.find_rule()

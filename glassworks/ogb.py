@@ -4,11 +4,12 @@
 
 # %% ../nbs/30_ogb.ipynb #ac65b09d
 from __future__ import annotations
-import numbers
+import numbers, warnings
 import numpy as np
 import pandas as pd
 from fastcore.basics import patch
-from .base import GlassworksEstimator, GlassworksRegressor, GlassworksClassifier
+from sklearn.exceptions import ConvergenceWarning
+from .base import GlassworksEstimator, GlassworksRegressor, GlassworksClassifier, SearchMonitor
 from .validation import (InputError, ParameterError, check_y, check_scalar, check_option, check_sample_weight,
                                    MAX_GRID)
 from .validation import InputTypeError
@@ -98,11 +99,12 @@ def _check_X_shape(self:_RuleBoosting, X):
     return arr
 
 @patch
-def _binarize_fit(self:_RuleBoosting, X, sample_weight=None):
+def _binarize_fit(self:_RuleBoosting, X, sample_weight=None, monitor=None):
     """Fit the proposition language on the rows of X with positive weight (NaN is refused with the Binarizer's
     message). Returns `(B, w, keep)`: the binarised kept rows, their weights (None when all are 1) and the boolean
     mask of kept rows (None when all rows are kept). Rows of weight zero are dropped here, before the cut-points
-    are learnt, so a zero weight is the same as removing the row."""
+    are learnt, so a zero weight is the same as removing the row. The `monitor` of the fit stops the encoding of the
+    languages 'paper' and 'fastogb' at its limits (`ThresholdEncoder.fit`)."""
     n = self._check_X_shape(X).shape[0]
     if n < 2:
         raise InputError(f"X has n_samples={n}: rule boosting needs at least 2 rows (with 1 sample only the "
@@ -119,8 +121,10 @@ def _binarize_fit(self:_RuleBoosting, X, sample_weight=None):
     if self.language == 'quantile':
         self.binarizer_ = Binarizer(strategy='quantile', n_bins=self.n_cutpoints + 1,
                                     output='numpy').fit(X, sample_weight=w)   # weighted quantiles
-    else: self.binarizer_ = ThresholdEncoder(self.language, self.n_cutpoints).fit(X, sample_weight=w)
-    B = self.binarizer_.transform(X)
+        B = self.binarizer_.transform(X)
+    else:
+        self.binarizer_ = ThresholdEncoder(self.language, self.n_cutpoints)
+        B = self.binarizer_.fit_transform(X, sample_weight=w, monitor=monitor)
     self._fit_linear_terms(X, w)
     self.n_features_in_ = self.binarizer_.n_features_in_
     self.feature_names_ = [str(c) for c in self.binarizer_.feature_names_in_]
@@ -182,21 +186,37 @@ def _offset_value(self:_RuleBoosting, y, w=None) -> float:
 
 # %% ../nbs/30_ogb.ipynb #78beac9a
 @patch
-def _boost(self:_RuleBoosting, B, y, sample_weight=None, L=None):
+def _boost(self:_RuleBoosting, B, y, sample_weight=None, L=None, monitor=None):
     """The boosting loop (`boost`) on binarised data B and encoded targets y, minimising sum_i w_i l(f_i, y_i) with
     weights (`sample_weight` must be positive). `L` (n x p) holds fixed linear terms: they start in the basis and
     their weights are fitted with the rules' (`linear_path_`). The scores are f = offset + L gamma + Q beta, with the
-    fixed `offset_`."""
+    fixed `offset_`. `monitor` is the fit's (`_monitor`): its limits count the binarisation as well."""
     w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
     P, self.propositions_ = propositions(B, negations=self.language == 'quantile')
     self.offset_ = self._offset_value(y, w)
     settings = BoostSettings(**{k: getattr(self, k) for k in BoostSettings._fields})
-    r = boost(P, y, settings, w, L, self.offset_, describe=self._conj_text)
+    r = boost(P, y, settings, w, L, self.offset_, describe=self._conj_text, monitor=monitor)
     self.linear_terms_ = [getattr(self, 'linear_terms_', [])[k] for k in r.kept_terms]
     self.conjunctions_, self.coef_, self.linear_coef_ = r.conjunctions, r.coef, r.linear_coef
     self.history_, self.weights_path_, self.linear_path_ = r.history, r.weights_path, r.linear_path
     self.stopping_reason_, self.fit_time_, self.stats_ = r.stopping_reason, r.fit_time, r.stats
+    self.stats_['columns_encoded'] = getattr(self.binarizer_, 'n_columns_encoded_', self.n_features_in_)
     return self
+
+@patch
+def _monitor(self:_RuleBoosting) -> SearchMonitor:
+    "The fit's monitor, started before the binarisation: `time_limit` and `memory_limit` count all the work of `fit`."
+    return SearchMonitor(self.time_limit, name=type(self).__name__, memory_limit=self.memory_limit)
+
+@patch
+def _warn_stopped(self:_RuleBoosting):
+    "A `ConvergenceWarning` when a limit or Ctrl-C stopped the fit: the model then holds the rules found so far."
+    reason = self.stopping_reason_
+    if reason not in ('time_limit', 'memory_limit', 'interrupt'): return
+    done, p = self.stats_['columns_encoded'], self.n_features_in_
+    where = f" during the binarisation (propositions for {done} of {p} columns)" if done < p else ''
+    warnings.warn(f"{type(self).__name__} stopped by {reason}{where} after {len(self.conjunctions_)} rule(s) in "
+                  f"{self.fit_time_:.2f}s: the model holds the rules found so far.", ConvergenceWarning, stacklevel=4)
 
 # %% ../nbs/30_ogb.ipynb #7f3afb89
 @patch
@@ -444,11 +464,14 @@ class RuleBoostingRegressor(_RuleBoosting, GlassworksRegressor):
         copies of the row (given the cut-points) and a zero weight like no row."""
         self._check_params()
         self._check_y_given(y)
-        B, w, keep = self._binarize_fit(X, sample_weight)
-        yy = self._encode_y(self._rows(y, keep, 'regression'), B.shape[0])
-        self._boost(B, yy, w, self._linear_matrix(self._kept(X, keep)) if self.linear_terms_ else None)
+        mon = self._monitor()
+        with mon.interruptible():                      # Ctrl-C: the rules so far (or the columns encoded so far)
+            B, w, keep = self._binarize_fit(X, sample_weight, mon)
+            yy = self._encode_y(self._rows(y, keep, 'regression'), B.shape[0])
+            self._boost(B, yy, w, self._linear_matrix(self._kept(X, keep)) if self.linear_terms_ else None, mon)
         self.model_ = self._ensemble(link='log' if self.loss == 'poisson' else 'identity')
         self.feature_importances_ = self._input_importances(self.model_.feature_importances(B, w))
+        self._warn_stopped()
         return self
 
 # %% ../nbs/30_ogb.ipynb #e9178f51
@@ -529,12 +552,15 @@ class RuleBoostingClassifier(_RuleBoosting, GlassworksClassifier):
         the row (given the cut-points) and a zero weight like no row (its label is not a class then)."""
         self._check_params()
         self._check_y_given(y)
-        B, w, keep = self._binarize_fit(X, sample_weight)
-        if hasattr(self, 'classes_'): del self.classes_
-        yy = self._encode_y(self._rows(y, keep, 'classification'), B.shape[0])
-        self._boost(B, yy, w, self._linear_matrix(self._kept(X, keep)) if self.linear_terms_ else None)
+        mon = self._monitor()
+        with mon.interruptible():
+            B, w, keep = self._binarize_fit(X, sample_weight, mon)
+            if hasattr(self, 'classes_'): del self.classes_
+            yy = self._encode_y(self._rows(y, keep, 'classification'), B.shape[0])
+            self._boost(B, yy, w, self._linear_matrix(self._kept(X, keep)) if self.linear_terms_ else None, mon)
         self.model_ = self._ensemble(task='classification', link='logit', classes=list(self.classes_))
         self.feature_importances_ = self._input_importances(self.model_.feature_importances(B, w))
+        self._warn_stopped()
         return self
 
     def __sklearn_tags__(self):
