@@ -11,13 +11,13 @@ install_locators()   # numba's cache stamped by the package's source, before thi
 from .validation import InputError
 from .base import SearchMonitor
 from .models import Tree, Split, Leaf
-from .treedp import SearchResult
+from .treedp import SearchResult, leaf_result
 from fastcore.basics import patch
 
 # %% auto #0
 __all__ = ['BINARY', 'CLASSES', 'SQUARED', 'TOL', 'NO_DONOR', 'encode', 'NumericData', 'binary_columns', 'split_view',
            'leaf_loss', 'one_binary', 'one_classes', 'one_squared', 'depth_one', 'split_points', 'child_bounds',
-           'shrink', 'feature_order', 'depth_two', 'Search', 'search_numeric']
+           'shrink', 'feature_order', 'depth_two', 'Search', 'leaf_of', 'search_numeric']
 
 # %% ../nbs/15_numdp.ipynb #271db025
 BINARY, CLASSES, SQUARED = 0, 1, 2   # what a node's sweeps read: two classes at unit weight, any classes, squared loss
@@ -622,6 +622,7 @@ class Search:
         self.stats = dict(subproblems=0, evaluations=0, donor_bounded=0, memo_hits=0)
         self.record = None
         self.root_open = []   # lower bounds of the root's open intervals when a limit stops the search
+        self.root_unstarted = 0   # the root's features not started yet (while it runs)
 
     def _similarity(self):
         "What one row can move a child's optimum by (Proposition 2): its weight, or weight x target range^2."
@@ -698,9 +699,11 @@ class Search:
         D = self.data
         best, split = (c0, None) if c0 < ub - TOL else (np.inf, None)
         ub = min(ub, c0)
-        root = d == self.max_depth and rows.shape[1] == D.n
-        for f in feature_order(D.kind, rows, codes, D.bits, D.label, D.target, D.w, D.K, self.price, self.min_leaf):
+        root = rows is D.rows                          # the whole table (its depth may be capped, Proposition 4)
+        order = feature_order(D.kind, rows, codes, D.bits, D.label, D.target, D.w, D.K, self.price, self.min_leaf)
+        for i, f in enumerate(order):
             if ub <= 2 * self.price + TOL: break
+            if root: self.root_unstarted = len(order) - i - 1
             lastu, nextu, cum = split_points(rows, codes, D.bits, f, self.sim, self.min_leaf)
             try: ub, best, split = self._feature(rows, codes, d, ub, best, split, f, lastu, nextu, cum, root)
             finally:
@@ -747,7 +750,7 @@ class Search:
                         best = ub = vL + vR
                         split = (f, int(lastu[mid]), int(nextu[mid]))
             except _Stop:
-                if root: self._open_at_root(f, queue[head - 1:], lbL, lbR, cum, B, lb0, mono)
+                if root: self._open_at_root(queue[head - 1:], lbL, lbR, cum, B, lb0, mono)
                 raise
             if mono and (recL is not None or recR is not None): recs[mid] = (recL, recR)
             queue.append((lo, mid - 1, a, mid))
@@ -756,13 +759,13 @@ class Search:
             release(a, c)
         return ub, best, split
 
-    def _open_at_root(self, f, intervals, lbL, lbR, cum, B, lb0, mono):
-        """Lower bounds of what a limit left open at the root, stopped in feature f: every split point of the open
-        intervals (Proposition 2), and two leaf prices for each feature not started."""
+    def _open_at_root(self, intervals, lbL, lbR, cum, B, lb0, mono):
+        """Lower bounds of what a limit left open at the root, stopped in one of its features: every split point of
+        that feature's open intervals (Proposition 2), and two leaf prices if a feature is not started yet."""
         lows = []
         for lo, hi, a, c in intervals:     # the first is the one being evaluated: its neighbours a, c are complete
             lows += [sum(child_bounds(lbL, lbR, cum, a, c, j, B, lb0, mono)) for j in range(lo, hi + 1)]
-        if f + 1 < self.data.p: lows.append(2 * self.price)
+        if self.root_unstarted: lows.append(2 * self.price)
         self.root_open = lows
 
     def _close(self, key, best, split, ub):
@@ -786,10 +789,8 @@ def _split_of(self:Search, rows, codes, d):
     if sp[0] == -2: return ((int(sp[3]), int(sp[4]), int(sp[5]), None, None) if sp[3] >= 0 else None), d
     return (int(sp[0]), int(sp[1]), int(sp[2]), tuple(int(v) for v in sp[3:6]), tuple(int(v) for v in sp[6:9])), d
 
-@patch
-def _leaf_of(self:Search, rows) -> Leaf:
-    "A refitted `Leaf` for the rows (original units; loss divided by the normaliser)."
-    D = self.data
+def leaf_of(D:NumericData, rows) -> Leaf:
+    "A refitted `Leaf` for the rows of `D` (original units; loss divided by the normaliser)."
     loss = float(leaf_loss(D.kind, rows, D.label, D.target, D.w, D.K)) / D.norm
     if D.task == 'classification':
         counts = np.bincount(D.label[rows], weights=D.w[rows] * (D.W / D.n), minlength=D.K)
@@ -803,7 +804,7 @@ def _node_of(self:Search, rows, codes, d, spec='memo'):
     "The subtree of a view: from the memo ('memo'), a given depth-one split (f, lastu, nextu), or a leaf (None)."
     D = self.data
     if spec == 'memo': spec, d = self._split_of(rows, codes, d)
-    if spec is None or spec[0] < 0: return self._leaf_of(np.sort(rows[0]))
+    if spec is None or spec[0] < 0: return leaf_of(D, np.sort(rows[0]))
     f, lu, nu = spec[:3]
     left, right = (spec[3], spec[4]) if len(spec) == 5 else (None, None)
     lr, lc, rr, rc = split_view(rows, codes, D.ranks[f], lu)
@@ -840,9 +841,11 @@ def search_numeric(data:NumericData, # the problem
     if max_depth is None and not lam > 0:
         raise InputError("a search without max_depth needs a leaf price lam > 0 (Proposition 4).")
     mon = monitor if monitor is not None else SearchMonitor()
+    root = leaf_of(data, np.sort(data.rows[0]))
+    if lam > root.loss:                           # the binary engine's Proposition 16: the leaf, whatever the price
+        return leaf_result(Tree(root, data.feature_names, task=data.task, classes=data.classes), lam, mon)
     depth = 10 ** 6 if max_depth is None else int(max_depth)
     S = Search(data, lam * data.norm, depth, min_leaf, mon)
-    complete = True
     g_cost, g_spec = S.greedy(data.rows, data.codes, min(depth, 64))   # a start, and the anytime fallback
     complete = True
     with mon.interruptible():
@@ -855,7 +858,8 @@ def search_numeric(data:NumericData, # the problem
         if best >= g_cost: best, split = g_cost, g_spec
         S.memo[key] = [best, best, split]           # the incumbent, read back as a finished root
         objective = best
-        lower = best if complete else min([best] + S.root_open)
+        lower = best if complete else min([best] + (S.root_open or [2 * S.price]))   # stopped before the root's
+                                                                                # loop: any split costs two leaves
     tree = S.tree(binary_features)
     n = data.norm
     mon.update(upper=objective / n, lower=min(lower, objective) / n, nodes=S.stats['subproblems'], force=False)

@@ -175,11 +175,11 @@ def _run_search(self:OSDTClassifier, A, yy, w, bnds, min_leaf):
     if mode == 'bnb': ensure_compiled()          # compile (or load) the kernel before the clock starts
     mon = SearchMonitor(self.time_limit, self.node_limit, self.verbose, name=f'osdt-{mode}',
                         memory_limit=self.memory_limit)
-    data = TreeData(A, yy, sample_weight=w, task='classification', feature_names=self.feature_names_,
-                    classes=classes)
     if mode == 'numeric':
         tree, stats, complete = self._fit_numeric(A, yy, w, classes, lam, min_leaf, mon)
         return tree, mon, stats, complete
+    data = TreeData(A, yy, sample_weight=w, task='classification', feature_names=self.feature_names_,
+                    classes=classes)
     if mode == 'dp':
         tree, stats, complete = self._fit_dp(A, yy, w, data, classes, lam, min_leaf, mon)
         return tree, mon, stats, complete
@@ -197,12 +197,13 @@ def _check_numeric_depth(max_depth):
 
 @patch
 def _fit_numeric(self:OSDTClassifier, A, yy, w, classes, lam, min_leaf, mon):
-    "Run `glassworks.numdp.search_numeric` on the rows of positive weight; (tree, stats, complete)."
+    """Run `glassworks.numdp.search_numeric` on the rows of positive weight, and refit the leaves on all rows as the
+    binary engines do (a tie goes to the larger class code); (tree, stats, complete)."""
     keep = w > 0
     data = NumericData(A[keep], yy[keep], w[keep], 'classification', n_classes=len(classes),
                        feature_names=self.feature_names_, classes=classes)
     res = search_numeric(data, lam, self.max_depth, min_leaf, mon, binary_features=binary_columns(A))
-    return res.tree, dict(search='numeric', **res.stats), res.complete
+    return refit_leaves(res.tree, A, yy, w, classes), dict(search='numeric', **res.stats), res.complete
 
 @patch
 def _fit_dp(self:OSDTClassifier, A, yy, w, data, classes, lam, min_leaf, mon):

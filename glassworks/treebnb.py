@@ -937,7 +937,7 @@ def refit_leaves(tree:Tree, A, yy, w, classes) -> Tree:
         return Split(node.feature, node.threshold, walk(node.left, rows[~go]), walk(node.right, rows[go]),
                      n_samples=int(rows.size))
     return Tree(walk(tree.root, np.arange(A.shape[0])), list(tree.feature_names), task='classification',
-                classes=list(classes))
+                classes=list(classes), binary_features=tree.binary_features)
 
 def tree_regularized_risk(tree:Tree, lam:float) -> float:
     """R = misclassified fraction + lam * leaves, from the leaves' stored losses (no data needed; the DP engine's

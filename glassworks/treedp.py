@@ -19,7 +19,7 @@ from .base import SearchMonitor
 from .validation import check_option, InputError
 
 # %% auto #0
-__all__ = ['weighted_median', 'unique_rows', 'TreeData', 'SearchResult', 'tree_objective', 'search_tree']
+__all__ = ['weighted_median', 'unique_rows', 'TreeData', 'SearchResult', 'tree_objective', 'leaf_result', 'search_tree']
 
 # %% ../nbs/10_treedp.ipynb #d8bc2a10
 # the three kinds of problem: classification, squared and absolute regression loss
@@ -1492,6 +1492,21 @@ def _search_result(S:_Search, s:int, lb:float, complete:bool, known:_Known, tota
     return SearchResult(tree, objective, lower, bool(complete), stats)
 
 
+# %% ../nbs/10_treedp.ipynb #437bd800
+def leaf_result(tree:Tree, # a tree of one leaf, its loss normalised
+                lam:float, # price of a leaf
+                monitor:SearchMonitor|None=None) -> SearchResult: # told the (certified) objective
+    """The certified answer when the single leaf is optimal (Proposition 16): objective = lower bound = loss + `lam`.
+
+    ```python
+    >>> r = leaf_result(Tree(Leaf(1, n_samples=4, loss=0.25)), 1e308); r.objective == 1e308, r.complete
+    (True, True)
+
+    ```"""
+    objective = float(tree.root.loss) + lam
+    if monitor is not None: monitor.update(upper=objective, lower=objective, nodes=0)
+    return SearchResult(tree, objective, objective, True, dict(nodes=0))
+
 # %% ../nbs/10_treedp.ipynb #bceee63d
 def search_tree(data:TreeData, # the problem
                 lam:float, # penalty per leaf (on the normalised loss scale)
@@ -1528,6 +1543,9 @@ def search_tree(data:TreeData, # the problem
     ```"""
     min_leaf, max_depth = _check_search(data, bound, min_leaf, max_depth)
     mon = monitor if monitor is not None else SearchMonitor()
+    root = _leaf_for(data, full(data.U), lam)
+    if lam > root.loss:                                            # Proposition 16: nothing to search
+        return leaf_result(Tree(root, data.feature_names, task=data.task, classes=data.classes), lam, mon)
     lazy = callable(incumbent) and not isinstance(incumbent, Tree)     # built only if the first round is not enough
     if not lazy: incumbent = _feasible(data, incumbent, min_leaf)
     inc_obj = _incumbent_objective(data, None if lazy else incumbent, lam, max_depth, mon)
