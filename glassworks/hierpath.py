@@ -9,7 +9,7 @@ from __future__ import annotations
 __all__ = ['pair_index', 'pair_from_index', 'project_l1_ball', 'prox_kernel', 'prox', 'penalty', 'prox_qp', 'all_pairs', 'direct_qp', 'kkt_lp', 'Quadratic', 'StrongHierarchy', 'restricted_solve', 'pair_dots', 'pair_columns', 'scan_pairs', 'lambda_max_exact', 'GradientScreen', 'HierScalePath', 'hierscale_path']
 
 # %% ../nbs/20_hierscale.ipynb #a1d40e03
-import math, numbers, time, warnings
+import contextlib, math, numbers, time, warnings
 from collections import namedtuple
 import numpy as np
 from numba import njit, prange
@@ -17,6 +17,8 @@ from .compiling import install_locators, argsort_stable
 install_locators()   # numba's cache stamped by the package's source, before this module's kernels are decorated
 from .validation import InputError, ParameterError, check_scalar, check_X_y, check_sample_weight, MAX_GRID
 from .validation import check_bool
+from sklearn.exceptions import ConvergenceWarning
+from .base import SearchMonitor
 from fastcore.basics import patch
 
 # %% ../nbs/20_hierscale.ipynb #f2c5e277
@@ -1144,9 +1146,10 @@ def _check_scaling(X, y, names, w=None):
 
 # %% ../nbs/20_hierscale.ipynb #b5a1e002
 def _check_path_params(lambdas, n_lambda, lambda_min_ratio, alpha, tol, max_support, screen_factor, max_iter,
-                       max_checks, time_limit, max_solutions):
+                       max_checks, time_limit, max_solutions, memory_limit=None):
     "Validate the settings of a path; return `lambdas` as a float array (None: the default geometric grid)."
     check_scalar(time_limit, 'time_limit', low=0, include_low=False, allow_none=True)
+    check_scalar(memory_limit, 'memory_limit', low=0, include_low=False, allow_none=True)
     check_scalar(max_iter, 'max_iter', numbers.Integral, low=1)
     check_scalar(max_checks, 'max_checks', numbers.Integral, low=1)
     check_scalar(max_solutions, 'max_solutions', numbers.Integral, low=1, allow_none=True)
@@ -1157,10 +1160,12 @@ def _check_path_params(lambdas, n_lambda, lambda_min_ratio, alpha, tol, max_supp
     check_scalar(max_support, 'max_support', numbers.Integral, low=1, allow_none=True)
     check_scalar(screen_factor, 'screen_factor', low=0, high=1, include_low=False, include_high=False)
     if lambdas is None: return None
-    lambdas = np.asarray(lambdas, dtype=float).ravel()
-    if len(lambdas) == 0 or not np.isfinite(lambdas).all() or (lambdas <= 0).any():
-        raise ParameterError("`lambdas` must be a non-empty list of finite values > 0 "
-                             "(lambda1; lambda2 = alpha*lambda1).")
+    try: grid = None if isinstance(lambdas, (str, bytes, bool, np.bool_)) else np.asarray(lambdas, float).ravel()
+    except (TypeError, ValueError, OverflowError): grid = None       # 'abc', [None], a dict, an integer beyond float
+    if grid is None or len(grid) == 0 or not np.isfinite(grid).all() or (grid <= 0).any():
+        raise ParameterError(f"`lambdas` must be a non-empty list of finite values > 0 (lambda1; lambda2 = "
+                             f"alpha*lambda1), got {lambdas!r:.80}.")
+    lambdas = grid
     if (np.diff(lambdas) > 0).any():
         raise ParameterError("`lambdas` must be non-increasing (the path is warm-started from large to small lambda).")
     return lambdas
@@ -1239,9 +1244,11 @@ def _master_step(act, screen, X, pen, tol):
     newp = np.flatnonzero(np.abs(tp[len(act.TI):]) > thr)
     return r, kkt, new_m, SI[newp], SJ[newp], (info[1], info[2])
 
-def _solve_at(act, screen, X, yy, pen, tol, max_iter, max_checks, accelerate):
+def _solve_at(act, screen, X, yy, pen, tol, max_iter, max_checks, accelerate, monitor=None):
     """Algorithm 2 at one lambda: restricted solve, master check, grow the active set; stop when a check adds nothing
-    (or after `max_checks`). Returns (residual, KKT certificate, checks, PGD iterations, largest component)."""
+    (or after `max_checks`), or when the `monitor`'s limit is reached after a check (the iterate is then kept with its
+    KKT value, which certifies nothing). Returns (residual, KKT certificate, checks, PGD iterations, largest
+    component, whether the monitor cut it short)."""
     checks = iters = 0
     comp = (0, 0)
     while True:
@@ -1254,7 +1261,8 @@ def _solve_at(act, screen, X, yy, pen, tol, max_iter, max_checks, accelerate):
         r, kkt, new_m, NI, NJ, big = _master_step(act, screen, X, pen, tol)
         checks += 1
         if big[1] > comp[1]: comp = big
-        if (len(new_m) == 0 and len(NI) == 0) or checks >= max_checks: return r, kkt, checks, iters, comp
+        if (len(new_m) == 0 and len(NI) == 0) or checks >= max_checks: return r, kkt, checks, iters, comp, False
+        if monitor is not None and monitor.expired(): return r, kkt, checks, iters, comp, True
         act.grow(new_m, NI, NJ)
 
 # %% ../nbs/20_hierscale.ipynb #3fa2081a
@@ -1287,10 +1295,13 @@ def _progress_line(k, n_grid, lam1, F, kkt, s:dict) -> str:
             f"inter {s['n_inter']:4d}  F={F:.6g}  KKT {kkt:.1e}  checks {s['checks']}  "
             f"full passes {s['full_passes']}  {s['time']:.2f}s")
 
-def _stop_reason(n_nonzero, max_support, seconds, time_limit, solved, max_solutions):
-    "Why the path stops after this solution (None: it goes on)."
+_LIMITS = ('time_limit', 'memory_limit', 'interrupt')   # the monitor's reasons to stop
+
+def _stop_reason(n_nonzero, max_support, solved, n_grid, max_solutions, monitor, cut:bool):
+    """Why the path stops after this solution (None: it goes on): `max_support`, the monitor's limit (time, memory,
+    Ctrl-C: `cut` when it stopped this solution's solve, or before the next one) or `max_solutions`."""
     if max_support is not None and n_nonzero >= max_support: return 'max_support'
-    if time_limit is not None and seconds > time_limit: return 'time_limit'
+    if cut or (solved < n_grid and monitor.expired()): return monitor.stopped_by
     if max_solutions is not None and solved >= max_solutions: return 'max_solutions'
     return None
 
@@ -1311,7 +1322,8 @@ def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=
                    tol:float=1e-6, max_support:int|None=None, standardize:bool=False, verbose:int=0,
                    exact_lambda_max:bool=True, accelerate:bool=True, screen_factor:float=0.5,
                    store_cap:int=2_000_000, max_iter:int=20000, max_checks:int=200, time_limit:float|None=None,
-                   max_solutions:int|None=None, feature_names=None, sample_weight=None) -> HierScalePath:
+                   max_solutions:int|None=None, feature_names=None, sample_weight=None,
+                   memory_limit:float|None=None, monitor:SearchMonitor|None=None) -> HierScalePath:
     """hierScale path: min 1/2||y - b0 - X beta - X~ theta||^2 + lambda1 sum_i max(|beta_i|, ||theta_Gi||_inf) +
     lambda2||theta||_1 over a decreasing lambda1 grid (lambda2 = alpha*lambda1), by the active-set proximal gradient
     method with exact prox (screening + components + dual BCA), master prox-gradient checks and gradient screening.
@@ -1320,6 +1332,11 @@ def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=
     divided by sum(w) (the unweighted loss is not divided by n either), and the centring (so b0), `standardize` and
     lambda_max use w-weighted means and spreads: integer weights give exactly the problem of the repeated rows, zero
     weights that of the removed rows (they are dropped).
+
+    `time_limit` (seconds, from the call), `memory_limit` (GB the process may grow by) and Ctrl-C stop the path after
+    the next master check: the solutions so far are returned, the last one with the KKT value of its iterate (which
+    certifies nothing when the solve was cut), `stats_['stopped_by']` says why, and a `ConvergenceWarning` says so. A
+    running `monitor` (an estimator's) replaces those limits; its owner then reports the stop.
 
     ```python
     >>> rng = np.random.default_rng(0); X = rng.normal(size=(200, 6))
@@ -1335,10 +1352,12 @@ def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=
 
     ```"""
     t_start = time.perf_counter()
+    own = monitor is None                                # else the caller's: its limits, its Ctrl-C, its warning
+    mon = SearchMonitor(time_limit, name='hierscale', memory_limit=memory_limit) if own else monitor
     X, y, w, names = _validate(X, y, feature_names, sample_weight)
     if not standardize: _check_scaling(X, y, names, w)
     lambdas = _check_path_params(lambdas, n_lambda, lambda_min_ratio, alpha, tol, max_support, screen_factor, max_iter,
-                                 max_checks, time_limit, max_solutions)
+                                 max_checks, time_limit, max_solutions, memory_limit)
     check_bool(standardize, 'standardize')
     # floats for the numba kernels: an integer tol=1 would compile (seconds) a second version of each of them
     alpha, tol, lambda_min_ratio, screen_factor = (float(alpha), float(tol), float(lambda_min_ratio),
@@ -1349,21 +1368,29 @@ def hierscale_path(X, y, lambdas=None, n_lambda:int=100, lambda_min_ratio:float=
     act = _initial_active_set(d.X, d.XT, d.mu, d.yc, b, screen, Quadratic(w))
     yy = float(act.yc @ act.yc)                       # sum_i w_i yc_i^2
     sols, per, stopped = {key: [] for key in _SOLUTION_KEYS}, [], None
-    for k, lam1 in enumerate(grid):
-        t0 = time.perf_counter()
-        pen = StrongHierarchy(lam1, alpha * lam1)
-        lam2 = pen.lambda2
-        before = (screen.n_full, screen.n_partial_rows, screen.n_dots)
-        r, kkt, checks, iters, comp = _solve_at(act, screen, d.X, yy, pen, tol, max_iter, max_checks, accelerate)
-        b0, beta, inter, F, isd = _solution(act, r, d.ybar, d.mu, pen)
-        for key, v in zip(_SOLUTION_KEYS, (lam1, lam2, b0, beta, inter, F, kkt, isd)): sols[key].append(v)
-        per.append(_solution_stats(t0, checks, iters, act, screen, before, comp, beta, inter))
-        if verbose: print(_progress_line(k, len(grid), lam1, F, kkt, per[-1]), flush=True)
-        stopped = _stop_reason(per[-1]['n_main'] + per[-1]['n_inter'], max_support, time.perf_counter() - t_start,
-                               time_limit, k + 1, max_solutions)
-        if stopped is not None: break
+    with mon.interruptible() if own else contextlib.nullcontext():
+        for k, lam1 in enumerate(grid):
+            t0 = time.perf_counter()
+            pen = StrongHierarchy(lam1, alpha * lam1)
+            lam2 = pen.lambda2
+            before = (screen.n_full, screen.n_partial_rows, screen.n_dots)
+            r, kkt, checks, iters, comp, cut = _solve_at(act, screen, d.X, yy, pen, tol, max_iter, max_checks,
+                                                         accelerate, mon)
+            b0, beta, inter, F, isd = _solution(act, r, d.ybar, d.mu, pen)
+            for key, v in zip(_SOLUTION_KEYS, (lam1, lam2, b0, beta, inter, F, kkt, isd)): sols[key].append(v)
+            per.append(_solution_stats(t0, checks, iters, act, screen, before, comp, beta, inter))
+            if verbose: print(_progress_line(k, len(grid), lam1, F, kkt, per[-1]), flush=True)
+            stopped = _stop_reason(per[-1]['n_main'] + per[-1]['n_inter'], max_support, k + 1, len(grid),
+                                   max_solutions, mon, cut)
+            if stopped is not None: break
     out = _assemble(sols, per, stopped, d, screen, grid, lmax, used_lp, names, alpha, tol, t_start)
-    if out.stats_['max_kkt'] > max(1e-3, 100 * tol):
+    limit = max(1e-3, 100 * tol)
+    if stopped in _LIMITS:
+        if own:
+            last = '' if sols['kkt'][-1] <= limit else f"; the last is NOT certified (KKT {sols['kkt'][-1]:.2g})"
+            warnings.warn(f"hierscale_path stopped by {stopped} after {len(out)} of {len(grid)} solutions{last}.",
+                          ConvergenceWarning, stacklevel=2)
+    elif out.stats_['max_kkt'] > limit:
         warnings.warn(f"the path is NOT certified: max KKT violation {out.stats_['max_kkt']:.2g} (relative to lambda1) "
-                      f"exceeds {max(1e-3, 100 * tol):.2g}; raise max_iter/max_checks, or standardize X.", stacklevel=2)
+                      f"exceeds {limit:.2g}; raise max_iter/max_checks, or standardize X.", stacklevel=2)
     return out

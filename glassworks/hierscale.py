@@ -4,13 +4,14 @@
 
 # %% ../nbs/20_hierscale.ipynb #fd9e2b53
 from __future__ import annotations
-import numbers, time
+import numbers, time, warnings
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 from fastcore.basics import patch
 from .validation import InputError, ParameterError, check_scalar, check_random_state
-from .base import GlassworksRegressor
-from .hierpath import HierScalePath, hierscale_path, penalty
+from sklearn.exceptions import ConvergenceWarning
+from .base import GlassworksRegressor, SearchMonitor
+from .hierpath import HierScalePath, hierscale_path, penalty, _LIMITS
 # the engine's public names, importable from glassworks.hierscale as before the engine moved to glassworks.hierpath
 from .hierpath import (pair_index, pair_from_index, project_l1_ball, prox_kernel, prox, prox_qp,
                                  all_pairs, direct_qp, kkt_lp, Quadratic, StrongHierarchy, restricted_solve, pair_dots,
@@ -20,13 +21,33 @@ from .hierpath import (pair_index, pair_from_index, project_l1_ball, prox_kernel
 __all__ = ['HierScaleRegressor']
 
 # %% ../nbs/20_hierscale.ipynb #c616f3c1
-def _hierscale_fold_mse(X, y, tr, val, grid, kw:dict, w=None):
+class _TimeShare(SearchMonitor):
+    """A share of a running monitor's time: it expires after `seconds` of its own, or with its parent (the parent's
+    time or memory limit, or Ctrl-C). One part of a fit (a path) then cannot take the time the others need."""
+    def __init__(self, parent:SearchMonitor, seconds:float|None):
+        super().__init__(seconds, name=parent.name)
+        self.parent = parent
+
+    def expired(self, nodes=None) -> bool:
+        if self.parent.expired():
+            self.stopped_by = self.parent.stopped_by
+            return True
+        return SearchMonitor.expired(self, nodes)
+
+def _share(mon:SearchMonitor, parts:int) -> _TimeShare:
+    "A `_TimeShare` of 1/`parts` of the time `mon` has left (no time limit: none)."
+    left = None if mon.time_limit is None else max(0.0, mon.time_limit - mon.elapsed) / max(parts, 1)
+    return _TimeShare(mon, left)
+
+def _hierscale_fold_mse(X, y, tr, val, grid, kw:dict, w=None, limits=None):
     """Validation MSE (w-weighted mean under sample weights) of every solution of the path fitted on rows `tr` at the
-    lambda1 values `grid` (one CV fold)."""
-    pth = hierscale_path(X[tr], y[tr], lambdas=grid, sample_weight=None if w is None else w[tr], **kw)
-    if w is None: return np.array([np.mean((y[val] - pth.predict(X[val], k)) ** 2) for k in range(len(pth))])
-    wv = w[val]
-    return np.array([float(wv @ (y[val] - pth.predict(X[val], k)) ** 2) / wv.sum() for k in range(len(pth))])
+    lambda1 values `grid` (one CV fold), and why that path stopped. `limits` is a monitor (in this process) or the
+    keywords of one (`time_limit`, `memory_limit`: in a joblib worker)."""
+    mon = SearchMonitor(**limits) if isinstance(limits, dict) else limits
+    pth = hierscale_path(X[tr], y[tr], lambdas=grid, sample_weight=None if w is None else w[tr], monitor=mon, **kw)
+    if w is None: mse = [np.mean((y[val] - pth.predict(X[val], k)) ** 2) for k in range(len(pth))]
+    else: mse = [float(w[val] @ (y[val] - pth.predict(X[val], k)) ** 2) / w[val].sum() for k in range(len(pth))]
+    return np.array(mse), pth.stats_['stopped_by']
 
 def _index_array(a, n:int):
     "Row indices of one side of a user-given split (an integer array or a boolean mask over the n rows)."
@@ -81,7 +102,10 @@ class HierScaleRegressor(GlassworksRegressor):
     path_ : HierScalePath
         The whole regularisation path refitted on all the data.
     stats_ : dict
-        Solver statistics of the path (KKT certificate, stopping reason, number of folds).
+        Solver statistics of the path (KKT certificate `kkt` of the selected solution, number of `folds`),
+        `stopped_by` (a limit, Ctrl-C, `max_support`, or None) and `complete` (False when `time_limit`,
+        `memory_limit` or Ctrl-C cut the path or the CV short: the model is then the best of the solutions validated
+        so far, `validated` of them, and a `ConvergenceWarning` says so).
     compile_seconds_ : float
         Seconds `fit` spent compiling numba kernels (0 once they are cached).
     feature_importances_ : ndarray of shape (n_features_in_,)
@@ -103,18 +127,23 @@ class HierScaleRegressor(GlassworksRegressor):
                  random_state=None, # seed of the validation split / folds
                  verbose:int=0, # 1 a line on the selected model; 2 also the path's progress
                  n_jobs:int|None=None, # jobs over the CV folds (joblib); None: 1 or `parallel_config`'s, -1: all
+                 time_limit:float|None=None, # seconds for the whole fit (path and CV); then the best model so far
+                 memory_limit:float|None=8.0, # GB the fit may add to the process; then the best model so far
                 ):
         self.alpha, self.n_lambda, self.lambda_min_ratio, self.lambdas = alpha, n_lambda, lambda_min_ratio, lambdas
         self.cv, self.validation_fraction, self.tol, self.max_support = cv, validation_fraction, tol, max_support
         self.standardize, self.random_state, self.verbose, self.n_jobs = standardize, random_state, verbose, n_jobs
+        self.time_limit, self.memory_limit = time_limit, memory_limit
     def fit(self, X, y, sample_weight=None):
         X, y, w = self._validate_fit(X, y, 'regression', sample_weight)
         self._check_fit_params(w)                     # before the (costly) path on all the data
         wp = None if (w == 1).all() else w            # all ones: the unweighted code path, bit for bit
-        full = self._path(X, y, self.lambdas, wp) if self.lambdas is not None else self._grid_path(X, y, wp)
-        folds = self._folds(X, y, w)
-        self.cv_mse_ = self._cv_mse(X, y, full.lambda1, folds, wp)
-        self._choose(full, len(folds))
+        mon = SearchMonitor(self.time_limit, name=type(self).__name__, memory_limit=self.memory_limit)
+        with mon.interruptible():                     # Ctrl-C: the path and the CV so far
+            full = self._full_path(X, y, wp, _share(mon, 1 + self._n_folds(X, y)))   # a path per fold follows
+            folds = self._folds(X, y, w)
+            self.cv_mse_, stops = self._cv_mse(X, y, full.lambda1, folds, wp, mon)
+        self._choose(full, len(folds), stops)
         return self
 
 # %% ../nbs/20_hierscale.ipynb #5106f9ba
@@ -125,39 +154,61 @@ def _check_fit_params(self:HierScaleRegressor, w):
     check_scalar(self.validation_fraction, 'validation_fraction', low=0, high=1, include_low=False,
                  include_high=False)
     check_random_state(self.random_state)
+    check_scalar(self.time_limit, 'time_limit', low=0, include_low=False, allow_none=True)
+    check_scalar(self.memory_limit, 'memory_limit', low=0, include_low=False, allow_none=True)
     if self.cv is None or isinstance(self.cv, (numbers.Number, str)):
         check_scalar(self.cv, 'cv', numbers.Integral, low=2, high=max(2, int((w > 0).sum()) // 2), allow_none=True)
 
 @patch
-def _grid_path(self:HierScaleRegressor, X, y, w=None):
-    "The path on all the rows over the default grid (`lambdas=None`): `n_lambda` values down from lambda_max."
+def _full_path(self:HierScaleRegressor, X, y, w=None, monitor=None):
+    """The path on all the rows: over `lambdas`, or over the default grid of `n_lambda` values down from lambda_max
+    (`lambdas=None`); it stops where `monitor` does."""
+    if self.lambdas is not None: return self._path(X, y, self.lambdas, w, monitor)
     return hierscale_path(X, y, n_lambda=self.n_lambda, lambda_min_ratio=self.lambda_min_ratio, alpha=self.alpha,
                           tol=self.tol, max_support=self.max_support, standardize=self.standardize,
-                          feature_names=self.feature_names_, sample_weight=w)
+                          feature_names=self.feature_names_, sample_weight=w, monitor=monitor,
+                          verbose=max(0, self.verbose - 1))
 
 @patch
-def _cv_mse(self:HierScaleRegressor, X, y, grid, folds, w=None):
-    """Validation MSE of each lambda1 of `grid`: the mean over the folds of `_hierscale_fold_mse`, one call per fold
-    run by joblib (inf where a fold's path stopped early)."""
-    from joblib import Parallel, delayed
+def _cv_mse(self:HierScaleRegressor, X, y, grid, folds, w=None, monitor=None):
+    """Validation MSE of each lambda1 of `grid`: the mean over the folds of `_hierscale_fold_mse` (inf where a fold's
+    path stopped early), and why each fold's path stopped. In this process each fold gets an equal share of the time
+    left (`_share`); with more than one joblib job every fold is a task, given its share as a `time_limit`."""
+    from joblib import Parallel, delayed, effective_n_jobs
+    kw, n = self._path_kw(), len(folds)
+    if effective_n_jobs(self.n_jobs) == 1:
+        res = [_hierscale_fold_mse(X, y, tr, val, grid, kw, w, _share(monitor, n - i))
+               for i, (tr, val) in enumerate(folds)]
+    else:
+        jobs = max(1, min(n, effective_n_jobs(self.n_jobs)))
+        limits = dict(time_limit=_share(monitor, -(-n // jobs)).time_limit, memory_limit=self.memory_limit)
+        res = Parallel(n_jobs=self.n_jobs)(delayed(_hierscale_fold_mse)(X, y, tr, val, grid, kw, w, limits)
+                                           for tr, val in folds)
     err = np.zeros(len(grid))
     cnt = np.zeros(len(grid))
-    per_fold = Parallel(n_jobs=self.n_jobs)(delayed(_hierscale_fold_mse)(X, y, tr, val, grid, self._path_kw(), w)
-                                            for tr, val in folds)
-    for mse in per_fold:   # summed in fold order, whatever ran where
+    for mse, _ in res:   # summed in fold order, whatever ran where
         for k in range(len(mse)):
             err[k] += mse[k]
             cnt[k] += 1
     with np.errstate(invalid='ignore', divide='ignore'):
-        return np.where(cnt == len(folds), err / np.maximum(cnt, 1), np.inf)
+        return np.where(cnt == n, err / np.maximum(cnt, 1), np.inf), [stop for _, stop in res]
 
 @patch
-def _choose(self:HierScaleRegressor, full, n_folds:int):
-    "Keep the full-data path `full`, select its solution of lowest validation error and, with `verbose`, say which."
+def _choose(self:HierScaleRegressor, full, n_folds:int, fold_stops=()):
+    """Keep the full-data path `full`, select its solution of lowest validation error and, with `verbose`, say which.
+    When a limit or Ctrl-C cut the path or a fold short, `stats_` says so and a `ConvergenceWarning` too."""
     self.best_index_ = int(np.argmin(self.cv_mse_[:len(full)]))
     self.path_ = full
     self._select(self.best_index_)
-    self.stats_ = dict(full.stats_, kkt=float(full.kkt[self.best_index_]), folds=n_folds)
+    cut = [s for s in [full.stats_['stopped_by'], *fold_stops] if s in _LIMITS]
+    self.stats_ = dict(full.stats_, kkt=float(full.kkt[self.best_index_]), folds=n_folds, complete=not cut,
+                       stopped_by=cut[0] if cut else full.stats_['stopped_by'],
+                       validated=int(np.isfinite(self.cv_mse_[:len(full)]).sum()))
+    if cut:
+        warnings.warn(f"{type(self).__name__} stopped by {cut[0]}: the path holds {len(full)} of {len(full.grid)} "
+                      f"solutions, {self.stats_['validated']} of them validated on every fold; the model is the best "
+                      f"validated one (lambda1={self.lambda1_:.4g}, KKT {self.stats_['kkt']:.2g}).", ConvergenceWarning,
+                      stacklevel=4)
     if self.verbose:
         print(f"[hierscale] chose lambda1={full.lambda1[self.best_index_]:.4g} ({self.best_index_ + 1}/{len(full)}) by "
               f"{'validation split' if self.cv is None else f'{n_folds}-fold CV'}: validation MSE "
@@ -172,8 +223,8 @@ def _path_kw(self:HierScaleRegressor) -> dict:
                 verbose=max(0, self.verbose - 1))
 
 @patch
-def _path(self:HierScaleRegressor, X, y, lambdas, w=None):
-    return hierscale_path(X, y, lambdas=lambdas, sample_weight=w, **self._path_kw())
+def _path(self:HierScaleRegressor, X, y, lambdas, w=None, monitor=None):
+    return hierscale_path(X, y, lambdas=lambdas, sample_weight=w, monitor=monitor, **self._path_kw())
 
 @patch
 def _folds(self:HierScaleRegressor, X, y, w):
@@ -204,6 +255,14 @@ def _folds(self:HierScaleRegressor, X, y, w):
             raise InputError("a training split has a constant column or target; use more data or fewer folds.")
         if not w[val].sum() > 0: raise InputError("a validation split has no row of positive weight.")
     return folds
+
+@patch
+def _n_folds(self:HierScaleRegressor, X, y) -> int:
+    "How many validation paths `fit` runs after the full one (to share the time): 1, K, or the splits of `cv` (or 3)."
+    if self.cv is None: return 1
+    if isinstance(self.cv, numbers.Integral): return int(self.cv)
+    try: return int(self.cv.get_n_splits(X, y)) if hasattr(self.cv, 'get_n_splits') else len(self.cv)
+    except Exception: return 3            # a generator of splits, or a splitter that needs groups: a guess
 
 # %% ../nbs/20_hierscale.ipynb #bbac83de
 @patch

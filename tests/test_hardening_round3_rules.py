@@ -113,3 +113,74 @@ def test_ogb_ctrl_c_during_the_binarisation(wide, ctrl_c_live):
     assert m.stopping_reason_ == 'interrupt' and seconds < 4.0
     assert np.isfinite(m.predict(X)).all()
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+# ---- 3. hierScale: time limit, memory limit, Ctrl-C ---------------------------------------------------------------
+@pytest.fixture(scope='module')
+def hier_data():
+    "300 x 80 with an interaction: a 50-lambda path with 3-fold CV takes seconds (kernels compiled on a slice first)."
+    from glassworks.hierscale import HierScaleRegressor
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 80))
+    y = X[:, 0] * X[:, 1] + X[:, 2] + rng.normal(size=300)
+    HierScaleRegressor(n_lambda=5).fit(X[:, :5], y)
+    return X, y
+
+
+@pytest.mark.parametrize('limit', [1e-6, 0.3, 1.0])
+def test_hierscale_time_limit(hier_data, limit):
+    "No `time_limit` before: the whole path and every fold ran to the end."
+    from glassworks.hierscale import HierScaleRegressor
+    X, y = hier_data
+    t = time.perf_counter()
+    with pytest.warns(ConvergenceWarning, match='stopped by time_limit'):
+        m = HierScaleRegressor(n_lambda=50, cv=3, time_limit=limit).fit(X, y)
+    assert time.perf_counter() - t < limit + 0.6
+    assert m.stats_['stopped_by'] == 'time_limit' and not m.stats_['complete']
+    assert m.path_.stats_['stopped_by'] == 'time_limit' and len(m.path_) < 50
+    assert 1 <= m.stats_['validated'] <= len(m.path_) and np.isfinite(m.cv_mse_[m.best_index_])
+    assert np.isfinite(m.predict(X)).all() and m.hierarchy_respected()
+
+
+def test_hierscale_path_function_limits(hier_data):
+    from glassworks.hierpath import hierscale_path
+    X, y = hier_data
+    with pytest.warns(ConvergenceWarning, match='hierscale_path stopped by time_limit after 1 of 50'):
+        p = hierscale_path(X, y, n_lambda=50, time_limit=1e-9)
+    assert len(p) == 1 and p.stats_['stopped_by'] == 'time_limit'
+    p = hierscale_path(X[:, :6], y, n_lambda=5, time_limit=60)      # a path that ends is not stopped
+    assert len(p) == 5 and p.stats_['stopped_by'] is None
+
+
+@pytest.fixture
+def memory_grows(monkeypatch):
+    "Every read of the resident memory shows 1 GB more than the last (as in test_hardening_round2)."
+    import glassworks.base as base
+    reads = iter(range(10**9))
+    monkeypatch.setattr(base, 'resident_bytes', lambda: 2**30 * next(reads))
+    monkeypatch.setattr(base.SearchMonitor, 'MEMORY_EVERY', 0.0)
+
+
+def test_hierscale_memory_limit(hier_data, memory_grows):
+    from glassworks.hierscale import HierScaleRegressor
+    X, y = hier_data
+    with pytest.warns(ConvergenceWarning, match='memory_limit'):
+        m = HierScaleRegressor(n_lambda=50, memory_limit=2.5).fit(X, y)
+    assert m.stats_['stopped_by'] == 'memory_limit' and not m.stats_['complete'] and len(m.path_) < 50
+    assert np.isfinite(m.predict(X)).all()
+
+
+@main_thread_only
+def test_hierscale_ctrl_c_returns_the_best_model_so_far(hier_data, ctrl_c_live):
+    from glassworks.hierscale import HierScaleRegressor
+    X, y = hier_data
+    timer = _interrupt_after(0.8)
+    try:
+        t = time.perf_counter()
+        with pytest.warns(ConvergenceWarning, match='interrupt'):
+            m = HierScaleRegressor(n_lambda=200, lambda_min_ratio=0.01, cv=5).fit(X, y)
+        seconds = time.perf_counter() - t
+    finally: timer.cancel()
+    assert m.stats_['stopped_by'] == 'interrupt' and not m.stats_['complete'] and seconds < 2.5
+    assert np.isfinite(m.predict(X)).all()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
