@@ -4,7 +4,9 @@
 
 # %% ../nbs/14_rashomon.ipynb #0558efd6
 from __future__ import annotations
-import math, numbers, time
+import bisect, math, numbers, os, random, sys, time, warnings
+from collections import namedtuple
+from itertools import accumulate
 import numpy as np
 from fastcore.basics import patch
 from numba import njit, types
@@ -12,29 +14,34 @@ from .compiling import install_locators, compiling, argsort_stable
 install_locators()   # numba's cache stamped by the package's source, before this module's kernels are decorated
 from numba.experimental import structref
 from .bitsets import memo_new, memo_insert, full, popcount
-from .treedp import (TreeData, CLS, L2, L1, REL_TOL, BUDGET, LB, UB, make_problem, make_memo, solve_node,
-                               leaf_stats, rows_in, representative_features, engine_view, uses_depth_two,
-                               pair_statistics, parent_statistics, leaf_sets, leaves_of_sets, build_subtree,
-                               node_values, cell_loss)
+from .treedp import (TreeData, CLS, L2, L1, REL_TOL, NODES, ABORT, BUDGET, ENTRIES, LB, UB, make_problem,
+                               make_memo, solve_node, leaf_stats, rows_in, representative_features, engine_view,
+                               uses_depth_two, pair_statistics, parent_statistics, leaf_sets, leaves_of_sets,
+                               build_subtree, node_values, cell_loss)
 from .models import Tree
-from .validation import check_scalar, check_random_state, ParameterError, InputError
+from .base import SearchMonitor
+from .validation import (check_scalar, check_random_state, check_predict_X, ParameterError, InputError,
+                                   InputTypeError)
 
 # %% auto #0
-__all__ = ['QUANTUM_BITS', 'THETA_SLACK', 'Store', 'RashomonSet']
+__all__ = ['QUANTUM_BITS', 'TOP_BITS', 'THETA_SLACK', 'FIRST_ROUND', 'ROUND_SECONDS', 'PATIENCE', 'STAGES', 'Store',
+           'SetIndexError', 'SetSizeError', 'PartialSetWarning', 'RashomonSet']
 
 # %% ../nbs/14_rashomon.ipynb #fafb321f
 QUANTUM_BITS = 40          # a leaf's loss is rounded to about 2^-40 of the loss normaliser (Proposition 1)
+TOP_BITS = 20              # thresholds up to 2^20 keep that quantum; above, it grows with them (budgets < 2^61)
 THETA_SLACK = 2.0 ** -30   # the threshold's relative slack: ties with the threshold belong to the set
 
-def _quantum(norm:float) -> float:
-    """The unit of the integer objectives: a power of two near `norm * 2^-40` (integer losses are exact multiples).
+def _quantum(norm:float, top:float=1.0) -> float:
+    """The unit of the integer objectives: a power of two near `norm * 2^-40` (integer losses are exact multiples),
+    coarser when the largest threshold asked, `top` (normalised), passes 2^20, so that every budget stays below 2^61.
 
     ```python
-    >>> _quantum(100.0) == 2.0 ** -33, (37 / _quantum(100.0)).is_integer()
-    (True, True)
+    >>> _quantum(100.0) == 2.0 ** -33, (37 / _quantum(100.0)).is_integer(), _quantum(100.0, 2.0 ** 30) == 2.0 ** -23
+    (True, True, True)
 
     ```"""
-    return 2.0 ** (math.ceil(math.log2(norm)) - QUANTUM_BITS)
+    return 2.0 ** (math.ceil(math.log2(norm) + max(0.0, math.log2(top) - TOP_BITS)) - QUANTUM_BITS)
 
 # %% ../nbs/14_rashomon.ipynb #2c11dba2
 # a slot's row of integers
@@ -116,6 +123,14 @@ def _add(a, b, R):
         R.top[3] = 1
         return np.int64(_COUNT_MAX)
     return c
+
+@njit(cache=True)
+def _spend(cnt, units):
+    """Count `units` of work in the engine's counters `cnt` (its nodes count alike); True once the round's allowance
+    `cnt[BUDGET]` is spent, and then the engine's stop flag is set too (see "Limits, Ctrl-C and partial sets")."""
+    cnt[NODES] += units
+    if cnt[NODES] > cnt[BUDGET]: cnt[ABORT] = 1
+    return cnt[ABORT] != 0
 
 @njit(cache=True)
 def _push(tv, tc, n, v, c):
@@ -200,8 +215,9 @@ def _settle(R, s, tv, tc, n, budget):
 
 # %% ../nbs/14_rashomon.ipynb #9a8c0059
 @njit(cache=True)
-def _convolve(R, sL, sR, mult, budget, tv, tc, n):
-    "Append (a + b, mult * count_a * count_b) for each objective a of slot sL and b of sR with a + b <= budget."
+def _convolve(R, cnt, sL, sR, mult, budget, tv, tc, n):
+    """Append (a + b, mult * count_a * count_b) for each objective a of slot sL and b of sR with a + b <= budget;
+    each pair is a unit of work (`_spend`), and a spent round stops the scan (its caller then discards the slot)."""
     inf, vals, cnts = R.info, R.vals, R.cnts
     a0, na = inf[sL, _VSTART], inf[sL, _VLEN]
     b0, nb = inf[sR, _VSTART], inf[sR, _VLEN]
@@ -210,10 +226,12 @@ def _convolve(R, sL, sR, mult, budget, tv, tc, n):
         a = vals[a0 + i]
         if a + vals[b0] > budget: break
         ca = _mul(cnts[a0 + i], mult, R)
+        n0 = n
         for j in range(nb):
             v = a + vals[b0 + j]
             if v > budget: break
             tv, tc, n = _push(tv, tc, n, v, _mul(ca, cnts[b0 + j], R))
+        if _spend(cnt, n - n0 + 1): break
     return tv, tc, n
 
 @njit(cache=True)
@@ -249,11 +267,13 @@ def _keep_splits(R, s, found, nsplit):
 @njit(cache=True)
 def _enumerate(P, R, E, me, cnt, d2, km, bits, d, budget):
     """The trees on `bits` with at most d levels (-1: any) and objective <= budget (Proposition 2), stored in their
-    slot, which is returned. `P` prices leaves, `E`, `me`, `cnt`, `d2`, `km` are the engine's (see `_tighten`)."""
+    slot, which is returned. `P` prices leaves, `E`, `me`, `cnt`, `d2`, `km` are the engine's (see `_tighten`).
+    When the round's work is spent (`_spend`) it returns at once and leaves every unfinished slot as it was."""
     s = _open_slot(P, R, bits, d)
     if R.info[s, _DONE] >= budget or R.info[s, _LBQ] > budget: return s
+    if _spend(cnt, np.int64(1)): return s
     if R.info[s, _EXPLICIT] == 1:
-        _enumerate_two(P, R, E, s, bits, d, budget)
+        _enumerate_two(P, R, E, cnt, s, bits, d, budget)
         return s
     tv = np.empty(16, np.int64)
     tc = np.empty(16, np.int64)
@@ -271,6 +291,7 @@ def _enumerate(P, R, E, me, cnt, d2, km, bits, d, budget):
         left = np.empty(W, np.uint64)
         right = np.empty(W, np.uint64)
         for j in range(M):
+            if _spend(cnt, np.int64(1)): break                                  # a split tried: a unit of work
             if not _sides(P, bits, j, left, right): continue
             sL = _open_slot(P, R, left, dc)
             sR = _open_slot(P, R, right, dc)
@@ -282,16 +303,18 @@ def _enumerate(P, R, E, me, cnt, d2, km, bits, d, budget):
             _enumerate(P, R, E, me, cnt, d2, km, left, dc, budget - R.info[sR, _LBQ])
             if not _fits(R, sL, sR, budget): continue
             _enumerate(P, R, E, me, cnt, d2, km, right, dc, budget - R.info[sL, _LBQ])
+            if cnt[ABORT]: break                                                   # spent: nothing is kept
             if not _fits(R, sL, sR, budget): continue
             mult = R.mstart[j + 1] - R.mstart[j]
             n0 = n
-            tv, tc, n = _convolve(R, sL, sR, mult, budget, tv, tc, n)
+            tv, tc, n = _convolve(R, cnt, sL, sR, mult, budget, tv, tc, n)
             if n > n0:
                 found[nsplit, 0] = j
                 found[nsplit, 1] = sL
                 found[nsplit, 2] = sR
                 found[nsplit, 3] = mult
                 nsplit += 1
+    if cnt[ABORT]: return s
     _keep_splits(R, s, found, nsplit)
     _settle(R, s, tv, tc, n, budget)
     return s
@@ -426,8 +449,9 @@ def _keep_rows(R, s, rows, nr, budget):
 
 # %% ../nbs/14_rashomon.ipynb #82c7bf9c
 @njit(cache=True)
-def _enumerate_two(P, R, E, s, bits, d, budget):
-    "Every tree of (bits, d), d = 1 or 2, within the budget, one row each (Proposition 5), in slot s."
+def _enumerate_two(P, R, E, cnt, s, bits, d, budget):
+    """Every tree of (bits, d), d = 1 or 2, within the budget, one row each (Proposition 5), in slot s; a root class
+    costs M units of work (`_spend`), and a spent round leaves the slot as it was."""
     q = pair_statistics(E, bits, popcount(bits), E.scratch[0])
     tot, single, pair, flip, kind = E.tot[q], E.single[q], E.pair[q], E.units.flip, E.kind
     M = single.shape[0]
@@ -447,6 +471,7 @@ def _enumerate_two(P, R, E, s, bits, d, budget):
         nr = np.int64(1)
     if R.info[s, _SPLB] <= budget:
         for i in range(M):
+            if _spend(cnt, M): return
             for a in range(2):                                           # the sides x_i = 0 and x_i = 1
                 no[a] = _side_options(R, kind, tot, single, pair, flip, i, a, d, h, budget, ov[a], of[a], cell)
             if no[0] < 0 or no[1] < 0: continue
@@ -700,51 +725,143 @@ def _engine_for(data:TreeData, lam:float, max_depth, min_leaf:int):
     E = make_problem(view, lam * data.norm, REL_TOL * data.norm, data.kind == L2, max_depth is not None, True, False,
                  max_depth, min_leaf)
     me = make_memo(data.U)
-    cnt = np.zeros(8, np.int64)
-    cnt[BUDGET] = 2 ** 62
+    cnt = np.zeros(8, np.int64)      # the engine's counters; each round of work sets its allowance (`_in_rounds`)
     return view, keep, E, me, cnt, (E if uses_depth_two(E) else None), (E if data.kind == L2 else None)
 
-def _optimum(data, E, me, cnt, d2, km, d) -> float:
-    "The optimal objective (normalised), solved by the engine on the shared memo."
-    s = solve_node(E, me, cnt, full(data.U), d, np.inf, d2, km)
-    return float(node_values(me, s)[UB]) / data.norm
+# %% ../nbs/14_rashomon.ipynb #5045193e
+class SetIndexError(InputError, IndexError):
+    "A tree index outside the set (an `IndexError` too, as for a list)."
+
+class SetSizeError(InputError, OverflowError):
+    "A set too large for what was asked of it (`len()` beyond `sys.maxsize`: an `OverflowError` too, as for `range`)."
+
+class PartialSetWarning(UserWarning):
+    "A limit or Ctrl-C stopped the build: the set is partial (see `complete` and `certified_threshold`)."
+
+def _short(value) -> str:
+    "`repr(value)`, cut to 60 characters (a bad argument may be a huge object)."
+    r = repr(value)
+    return r if len(r) <= 60 else r[:57] + '...'
+
+def _check_int(value, name:str, low:int|None=None, allow_none:bool=False) -> int|None:
+    """`value` as a Python integer, any size: an integer (not a bool) >= `low`.
+
+    ```python
+    >>> _check_int(np.int64(3), 'k', low=0), _check_int(10 ** 30, 'n_best', low=1)
+    (3, 1000000000000000000000000000000)
+    >>> _check_int(2.5, 'max_depth')
+    Traceback (most recent call last):
+    ...
+    glassworks.validation.ParameterError: `max_depth` must be an integer, got float (2.5).
+
+    ```"""
+    if value is None:
+        if allow_none: return None
+        raise ParameterError(f"`{name}` must be given, got None.")
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise ParameterError(f"`{name}` must be an integer, got {type(value).__name__} ({_short(value)}).")
+    value = int(value)
+    if low is not None and value < low: raise ParameterError(f"`{name}` must be >= {low}, got {_short(value)}.")
+    return value
+
+def _check_real(value, name:str, low=None, include_low:bool=True, allow_none:bool=False):
+    "`check_scalar` for a finite real, with integers of any size read first (beyond a float: refused)."
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+        try: value = float(value)
+        except OverflowError: raise ParameterError(f"`{name}` must be finite, got {_short(value)}.") from None
+    v = check_scalar(value, name, low=low, include_low=include_low, allow_none=allow_none)
+    return None if v is None else float(v)
 
 def _check_threshold(epsilon, threshold, n_best):
+    "(epsilon, threshold, n_best), exactly one given: two non-negative reals and a positive integer."
     given = [k for k, v in (('epsilon', epsilon), ('threshold', threshold), ('n_best', n_best)) if v is not None]
     if len(given) != 1:
         raise ParameterError(f"give exactly one of epsilon, threshold, n_best (got {given or 'none'}).")
-    check_scalar(epsilon, 'epsilon', low=0, allow_none=True)
-    check_scalar(threshold, 'threshold', low=0, allow_none=True)
-    check_scalar(n_best, 'n_best', kind=numbers.Integral, low=1, allow_none=True)
+    return (_check_real(epsilon, 'epsilon', low=0, allow_none=True),
+            _check_real(threshold, 'threshold', low=0, allow_none=True), _check_int(n_best, 'n_best', 1, True))
 
-# %% ../nbs/14_rashomon.ipynb #0a7707a8
-class RashomonSet:
-    """Every tree with objective at most a threshold: counted exactly, read in order of objective, sampled.
+def _check_memory(nbytes:int, what:str):
+    "Refuse to materialise more than the machine's memory (numpy would say it in terms of its own allocation)."
+    try: total = os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES')
+    except (ValueError, OSError, AttributeError): total = 2 ** 40
+    if nbytes > total:
+        raise SetSizeError(f"{what} would take {nbytes / 2 ** 30:.3g} GB, more than this machine's memory "
+                           f"({total / 2 ** 30:.3g} GB): ask for fewer, or iterate over the set.")
 
-    The objective is `loss / loss of the data's scale + regularization * leaves` (as `OSDTClassifier` and
-    `OSRTRegressor` minimise); give one of `epsilon` (threshold `(1 + epsilon) * optimum`), `threshold` or `n_best`.
+def _big(n:int) -> str:
+    "An exact count for a message: with separators, or in scientific notation beyond 10^15 (a float cannot hold it)."
+    s = str(n)
+    return f"{n:,}" if len(s) <= 15 else f"{s[0]}.{s[1:4]}e+{len(s) - 1}"
+
+# %% ../nbs/14_rashomon.ipynb #ae8c8616
+FIRST_ROUND = 64         # work units of the first round (engine nodes, splits tried, pairs of objectives convolved)
+ROUND_SECONDS = 0.1      # rounds grow to about this long: limits and Ctrl-C are answered between two rounds
+PATIENCE = 0.5           # seconds a build tries its threshold at once before it goes by stages (Proposition 7)
+STAGES = 4               # the stages' margins above R*: (theta - R*) / 4^k, k = STAGES, ..., 1, then theta
+
+def _next_round(chunk:int, units:int, seconds:float, progressed:bool, mon:SearchMonitor) -> int:
+    """Work units of the next round: about `ROUND_SECONDS` at the rate measured (at most 4 times the last round), at
+    least twice the last if it finished nothing new (a round starts again from the root, so it must outgrow what it
+    redoes), and no more than the time left allows.
 
     ```python
-    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5); y = np.array([0, 0, 1, 1] * 4 + [0, 1, 1, 0])
-    >>> rs = RashomonSet(TreeData(X, y), lam=0.05, max_depth=2, epsilon=0.3)   # objective <= 0.26
-    >>> len(rs), round(rs.optimum, 6), rs.counts
-    (3, 0.2, [1, 2])
-    >>> print(rs[0])
-    if x0: predict 1  (n=10)
-    else: predict 0  (n=10)
-    >>> [round(rs.objective(k), 6) for k in range(len(rs))]
-    [0.2, 0.25, 0.25]
+    >>> mon = SearchMonitor()
+    >>> _next_round(64, 64, 1e-4, True, mon), _next_round(10**6, 10**6, 1.0, True, mon)
+    (256, 100000)
+    >>> _next_round(10**6, 10**6, 1.0, False, mon), _next_round(10**6, 10**6, 1.0, True, SearchMonitor(time_limit=1e-9))
+    (2000000, 64)
 
-    ```
+    ```"""
+    rate = max(seconds, 1e-9) / max(units, 1)                      # seconds per unit, measured
+    nxt = min(4 * chunk, int(ROUND_SECONDS / rate))
+    if not progressed: nxt = max(nxt, 2 * chunk)
+    if mon.time_limit is not None: nxt = min(nxt, int(max(mon.time_limit - mon.elapsed, 0.0) / rate))
+    return max(nxt, FIRST_ROUND)
 
+def _in_rounds(step, cnt, mon:SearchMonitor, pace:list, progress, patience:float|None=None) -> str:
+    """Call the kernel call `step()` in rounds of `pace[0]` work units (the engine's counters `cnt`: `_spend`) until a
+    round finishes: 'done'. Before each round the monitor is asked ('stopped': a limit or Ctrl-C) and, with
+    `patience`, the clock ('slow': more seconds than that). `progress()` grows when a round finishes subproblems."""
+    t0 = mon.elapsed
+    while not mon.expired():
+        if patience is not None and mon.elapsed - t0 > patience: return 'slow'
+        cnt[NODES], cnt[ABORT], cnt[BUDGET] = 0, 0, pace[0]
+        before, t = progress(), mon.elapsed
+        step()
+        if not cnt[ABORT]: return 'done'
+        pace[0] = _next_round(pace[0], int(cnt[NODES]), mon.elapsed - t, progress() != before, mon)
+    return 'stopped'
+
+def _stages(optimum:float, theta:float) -> list:
+    """The thresholds of a build by stages (Proposition 7), ascending, ending with `theta`.
+
+    ```python
+    >>> _stages(1.0, 1.0 + 4 ** 4), _stages(1.0, 0.5)
+    ([1.0, 2.0, 5.0, 17.0, 65.0, 257.0], [0.5])
+
+    ```"""
+    if not theta > optimum: return [theta]
+    return [optimum] + [optimum + (theta - optimum) / 4 ** k for k in range(STAGES, 0, -1)] + [theta]
+
+# %% ../nbs/14_rashomon.ipynb #9f188f0f
+_SET_ATTRIBUTES = """
     Attributes
     ----------
     optimum : float
-        The optimal objective R* (the engine's certified optimum).
+        The optimal objective R* (the engine's certified optimum; NaN if a limit stopped the build before it).
     threshold : float
-        The set holds the trees with objective <= threshold (for `n_best`: the last tree's objective).
+        The threshold asked: `(1 + epsilon) * optimum`, or `threshold`; for `n_best`, the last tree's objective.
+    complete : bool
+        Whether the build finished. A partial set (a limit or Ctrl-C stopped it) holds exactly the trees of objective
+        <= `certified_threshold` (Proposition 7), and warns.
+    certified_threshold : float
+        Every tree with objective <= this is in the set (and, but for the rounding slack, no other): the threshold
+        asked when complete; for `n_best`, the objective of the last level the set holds whole; -inf: none.
+    stopped_by : str or None
+        'time_limit', 'memory_limit' or 'interrupt' (Ctrl-C) for a partial set; None when complete.
     count : int
-        Number of trees (exact; also `len`). `objectives` and `counts` give them by objective.
+        Number of trees (exact, a Python integer of any size; `len` too, up to `sys.maxsize`). `objectives` and
+        `counts` give them by objective.
     feature_names : list of str
         The features the trees split on (columns of the 0/1 matrix).
     build_seconds : float
@@ -752,6 +869,28 @@ class RashomonSet:
     compile_seconds : float
         Seconds spent compiling numba kernels on first use (0 once cached).
     """
+
+# %% ../nbs/14_rashomon.ipynb #0a7707a8
+class RashomonSet:
+    __doc__ = """Every tree with objective at most a threshold: counted exactly, read in order of objective, sampled.
+
+    The objective is `loss / loss of the data's scale + regularization * leaves` (as `OSDTClassifier` and
+    `OSRTRegressor` minimise); give one of `epsilon` (threshold `(1 + epsilon) * optimum`), `threshold` or `n_best`.
+    A `time_limit`, a `memory_limit` or Ctrl-C stops the build: the set is then partial, and says what it holds.
+
+    ```python
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5); y = np.array([0, 0, 1, 1] * 4 + [0, 1, 1, 0])
+    >>> rs = RashomonSet(TreeData(X, y), lam=0.05, max_depth=2, epsilon=0.3)   # objective <= 0.26
+    >>> len(rs), round(rs.optimum, 6), rs.counts, rs.complete
+    (3, 0.2, [1, 2], True)
+    >>> print(rs[0])
+    if x0: predict 1  (n=10)
+    else: predict 0  (n=10)
+    >>> [round(rs.objective(k), 6) for k in range(len(rs))]
+    [0.2, 0.25, 0.25]
+
+    ```
+    """ + _SET_ATTRIBUTES
     def __init__(self, data:TreeData, # the problem (rows of positive weight only)
                  lam:float, # price of a leaf (`regularization`)
                  max_depth:int|None=None, # at most this many splits on a path (None: no limit; then lam > 0)
@@ -759,113 +898,261 @@ class RashomonSet:
                  epsilon:float|None=None, # threshold (1 + epsilon) * optimum
                  threshold:float|None=None, # or the threshold itself
                  n_best:int|None=None, # or: the best n_best trees
-                 transform=None): # maps the X given to `predictions` etc. to the 0/1 matrix (estimators' validation)
-        _check_threshold(epsilon, threshold, n_best)
-        check_scalar(lam, 'lam', low=0)
+                 transform=None, # maps the X given to `predictions` etc. to the 0/1 matrix (estimators' validation)
+                 time_limit:float|None=None, # seconds of build (compilation not counted); None: no limit
+                 memory_limit:float|None=None): # GB the process may grow by during the build; None: no limit
+        epsilon, threshold, n_best = _check_threshold(epsilon, threshold, n_best)
+        if not isinstance(data, TreeData):
+            raise InputTypeError(f"data must be a glassworks.treedp.TreeData, got {type(data).__name__}.")
+        lam = _check_real(lam, 'lam', low=0)
+        max_depth = _check_int(max_depth, 'max_depth', low=0, allow_none=True)
+        min_leaf = _check_int(min_leaf, 'min_leaf', low=1)
         if max_depth is None and lam == 0:
             raise ParameterError("without max_depth the leaf price must be > 0 (else the set of trees is not finite).")
+        if transform is not None and not callable(transform):
+            raise ParameterError(f"`transform` must be callable or None, got {type(transform).__name__}.")
+        mon = SearchMonitor(_check_real(time_limit, 'time_limit', low=0, include_low=False, allow_none=True),
+                            memory_limit=_check_real(memory_limit, 'memory_limit', low=0, include_low=False,
+                                                     allow_none=True), name='rashomon')
         t0 = time.perf_counter()
         with compiling('RashomonSet') as c:                    # numba's first use: a notice, and its seconds apart
-            self._make(data, lam, max_depth, min_leaf, epsilon, threshold, n_best, transform)
+            self._make(data, lam, max_depth, min_leaf, epsilon, threshold, n_best, transform, mon)
         self.compile_seconds = c.seconds
         self.build_seconds = time.perf_counter() - t0 - c.seconds
+        if not self.complete: warnings.warn(self._partial_note(), PartialSetWarning, stacklevel=2)
 
 # %% ../nbs/14_rashomon.ipynb #8806c559
+_Build = namedtuple('_Build', ['P', 'R', 'E', 'me', 'cnt', 'd2', 'km', 'mon', 'pace'])
+_Build.__doc__ = """One build: the problem pricing leaves, the store, the engine's problem, memo and counters, its
+depth-two solver and k-means bound (or None), the monitor and the size of the next round (`[units]`)."""
+
 @patch
-def _make(self:RashomonSet, data, lam, max_depth, min_leaf, epsilon, threshold, n_best, transform):
-    "Solve for the optimum, set the threshold and enumerate (see the class)."
+def _make(self:RashomonSet, data, lam, max_depth, min_leaf, epsilon, threshold, n_best, transform, mon):
+    "Solve for the optimum, set the threshold and enumerate, within the monitor's limits (see the class)."
     if data.counts.sum() < min_leaf:
         raise InputError(f"min_leaf={min_leaf} rows, but the data have {int(data.counts.sum())} rows "
                          "of positive weight.")
-    self.data, self.lam, self.max_depth, self.min_leaf, self.transform = (data, float(lam), max_depth, int(min_leaf),
-                                                                          transform)
+    self.data, self.lam, self.max_depth, self.min_leaf, self.transform = data, lam, max_depth, min_leaf, transform
     self.feature_names = list(data.feature_names)
-    d = -1 if max_depth is None else min(int(max_depth), data.M)
-    view, keep, E, me, cnt, d2, km = _engine_for(data, self.lam, None if d < 0 else d, self.min_leaf)
-    self.optimum = _optimum(data, E, me, cnt, d2, km, d)
-    q = _quantum(data.norm)
-    q_lam = int(round(self.lam * data.norm / q))
+    d = self._d = -1 if max_depth is None else min(max_depth, data.M)     # a path tests a feature at most once
+    self._max_leaves = min(2 ** min(d, 62), data.U) if d >= 0 else data.U
+    most = 1 + lam * self._max_leaves                        # no tree costs more (a normalised loss is <= 1)
+    if not math.isfinite(most * data.norm):
+        raise ParameterError(f"lam={lam!r} is too large: a tree's objective overflows a float.")
+    view, keep, E, me, cnt, d2, km = _engine_for(data, lam, None if d < 0 else d, min_leaf)
+    self._R, self._root, self._limit, self._cache, self._cache_key = None, 0, None, {}, None
+    self._slack, done, pace = 2, -math.inf, [FIRST_ROUND]
+    with mon.interruptible():                                # Ctrl-C stops the build between two rounds
+        if self._solve_optimum(E, me, cnt, d2, km, mon, pace):
+            theta = most if n_best is not None else threshold if threshold is not None else (1 + epsilon) * self.optimum
+            B = self._open_store(view, keep, E, me, cnt, d2, km, mon, pace, min(theta, most))
+            if n_best is None: done = self._grow_by_stages(B, min(theta, most))
+            else: done = self._grow_n_best(B, n_best, most)
+    self._finish(epsilon, threshold, n_best, done, mon)
+
+@patch
+def _solve_optimum(self:RashomonSet, E, me, cnt, d2, km, mon, pace) -> bool:
+    "R* by the engine on the shared memo, in rounds; False (and `optimum` NaN) if a limit or Ctrl-C comes first."
+    out, root = [], full(self.data.U)
+    def step(): out.append(solve_node(E, me, cnt, root, self._d, np.inf, d2, km))
+    done = _in_rounds(step, cnt, mon, pace, lambda: int(cnt[ENTRIES])) == 'done'
+    self.optimum = float(node_values(me, out[-1])[UB]) / self.data.norm if done else math.nan
+    return done
+
+@patch
+def _open_store(self:RashomonSet, view, keep, E, me, cnt, d2, km, mon, pace, top:float) -> _Build:
+    """The build's store, in integer units for thresholds up to `top`: the quantum (Proposition 1), the leaf price
+    in quanta (capped where it exceeds every budget) and the rounding slack, from the most leaves a tree can have."""
+    data = self.data
+    self._q = _quantum(data.norm, max(top, 1.0))
+    self._scale = data.norm / self._q                        # a normalised objective of 1, in quanta
+    raw = self.lam * self._scale
+    q_lam = int(round(raw)) if raw < 2 ** 60 else 2 ** 60
+    budget = int(math.floor(top * self._scale * (1 + THETA_SLACK)))
+    leaves = min(self._max_leaves, budget // q_lam if q_lam else data.U)     # most leaves a tree of the set has
+    self._slack = leaves + 2                                 # Proposition 1: rounding never drops a tree
     P = make_problem(view, self.lam * data.norm, REL_TOL * data.norm, False, False, min_leaf=self.min_leaf)
     mstart, mcol, mflip = _classes(data, keep)
-    self._q, self._keep = q, keep
-    def build(theta):
-        budget = int(math.floor(theta * data.norm * (1 + THETA_SLACK) / q))
-        leaves = min(2 ** min(d, 62) if d >= 0 else data.U, data.U,       # most leaves a tree of the set has
-                     budget // q_lam if q_lam else data.U)
-        R = _store(data.U, q, q_lam, leaves + 2, mstart, mcol, mflip, d2 is not None)
-        budget += leaves + 2                                   # Proposition 1: rounding never drops a tree
-        return R, _enumerate(P, R, E, me, cnt, d2, km, full(data.U), d, budget)
+    self._R = _store(data.U, self._q, q_lam, self._slack, mstart, mcol, mflip, d2 is not None)
+    return _Build(P, self._R, E, me, cnt, d2, km, mon, pace)
+
+# %% ../nbs/14_rashomon.ipynb #49c20fe6
+@patch
+def _budget(self:RashomonSet, theta:float) -> int:
+    "Threshold `theta` (normalised) as an integer budget in quanta, with the slacks of Proposition 1."
+    return int(math.floor(theta * self._scale * (1 + THETA_SLACK))) + self._slack
+
+@patch
+def _grow(self:RashomonSet, B:_Build, theta:float, patience:float|None=None) -> str:
+    "Build the set of threshold `theta` into the store, in rounds: 'done', 'stopped' or 'slow' (see `_in_rounds`)."
+    budget, root, top = self._budget(theta), full(self.data.U), _arrays(B.R)[5]
+    def step(): self._root = _enumerate(B.P, B.R, B.E, B.me, B.cnt, B.d2, B.km, root, self._d, budget)
+    progress = lambda: int(top[0] + top[1] + top[2] + B.cnt[ENTRIES])   # pools filled and engine entries made
+    return _in_rounds(step, B.cnt, B.mon, B.pace, progress, patience)
+
+@patch
+def _grow_by_stages(self:RashomonSet, B:_Build, theta:float) -> float:
+    "Build the set of `theta`; the largest threshold whose set the store holds whole (-inf: none; Proposition 7)."
+    limit = B.mon.time_limit
+    status = self._grow(B, theta, PATIENCE if limit is None else min(PATIENCE, 0.2 * limit))
+    if status != 'slow': return theta if status == 'done' else -math.inf
+    done = -math.inf
+    for t in _stages(self.optimum, theta):
+        if self._grow(B, t) != 'done': break
+        done = t
+    return done
+
+@patch
+def _grow_n_best(self:RashomonSet, B:_Build, n_best:int, most:float) -> float:
+    "Raise the threshold from R* by doubling margins until the set holds n_best trees; the last threshold built."
+    step, done = max(self.lam, 1e-3 * max(self.optimum, 1e-9)), -math.inf
+    while True:
+        theta = min(self.optimum + step, most)
+        if self._grow(B, theta) != 'done': return done
+        done = theta
+        if self._total() >= n_best or theta >= most: return done
+        step *= 2
+
+# %% ../nbs/14_rashomon.ipynb #0dfbfc21
+@patch
+def _finish(self:RashomonSet, epsilon, threshold, n_best, done:float, mon:SearchMonitor):
+    "Set `complete`, `stopped_by`, `threshold`, `certified_threshold` and, for `n_best`, the cut."
+    self.complete, self.stopped_by = mon.stopped_by is None, mon.stopped_by
     if n_best is None:
         self.threshold = float(threshold if threshold is not None else (1 + epsilon) * self.optimum)
-        self._R, self._root = build(self.threshold)
-        self._limit = None
-    else:
-        most = 1 + self.lam * (min(2 ** d, data.U) if d >= 0 else data.U)   # no tree costs more (loss <= 1)
-        step = max(self.lam, 1e-3 * max(self.optimum, 1e-9))
-        while True:
-            self._R, self._root = build(min(self.optimum + step, most))
-            if self._total() >= n_best or self.optimum + step >= most: break
-            step *= 2
-        self._limit = int(min(n_best, self._total()))
-        self.threshold = self.objective(self._limit - 1) if self._limit else self.optimum
+        self.certified_threshold = self.threshold if self.complete else done
+        return
+    total = self._total()
+    self._limit = min(n_best, total)
+    self.threshold = self.objective(self._limit - 1) if self._limit else self.optimum
+    self.certified_threshold = done
+    if self._limit < total:                                  # cut inside a level: the levels before it are whole
+        v, c = self._levels()
+        whole = bisect.bisect_right(list(accumulate(c)), self._limit)
+        self.certified_threshold = float(v[whole - 1] * self._q / self.data.norm) if whole else -math.inf
+
+@patch
+def _partial_note(self:RashomonSet) -> str:
+    "What a partial set holds, in words (its warning)."
+    why = {'time_limit': 'the time limit', 'memory_limit': 'the memory limit', 'interrupt': 'Ctrl-C'}[self.stopped_by]
+    if not math.isfinite(self.certified_threshold):
+        return (f"{why} stopped the Rashomon set's build before it held any whole level: the set is empty and "
+                "certifies nothing (complete=False).")
+    return (f"{why} stopped the Rashomon set's build: the set is partial (complete=False); it holds every tree with "
+            f"objective <= {self.certified_threshold:.6g} (certified_threshold), {_big(self.count)} trees, not all "
+            f"of those up to {self.threshold:.6g}.")
 
 # %% ../nbs/14_rashomon.ipynb #f73f95a9
 @patch
-def _levels(self:RashomonSet):
-    "(objectives in quanta, counts) of the root, saturated counts recounted exactly (Python integers) if needed."
-    info, vals, cnts, _, _, top = _arrays(self._R)
-    s, n = info[self._root, _VSTART], info[self._root, _VLEN]
-    v = vals[s:s + n].copy()
-    c = [int(x) for x in cnts[s:s + n]] if not top[3] else self._big_counts()
-    return v, c
+def _cached(self:RashomonSet, name, make):
+    "`make()`, computed once while the root's list stays the same (a stage of the build, or counts that saturate)."
+    key = None if self._R is None else (int(_arrays(self._R)[0][self._root, _DONE]), int(_arrays(self._R)[5][3]))
+    if key != self._cache_key: self._cache, self._cache_key = {}, key
+    if name not in self._cache: self._cache[name] = make()
+    return self._cache[name]
 
 @patch
-def _total(self:RashomonSet) -> int: return sum(self._levels()[1])
+def _exact_needed(self:RashomonSet) -> bool:
+    "Did an int64 count saturate (the store's flag)? Counting and reading trees then use Python integers."
+    return self._R is not None and bool(_arrays(self._R)[5][3])
 
 @patch
-def _big_counts(self:RashomonSet) -> list:
-    "Exact counts of the root's objectives by Proposition 2 in Python integers (when int64 counts saturated)."
+def _raw_levels(self:RashomonSet) -> tuple:
+    "(objectives in quanta, exact counts as Python integers) of the root's list."
+    def make():
+        if self._R is None: return np.zeros(0, np.int64), []
+        info, vals, cnts = _arrays(self._R)[:3]
+        s, n = info[self._root, _VSTART], info[self._root, _VLEN]
+        if self._exact_needed(): return vals[s:s + n].copy(), list(self._exact_counts()[self._root].values())
+        return vals[s:s + n].copy(), [int(x) for x in cnts[s:s + n]]
+    return self._cached('raw', make)
+
+@patch
+def _exact_counts(self:RashomonSet, cls:int=-1) -> dict:
+    """Every slot's counts by objective (`{slot: {objective: count}}`) in Python integers by Proposition 2, with class
+    `cls` one member smaller (-1: none, then kept; see `feature_usage`)."""
+    if cls < 0: return self._cached('exact', lambda: self._recount(-1))
+    return self._recount(cls)
+
+@patch
+def _recount(self:RashomonSet, cls:int) -> dict:
+    "The pass of `_exact_counts`: the slots below the root, children first."
     info, vals, _, splits, rows, _ = _arrays(self._R)
     mst = _arrays_classes(self._R)[0]
-    size = lambda g: 1 if g < 0 else int(mst[g + 1] - mst[g])
+    size = lambda g: 1 if g < 0 else int(mst[g + 1] - mst[g]) - (g == cls)
     got = {}
-    for s in _postorder(self._R, self._root):
+    for s in _postorder(self._R, self._root).tolist():
         v0, nv, st, ns, done = (int(x) for x in info[s, [_VSTART, _VLEN, _SSTART, _SLEN, _DONE]])
-        c = dict.fromkeys((int(x) for x in vals[v0:v0 + nv]), 0)
+        c = dict.fromkeys(vals[v0:v0 + nv].tolist(), 0)
         if info[s, _EXPLICIT]:
             for t in range(st, st + ns):
                 c[int(rows[t, _RV])] += size(rows[t, _RF]) * size(rows[t, _RL]) * size(rows[t, _RR])
         else:
             if int(info[s, _BASEQ]) in c: c[int(info[s, _BASEQ])] += 1
             for f, sL, sR, k in splits[st:st + ns].tolist():
+                k -= f == cls
                 for a, ca in got[sL].items():
                     for b, cb in got[sR].items():
-                        if a + b <= done: c[a + b] += k * ca * cb
+                        if a + b > done: break
+                        c[a + b] += k * ca * cb
         got[s] = c
-    return list(got[self._root].values())
+    return got
 
 @njit(cache=True)
 def _arrays_classes(R): return R.mstart, R.mcol, R.mflip
 
+@patch
+def _levels(self:RashomonSet) -> tuple:
+    "(objectives in quanta, counts) of the set's levels: the root's, merged within 2 slack quanta (Proposition 8)."
+    def make():
+        v, c = self._raw_levels()
+        ov, oc = [], []
+        for x, k in zip(v.tolist(), c):
+            if ov and x - ov[-1] <= 2 * self._slack: oc[-1] += k
+            else:
+                ov.append(x)
+                oc.append(k)
+        return np.array(ov, np.int64), oc
+    return self._cached('levels', make)
+
+@patch
+def _total(self:RashomonSet) -> int: return sum(self._raw_levels()[1])
+
+@patch
+def _ends_of_levels(self:RashomonSet) -> list:
+    "Cumulative counts of the levels: level g holds trees ends[g-1], ..., ends[g] - 1."
+    return self._cached('ends', lambda: list(accumulate(self._levels()[1])))
+
+# %% ../nbs/14_rashomon.ipynb #91dad257
 @patch(as_prop=True)
 def count(self:RashomonSet) -> int:
     "Number of trees in the set (exact, a Python integer)."
     return self._limit if self._limit is not None else self._total()
 
 @patch
-def __len__(self:RashomonSet) -> int: return self.count
+def __len__(self:RashomonSet) -> int:
+    "The number of trees, as `count`; a `SetSizeError` beyond `sys.maxsize`, which `len()` cannot return."
+    n = self.count
+    if n > sys.maxsize:
+        raise SetSizeError(f"the set holds {_big(n)} trees, more than len() can return (sys.maxsize = "
+                           f"{sys.maxsize:,}): `count` is the exact size, a Python integer.")
+    return n
+
+@patch
+def __bool__(self:RashomonSet) -> bool: return self.count > 0
 
 @patch(as_prop=True)
 def objectives(self:RashomonSet) -> np.ndarray:
     "The distinct objectives of the set's trees, ascending (normalised, as `optimum` and `threshold`)."
-    v, c = self._levels()
-    if self._limit is not None: v = v[:np.searchsorted(np.cumsum(c), self._limit) + 1]
-    return v * self._q / self.data.norm
+    v = self._levels()[0]
+    if self._limit is not None:
+        v = v[:bisect.bisect_left(self._ends_of_levels(), self._limit) + 1] if self._limit else v[:0]
+    return v * self._q / self.data.norm if len(v) else np.zeros(0)
 
 @patch(as_prop=True)
 def counts(self:RashomonSet) -> list:
     "How many trees have each of `objectives` (Python integers)."
-    c = self._levels()[1]
+    c = list(self._levels()[1])
     if self._limit is None: return c
     out, left = [], self._limit
     for x in c:
@@ -876,29 +1163,37 @@ def counts(self:RashomonSet) -> list:
 
 @patch
 def __repr__(self:RashomonSet):
-    return (f"RashomonSet({self.count} trees, optimum {self.optimum:.6g}, threshold {self.threshold:.6g}, "
-            f"{len(self.counts)} objectives)")
+    partial = "" if self.complete else f", partial: every tree up to {self.certified_threshold:.6g}"
+    return (f"RashomonSet({_big(self.count)} trees, optimum {self.optimum:.6g}, threshold {self.threshold:.6g}, "
+            f"{len(self.counts)} objectives{partial})")
 
 # %% ../nbs/14_rashomon.ipynb #01d14904
 @patch
-def _check_index(self:RashomonSet, k:int) -> int:
-    if self._R is not None and _arrays(self._R)[5][3]:
-        raise InputError("this set has more than 2^62 trees: its size is exact (`count`), but trees cannot be indexed.")
-    n = self.count
+def _check_index(self:RashomonSet, k) -> int:
+    "Tree index `k` (negative: from the end) as a position in the set, checked."
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
+        raise InputTypeError(f"tree indices must be integers or slices, not {type(k).__name__} ({_short(k)}).")
+    n, k = self.count, int(k)
     if k < 0: k += n
-    if not 0 <= k < n: raise IndexError(f"tree index out of range: the set has {n} trees.")
+    if not 0 <= k < n: raise SetIndexError(f"tree index {_short(k)} out of range: the set has {_big(n)} trees.")
     return k
 
 @patch
+def _width(self:RashomonSet) -> int:
+    "Columns of a preorder row: a tree has at most `_max_leaves` leaves, so twice that less one nodes."
+    return 2 * self._max_leaves + 1
+
+@patch
 def preorders(self:RashomonSet, first:int=0, k:int|None=None) -> np.ndarray:
-    "Trees first, ..., first + k - 1 in order of objective: (k, width) int array of preorders (-1 leaf, -2 padding)."
-    n = self.count
-    k = n - first if k is None else min(k, n - first)
-    if k <= 0: return np.zeros((0, 1), np.int64)
-    self._check_index(first)
-    width = 2 * (2 ** self.max_depth if self.max_depth is not None else self.data.U) + 1
-    width = min(width, 2 * self.data.U + 1)
-    return _preorders(self._R, self._root, first, k, width)
+    """Trees first, ..., first + k - 1 in order of objective (all from `first` if k is None; fewer at the end):
+    (k, width) int array of preorders (-1 leaf, -2 padding)."""
+    first, k = _check_int(first, 'first', low=0), _check_int(k, 'k', low=0, allow_none=True)
+    left = max(self.count - first, 0)
+    k, width = left if k is None else min(k, left), self._width()
+    if k == 0: return np.zeros((0, width), np.int64)
+    _check_memory(8 * k * width, f"the preorders of {_big(k)} trees")
+    if not self._exact_needed(): return _preorders(self._R, self._root, first, k, width)
+    return np.vstack([self._preorder_exact(first + t, width) for t in range(k)])
 
 @patch
 def _tree(self:RashomonSet, pre) -> Tree:
@@ -910,14 +1205,23 @@ def _tree(self:RashomonSet, pre) -> Tree:
 
 @patch
 def __getitem__(self:RashomonSet, k):
-    "The k-th tree in order of objective (a `Tree`), or a list of them for a slice."
-    if isinstance(k, slice): return [self._tree(p) for p in self.preorders(*self._range(k))][::k.step or 1]
-    return self._tree(self.preorders(self._check_index(int(k)), 1)[0])
+    "The k-th tree in order of objective (a `Tree`), or a list of them for a slice (any step, as for a list)."
+    if isinstance(k, slice): return [self._tree(p) for p in self._sliced(k)]
+    return self._tree(self.preorders(self._check_index(k), 1)[0])
 
 @patch
-def _range(self:RashomonSet, k:slice):
-    a, b, _ = k.indices(self.count)
-    return a, max(b - a, 0)
+def _sliced(self:RashomonSet, k:slice) -> np.ndarray:
+    "The preorders of the trees `range(*k.indices(count))`, in that order (read as one block where it is dense)."
+    try: idx = range(*k.indices(self.count))
+    except TypeError: raise InputTypeError(f"slice indices must be integers or None, got {_short(k)}.") from None
+    except ValueError: raise InputError("slice step cannot be zero.") from None
+    n = max(0, (idx.stop - idx.start + idx.step - (1 if idx.step > 0 else -1)) // idx.step)
+    width = self._width()
+    if n == 0: return np.zeros((0, width), np.int64)
+    lo, hi = min(idx[0], idx[n - 1]), max(idx[0], idx[n - 1])
+    _check_memory(8 * n * width, f"a list of {_big(n)} trees")
+    if hi - lo < 4 * n: return self.preorders(lo, hi - lo + 1)[[i - lo for i in idx]]
+    return np.vstack([self.preorders(i, 1) for i in idx])
 
 @patch
 def __iter__(self:RashomonSet):
@@ -927,10 +1231,88 @@ def __iter__(self:RashomonSet):
 
 @patch
 def objective(self:RashomonSet, k:int) -> float:
-    "Objective of the k-th tree."
+    "Objective of the k-th tree (its level's, Proposition 8)."
     k = self._check_index(k)
-    v, c = self._levels()
-    return float(v[np.searchsorted(np.cumsum(c), k, side='right')] * self._q / self.data.norm)
+    v = self._levels()[0]
+    return float(v[bisect.bisect_right(self._ends_of_levels(), k)] * self._q / self.data.norm)
+
+# %% ../nbs/14_rashomon.ipynb #c1d3b41c
+@patch
+def _member(self:RashomonSet, f:int, m:int) -> tuple:
+    "(data column, complemented?) of member m of class f (as the kernel `_member`)."
+    mstart, mcol, mflip = _arrays_classes(self._R)
+    return int(mcol[mstart[f] + m]), int(mflip[mstart[f] + m])
+
+@patch
+def _blocks(self:RashomonSet, s:int, v:int) -> tuple:
+    """The trees of objective v of slot s in the order of Proposition 6, as (ends, blocks): the leaf (None), a split
+    block (class, left slot, a, right slot, v - a, left count, right count) or, in an explicit slot, a row (class,
+    left class, right class); ends are the blocks' cumulative counts, exact."""
+    def make():
+        info, _, _, splits, rows, _ = _arrays(self._R)
+        mstart = _arrays_classes(self._R)[0]
+        size = lambda g: 1 if g < 0 else int(mstart[g + 1] - mstart[g])
+        st, ns, got, blocks, counts = int(info[s, _SSTART]), int(info[s, _SLEN]), self._exact_counts(), [], []
+        if info[s, _EXPLICIT]:
+            for f, gl, gr in rows[st:st + ns][rows[st:st + ns, _RV] == v][:, [_RF, _RL, _RR]].tolist():
+                blocks.append((f, gl, gr))
+                counts.append(size(f) * size(gl) * size(gr))
+            return list(accumulate(counts)), blocks
+        if int(info[s, _BASEQ]) == v:
+            blocks.append(None)
+            counts.append(1)
+        for f, sL, sR, k in splits[st:st + ns].tolist():
+            for a, ca in got[sL].items():
+                cb = got[sR].get(v - a)
+                if cb:
+                    blocks.append((f, sL, a, sR, v - a, ca, cb))
+                    counts.append(k * ca * cb)
+        return list(accumulate(counts)), blocks
+    return self._cached(('blocks', s, v), make)
+
+@patch
+def _preorder_exact(self:RashomonSet, k:int, width:int) -> np.ndarray:
+    "Tree k in preorder (a row of `preorders`) with Python integers: Proposition 6 above 2^62 trees, `_unrank` below."
+    v, c = self._raw_levels()
+    ends = self._cached('raw_ends', lambda: list(accumulate(c)))
+    g = bisect.bisect_right(ends, k)
+    out, stack, got = [], [(self._root, int(v[g]), k - (ends[g - 1] if g else 0))], self._exact_counts()
+    buf = np.empty(width, np.int64)
+    while stack:
+        s, v, r = stack.pop()
+        if got[s][v] < _COUNT_MAX:                                   # int64 is exact here: the kernel
+            out += buf[:_unrank(self._R, s, v, r, buf)].tolist()
+            continue
+        ends_b, blocks = self._blocks(s, v)
+        i = bisect.bisect_right(ends_b, r)
+        r -= ends_b[i - 1] if i else 0
+        b = blocks[i]
+        if b is None: out.append(-1)
+        elif len(b) == 3: out += self._row_preorder(*b, r)
+        else:
+            f, sL, a, sR, bv, cL, cR = b
+            r, rR = divmod(r, cR)
+            m, rL = divmod(r, cL)
+            col, flipped = self._member(f, m)
+            out.append(col)
+            sides = [(sR, bv, rR), (sL, a, rL)]                      # popped left first
+            stack += sides[::-1] if flipped else sides
+    return np.array(out + [-2] * (width - len(out)), np.int64)
+
+@patch
+def _row_preorder(self:RashomonSet, f:int, gl:int, gr:int, r:int) -> list:
+    "The r-th tree of an explicit row (root class f, side classes gl, gr; -1 a leaf), as `_unrank_rows` reads it."
+    if f < 0: return [-1]
+    mstart = _arrays_classes(self._R)[0]
+    kl, kr = (1 if g < 0 else int(mstart[g + 1] - mstart[g]) for g in (gl, gr))
+    r, mr = divmod(r, kr)
+    mf, ml = divmod(r, kl)
+    col, flipped = self._member(f, mf)
+    out = [col]
+    for side in range(2):                                   # a complement's x = 0 side is the class's x = 1 side
+        g, m = (gl, ml) if (side ^ flipped) == 0 else (gr, mr)
+        out += [-1] if g < 0 else [self._member(g, m)[0], -1, -1]
+    return out
 
 # %% ../nbs/14_rashomon.ipynb #727fb3d3
 def _generator(random_state) -> np.random.Generator:
@@ -939,16 +1321,41 @@ def _generator(random_state) -> np.random.Generator:
     if isinstance(v, np.random.Generator): return v
     return np.random.default_rng(v.randint(2 ** 32) if isinstance(v, np.random.RandomState) else v)
 
+def _draw(count:int, n:int, random_state) -> list:
+    """`n` numbers drawn uniformly from `range(count)`, with replacement (Python integers).
+
+    ```python
+    >>> _draw(10, 3, 0), all(0 <= k < 2 ** 70 for k in _draw(2 ** 70, 100, 0)), max(_draw(2 ** 70, 100, 0)) > 2 ** 64
+    ([8, 6, 5], True, True)
+
+    ```"""
+    rng = _generator(random_state)
+    if count <= 2 ** 63 - 1: return rng.integers(0, count, size=n).tolist()
+    r = random.Random(int(rng.integers(2 ** 63)))
+    return [r.randrange(count) for _ in range(n)]
+
+@patch
+def _check_nonempty(self:RashomonSet, what:str):
+    if not self.count:
+        why = "its threshold is below the optimum" if self.complete else "the build stopped before any tree"
+        raise InputError(f"{what}: the set holds no tree ({why}).")
+
 @patch
 def sample(self:RashomonSet, n:int=1, random_state=None) -> list:
     "`n` trees drawn uniformly from the set (with replacement)."
-    rng = _generator(random_state)
-    return [self._tree(self.preorders(int(k), 1)[0]) for k in rng.integers(0, self.count, size=n)]
+    n = _check_int(n, 'n', low=0)
+    if n == 0: return []
+    self._check_nonempty('sample')
+    _check_memory(n * (8 * self._width() + 2048), f"a sample of {_big(n)} trees")
+    return [self._tree(self.preorders(k, 1)[0]) for k in _draw(self.count, n, random_state)]
 
 @patch
 def filter(self:RashomonSet, keep, limit:int|None=None) -> list:
     "The (index, tree) pairs, in order, of the trees for which `keep(tree)` is true (at most `limit`)."
+    if not callable(keep): raise ParameterError(f"`keep` must be a function of a tree, got {type(keep).__name__}.")
+    limit = _check_int(limit, 'limit', low=0, allow_none=True)
     out = []
+    if limit == 0: return out
     for k, t in enumerate(self):
         if keep(t):
             out.append((k, t))
@@ -961,14 +1368,15 @@ def feature_usage(self:RashomonSet) -> np.ndarray:
     exceed int64). Divide by `count` for shares."""
     if self._limit is not None: raise InputError("feature_usage counts a set given by a threshold (epsilon or "
                                                  "threshold), not n_best.")
-    order = _postorder(self._R, self._root)
-    info = _arrays(self._R)[0]
-    v0, nv = info[self._root, _VSTART], info[self._root, _VLEN]
-    mstart, mcol, _ = _arrays_classes(self._R)
     total = self.count
     out = np.zeros(self.data.M, dtype=object if total >= 2 ** 62 else np.int64)
+    if self._R is None: return out
+    mstart, mcol, _ = _arrays_classes(self._R)
+    order = _postorder(self._R, self._root)
+    v0, nv = _arrays(self._R)[0][self._root, [_VSTART, _VLEN]]
     for c in range(len(mstart) - 1):
-        without = int(_count_without(self._R, order, c)[v0:v0 + nv].sum())
+        if self._exact_needed(): without = sum(self._exact_counts(c)[self._root].values())
+        else: without = int(_count_without(self._R, order, c)[v0:v0 + nv].sum())
         for j in mcol[mstart[c]:mstart[c + 1]]: out[j] = total - without
     return out
 
@@ -976,15 +1384,15 @@ def feature_usage(self:RashomonSet) -> np.ndarray:
 @patch
 def _trees_for(self:RashomonSet, max_trees:int, random_state=None):
     "(preorders of every tree, True) if the set holds at most max_trees, else (a uniform sample of them, False)."
+    max_trees = _check_int(max_trees, 'max_trees', low=1)
     if self.count <= max_trees: return self.preorders(0, self.count), True
-    ks = np.sort(_generator(random_state).integers(0, self.count, size=max_trees))
-    return np.vstack([self.preorders(int(k), 1) for k in ks]), False
+    _check_memory(8 * max_trees * self._width(), f"a sample of {_big(max_trees)} trees")
+    return np.vstack([self.preorders(k, 1) for k in sorted(_draw(self.count, max_trees, random_state))]), False
 
 @patch
 def _unit_losses(self:RashomonSet, pre, leaf_of_unit) -> np.ndarray:
     "Per unit, its loss under the leaf it is routed to (leaves predict what they were fitted to on the data)."
     d = self.data
-    if d.kind == L1: raise InputError("reliance is computed for classification and l2 regression (not l1).")
     p = pre[pre > -2]
     end, leaf = _ends(p, len(p))
     fit = _route(p, end, leaf, d.rows, -1, 0)
@@ -1004,6 +1412,8 @@ def model_class_reliance(self:RashomonSet, max_trees:int=20000, random_state=0) 
     feature is redrawn independently), and each feature's reliance in the best tree: a dict of arrays `low`,
     `high`, `best`, and `exact` (False when computed on a uniform sample of `max_trees` trees)."""
     d = self.data
+    if d.kind == L1: raise InputError("reliance is computed for classification and l2 regression (not l1).")
+    self._check_nonempty('model_class_reliance')
     pres, exact = self._trees_for(max_trees, random_state)
     wt = d.stats.sum(1) if d.kind == CLS else d.stats[:, 0]
     share1 = (wt @ d.rows) / wt.sum()                           # weighted frequency of x_j = 1
@@ -1029,7 +1439,8 @@ def model_class_reliance(self:RashomonSet, max_trees:int=20000, random_state=0) 
 def predictions(self:RashomonSet, X, max_trees:int=20000, random_state=0) -> tuple:
     """Every tree's prediction for each row of X: (array (trees, rows), exact) — all trees when the set holds at most
     `max_trees`, else a uniform sample (exact False). X is 0/1 (or what the estimator that made the set accepts)."""
-    A = np.asarray(self.transform(X) if self.transform is not None else X)
+    A = np.asarray(self.transform(X) if self.transform is not None else
+                   check_predict_X(X, self.feature_names, binary=True))
     d = self.data
     pres, exact = self._trees_for(max_trees, random_state)
     out = np.empty((len(pres), len(A)), dtype=object if d.kind == CLS and not np.issubdtype(
@@ -1050,15 +1461,24 @@ def predictions(self:RashomonSet, X, max_trees:int=20000, random_state=0) -> tup
         out[t] = vals[_route(p, end, leaf, A.astype(np.int64), -1, 0)]
     return out, exact
 
+def _score_of(score, tree) -> float:
+    "`score(tree)`, checked to be a number (not NaN)."
+    s = score(tree)
+    if isinstance(s, np.bool_) or (isinstance(s, numbers.Real) and (isinstance(s, numbers.Integral) or s == s)):
+        return s
+    raise InputError(f"`score` must return a number (not NaN), got {type(s).__name__} ({_short(s)}).")
+
 @patch
 def best_by(self:RashomonSet, score, max_trees:int=20000, random_state=0):
     """The tree of the set with the highest `score(tree)` (a second objective: balanced accuracy, a fairness
-    measure, ...), its index and score; over all trees when at most `max_trees`, else over a uniform sample."""
+    measure, ...) as (tree, score, exact); over all trees when at most `max_trees`, else over a uniform sample."""
+    if not callable(score): raise ParameterError(f"`score` must be a function of a tree, got {type(score).__name__}.")
+    self._check_nonempty('best_by')
     pres, exact = self._trees_for(max_trees, random_state)
     best = None
     for pre in pres:
         t = self._tree(pre)
-        s = score(t)
+        s = _score_of(score, t)
         if best is None or s > best[1]: best = (t, s)
     return best[0], best[1], exact
 
@@ -1067,6 +1487,8 @@ def plot(self:RashomonSet, ax=None, max_trees:int=20000):
     "Objective against number of leaves over the set (each dot a group of trees, its size the count)."
     import matplotlib.pyplot as plt
     from collections import Counter
+    if ax is not None and not hasattr(ax, 'scatter'):
+        raise ParameterError(f"`ax` must be a matplotlib Axes or None, got {type(ax).__name__}.")
     pres, exact = self._trees_for(max_trees)
     objs = [self.objective(k) for k in range(len(pres))] if exact else None
     if ax is None: ax = plt.subplots(figsize=(5, 3.2))[1]
@@ -1074,13 +1496,14 @@ def plot(self:RashomonSet, ax=None, max_trees:int=20000):
     if objs is None:
         objs = [sum(lf.loss for lf in self._tree(p).leaves()) + self.lam * n for p, n in zip(pres, leaves)]
     c = Counter(zip(leaves.tolist(), np.round(objs, 12).tolist()))
-    xs, ys, ns = zip(*[(a, b, n) for (a, b), n in c.items()])
-    ax.scatter(xs, ys, s=12 + 40 * np.log1p(ns), alpha=0.6)
+    if c:
+        xs, ys, ns = zip(*[(a, b, n) for (a, b), n in c.items()])
+        ax.scatter(xs, ys, s=12 + 40 * np.log1p(ns), alpha=0.6)
     ax.axhline(self.optimum, ls=':', c='k', lw=0.8)
-    ax.axhline(self.threshold, ls='--', c='k', lw=0.8)
+    if self.threshold <= 1 + self.lam * self._max_leaves: ax.axhline(self.threshold, ls='--', c='k', lw=0.8)
     ax.set_xlabel('leaves')
     ax.set_ylabel('objective')
-    ax.set_title(f"{self.count:,} trees" + ("" if exact else f" ({len(pres)} sampled)"), fontsize=9)
+    ax.set_title(f"{_big(self.count)} trees" + ("" if exact else f" ({len(pres)} sampled)"), fontsize=9)
     return ax
 
 # %% ../nbs/14_rashomon.ipynb #49f31979
@@ -1093,7 +1516,9 @@ def from_data(cls:RashomonSet, X, # 0/1 features (array or DataFrame)
               max_depth:int|None=None, # at most this many splits on a path
               regularization:float=0.01, # price of a leaf
               epsilon:float|None=None, threshold:float|None=None, n_best:int|None=None, # one of them (see the class)
-              min_samples_leaf:int=1): # rows every leaf holds
+              min_samples_leaf:int=1, # rows every leaf holds
+              time_limit:float|None=None, # seconds of build (compilation not counted); None: no limit
+              memory_limit:float|None=None): # GB the process may grow by during the build; None: no limit
     """The Rashomon set of 0/1 data, with the objective of `OSDTClassifier` (classification) or `OSRTRegressor`.
 
     ```python
@@ -1112,4 +1537,5 @@ def from_data(cls:RashomonSet, X, # 0/1 features (array or DataFrame)
         classes = [c.item() if hasattr(c, 'item') else c for c in out[3]]
         data = TreeData(A[keep], yy[keep], w[keep], feature_names=names, classes=classes)
     else: data = TreeData(A[keep], yy[keep], w[keep], task='regression', metric=metric, feature_names=names)
-    return cls(data, regularization, max_depth, min_samples_leaf, epsilon, threshold, n_best)
+    return cls(data, regularization, max_depth, min_samples_leaf, epsilon, threshold, n_best,
+               time_limit=time_limit, memory_limit=memory_limit)
