@@ -9,17 +9,18 @@ __all__ = ['main']
 import sys
 
 def main(argv=None):
-    "Entry point of the `glassworks` command."
+    "Entry point of the `glassworks` command; returns its exit code (0, 2 for a user error: see `guarded`)."
     import glassworks
-    from glassworks.cli import OneLineParser, add_commands, run_command
+    from glassworks.cli import OneLineParser, add_commands, run_command, guarded
     p = OneLineParser(prog='glassworks', description='Provably good, small, readable models.')
     p.add_argument('--version', action='version', version=f'glassworks {glassworks.__version__}')
     sub = p.add_subparsers(dest='cmd', parser_class=OneLineParser)
     add_commands(sub)
     t = sub.add_parser('tour', help='fit every method on embedded data, print the models, write figures')
     t.add_argument('--out', default='glassworks-tour', help='output folder (default: ./glassworks-tour)')
+    t.add_argument('--force', action='store_true', help='replace the files of an earlier tour in --out')
     t.add_argument('--no-draw', action='store_true', help='do not render drawings')
-    t.add_argument('--only', nargs='*', help='run only these stops')
+    t.add_argument('--only', nargs='*', metavar='STOP', help='run only these stops')
     d = sub.add_parser('datasets', help='list the benchmark datasets, or fetch them into the cache')
     d.add_argument('--fetch', nargs='*', metavar='NAME', help='download these (default: all) into the cache')
     d.add_argument('--data-home', default=None, help='folder to search before the cache')
@@ -28,23 +29,38 @@ def main(argv=None):
     a = p.parse_args(argv)
     if a.cmd in ('fit', 'predict'): return run_command(a)
     if a.cmd == 'tour':
-        from glassworks.tour import run_tour
-        run_tour(a.out, draw=not a.no_draw, only=a.only)
-    elif a.cmd == 'compile':
+        from glassworks.tour import STOPS, run_tour
+        known = [n for n, _, _ in STOPS]
+        unknown = [s for s in a.only or [] if s not in known]
+        if unknown: p.error(f"unknown tour stop(s) {', '.join(map(repr, unknown))}; choose from {', '.join(known)}")
+        return guarded(lambda: run_tour(a.out, draw=not a.no_draw, only=a.only, force=a.force) and None)
+    if a.cmd == 'compile':
         from glassworks.registry import compile_all
-        compile_all(verbose=True)
-    elif a.cmd == 'datasets':
-        from glassworks.datasets import list_datasets, fetch
-        if a.fetch is None:
-            import pandas as pd
-            with pd.option_context('display.width', 200, 'display.max_colwidth', 60, 'display.max_rows', 100):
-                print(list_datasets()[['name', 'task', 'rows', 'features', 'folder', 'source']].to_string(index=False))
-        else:
-            names = a.fetch or [n for n in list_datasets()['name']
-                                if n not in ('diabetes', 'breast_cancer', 'iris', 'wine')]
-            for n in names: print(f"{n}: {fetch(n, data_home=a.data_home)}")
-    else: p.print_help()
+        return guarded(lambda: compile_all(verbose=True) and None)
+    if a.cmd == 'datasets': return guarded(lambda: _datasets(a))
+    p.print_help()
     return 0
+
+def _datasets(a):
+    "`glassworks datasets`: the list, or `--fetch` of the names given (all checked before any download)."
+    from glassworks.datasets import list_datasets, fetch, resolve_name
+    from glassworks.cli import CLIError, _show
+    if a.fetch is None:
+        import pandas as pd
+        with pd.option_context('display.width', 200, 'display.max_colwidth', 60, 'display.max_rows', 100):
+            print(list_datasets()[['name', 'task', 'rows', 'features', 'folder', 'source']].to_string(index=False))
+        return
+    names = a.fetch or [n for n in list_datasets()['name'] if n not in ('diabetes', 'breast_cancer', 'iris', 'wine')]
+    for n in names:
+        try: resolve_name(n)
+        except (ValueError, TypeError) as e:
+            raise CLIError(str(e).splitlines()[0][:300].replace('See glassworks.datasets.list_datasets().',
+                                                                '`glassworks datasets` lists them.')) from None
+    for n in names:
+        try: path = fetch(n, data_home=a.data_home)
+        except Exception as e:              # not found anywhere, download failed, checksum, embedded in scikit-learn
+            raise CLIError(f"cannot fetch {_show(n)}: " + ' '.join(str(e).split())[:600]) from None
+        print(f"{n}: {path}")
 
 # %% ../nbs/91_main.ipynb #84e95afe
 import builtins

@@ -4,28 +4,39 @@
 
 # %% ../nbs/90_tour.ipynb #4afc7c56
 from __future__ import annotations
-import sys, time
+import os, shutil, sys, time
 from pathlib import Path
 import numpy as np
 from .registry import METHODS
 from .views import save_graph
 
 # %% auto #0
-__all__ = ['STOPS', 'FOUNDATION_STOPS', 'tour_stop', 'run_tour']
+__all__ = ['STOPS', 'FOUNDATION_STOPS', 'STOP_FILES', 'tour_stop', 'run_tour']
 
 # %% ../nbs/90_tour.ipynb #9effd78e
 STOPS = []
 FOUNDATION_STOPS = ('binarize',)   # stops that show a foundation rather than a method
+STOP_FILES = {}                    # stop -> (files it always writes, drawings it writes unless --no-draw)
 
 def tour_stop(name:str, # a method of `glassworks.registry.METHODS`, or a foundation ('binarize')
-              title:str):
-    "Register a tour stop: a function `f(out:Path, draw:bool, say)` that prints models and writes figures into `out`."
+              title:str,
+              files:tuple=(), # the files it writes ('x.svg': a graphviz drawing, 'x.gv' where `dot` is missing)
+              drawings:tuple=()): # the files it writes only when drawing
+    """Register a tour stop: a function `f(out:Path, draw:bool, say)` that prints models and writes figures into `out`.
+    The files it writes are declared, so that the tour checks them all before it runs (see `run_tour`)."""
     if name not in METHODS and name not in FOUNDATION_STOPS:
         raise ValueError(f"tour stop {name!r} is neither a method ({', '.join(METHODS)}) nor one of {FOUNDATION_STOPS}")
     def register(f):
         STOPS.append((name, title, f))
+        STOP_FILES[name] = (tuple(files), tuple(drawings))
         return f
     return register
+
+def _stop_files(name:str, draw:bool) -> list:
+    "The names of the files stop `name` writes."
+    files, drawings = STOP_FILES.get(name, ((), ()))
+    svg = '.svg' if shutil.which('dot') else '.gv'               # as `save_graph` decides
+    return [n[:-4] + svg if n.endswith('.svg') else n for n in files + (drawings if draw else ())]
 
 # %% ../nbs/90_tour.ipynb #23a69fb6
 def _breast_cancer_binary(n_bins=3):
@@ -45,7 +56,8 @@ def _stop_binarize(out:Path, draw:bool, say):
     say("  ...")
 
 # %% ../nbs/90_tour.ipynb #c747ad9a
-@tour_stop('osdt', 'Optimal sparse decision tree (OSDT) on breast cancer')
+@tour_stop('osdt', 'Optimal sparse decision tree (OSDT) on breast cancer', files=('osdt_breast_cancer.json',),
+           drawings=('osdt_breast_cancer.svg',))
 def _stop_osdt(out:Path, draw:bool, say):
     from sklearn.tree import DecisionTreeClassifier
     from glassworks.osdt import OSDTClassifier
@@ -66,7 +78,8 @@ def _stop_osdt(out:Path, draw:bool, say):
     if draw: say(f"  drew {save_graph(m.tree_.to_graphviz(), out / 'osdt_breast_cancer', say).name}")
 
 # %% ../nbs/90_tour.ipynb #ac831c93
-@tour_stop('osrt', 'Optimal sparse regression tree (OSRT) on diabetes')
+@tour_stop('osrt', 'Optimal sparse regression tree (OSRT) on diabetes', files=('osrt_diabetes.json',),
+           drawings=('osrt_diabetes.svg',))
 def _stop_osrt(out:Path, draw:bool, say):
     from sklearn.datasets import load_diabetes
     from glassworks.binarize import Binarizer
@@ -83,7 +96,8 @@ def _stop_osrt(out:Path, draw:bool, say):
     if draw: say(f"  drew {save_graph(m.tree_.to_graphviz(precision=4), out / 'osrt_diabetes', say).name}")
 
 # %% ../nbs/90_tour.ipynb #e9af303e
-@tour_stop('hierscale', 'Sparse interactions under strong hierarchy (hierScale) on generated data')
+@tour_stop('hierscale', 'Sparse interactions under strong hierarchy (hierScale) on generated data',
+           drawings=('hierscale_path.png',))
 def _stop_hierscale(out:Path, draw:bool, say):
     from glassworks.datasets import make_hierarchical
     from glassworks.hierscale import HierScaleRegressor
@@ -106,7 +120,8 @@ def _stop_hierscale(out:Path, draw:bool, say):
         say("  drew hierscale_path.png")
 
 # %% ../nbs/90_tour.ipynb #6f7767b8
-@tour_stop('ogb', 'Additive rule ensemble (orthogonal gradient boosting) on diabetes')
+@tour_stop('ogb', 'Additive rule ensemble (orthogonal gradient boosting) on diabetes', files=('ogb_diabetes.json',),
+           drawings=('ogb_risk_complexity.png',))
 def _stop_ogb(out:Path, draw:bool, say):
     from sklearn.datasets import load_diabetes
     from glassworks.ogb import RuleBoostingRegressor
@@ -129,7 +144,8 @@ def _stop_ogb(out:Path, draw:bool, say):
         say("  drew ogb_risk_complexity.png")
 
 # %% ../nbs/90_tour.ipynb #d375bc00
-@tour_stop('extract', 'Rules extracted from a boosted tree ensemble on diabetes')
+@tour_stop('extract', 'Rules extracted from a boosted tree ensemble on diabetes', files=('extract_diabetes.json',),
+           drawings=('extract_tree.svg',))
 def _stop_extract(out:Path, draw:bool, say):
     from sklearn.datasets import load_diabetes
     from sklearn.ensemble import GradientBoostingRegressor
@@ -151,25 +167,38 @@ def _stop_extract(out:Path, draw:bool, say):
 def run_tour(out='glassworks-tour', # folder for figures and saved models (created if missing)
              draw:bool=True, # render graphviz drawings (SVG) and plots
              only=None, # names of the stops to run (default: all)
-             stream=None): # where the printed models go (default: stdout)
-    "Run the tour stops in order; returns the output folder."
+             stream=None, # where the printed models go (default: stdout)
+             force:bool=False): # replace the files of an earlier tour in `out`
+    """Run the tour stops in order; returns the output folder. Before any stop runs, a file the tour would write that
+    `out` already holds stops it with a `CLIError` unless `force`; each file is written whole or not at all (a stop
+    writes into a temporary folder, and `glassworks.cli.write_atomically` moves the files into `out`)."""
+    from glassworks.cli import CLIError, write_atomically, staging, _copy_into
     stream = stream or sys.stdout
     say = lambda *a: print(*a, file=stream, flush=True)
     known = [n for n, _, _ in STOPS]
     if only:
         unknown = sorted(set(only) - set(known))
         if unknown: raise ValueError(f"unknown tour stop(s) {unknown}; choose from {known}.")
+    stops = [s for s in STOPS if not only or s[0] in only]
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    if out.exists() and not out.is_dir(): raise CLIError(f"--out {out} is a file; give a folder")
+    if out.is_dir():
+        there = [n for name, _, _ in stops for n in _stop_files(name, draw) if os.path.lexists(out / n)]
+        if there and not force:
+            raise CLIError(f"{out} already holds {', '.join(there[:3])}{' ...' if len(there) > 3 else ''} of an "
+                           "earlier tour; pass --force to replace them, or --out another folder")
+    try: out.mkdir(parents=True, exist_ok=True)
+    except OSError as e: raise CLIError(f"cannot create the folder {out}: {e.strerror or e}") from None
     t0 = time.perf_counter()
-    for name, title, f in STOPS:
-        if only and name not in only: continue
+    for name, title, f in stops:
         say(f"\n=== {title} ===")
         if name in METHODS: say(f"    ({METHODS[name].paper})")
         t = time.perf_counter()
-        f(out, draw, say)
+        with staging(out) as tmp:
+            f(tmp, draw, say)
+            for p in sorted(tmp.iterdir()): write_atomically(out / p.name, _copy_into(p), force=force)
         say(f"  [{name}: {time.perf_counter() - t:.1f}s]")
-    files = sorted(p.name for p in out.iterdir())
+    files = sorted(p.name for p in out.iterdir() if not p.name.startswith('.'))
     say(f"\nDone in {time.perf_counter() - t0:.1f}s. Figures and models are in {out.resolve()}:")
     for p in files: say(f"  {p}")
     return out
