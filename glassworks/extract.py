@@ -13,6 +13,7 @@ from sklearn.exceptions import NotFittedError
 from .base import GlassworksRegressor, ExactSolverMixin, CERTIFICATE_ATTRIBUTES, SearchMonitor
 from .validation import (check_scalar, check_option, InputError, ParameterError, MAX_GRID, InputTypeError,
                                    check_bool)
+from .hierscale import user_splits
 from .pruning import (ridge_on_support, run_path, relative_gamma, to_model, align_columns,
                                 is_sklearn_classifier)
 # the engine's public names, importable from glassworks.extract as before the engine moved to glassworks.pruning
@@ -85,14 +86,15 @@ def _fold_error(tab_tr, y_tr, tab_va, y_va, a, gamma_rel:float, K, penalty, incl
     return float(np.sum(tab_va.weigh(res) * res))
 
 def _fold_errors(ensemble, A, y, sw, tr, va, names, a, gammas, K, penalty, include_root:bool, leaves_only:bool,
-                 n_lambdas:int, deadline:float|None) -> list:
+                 n_lambdas:int, deadline:float|None, monitor:SearchMonitor|None=None) -> list:
     """`_fold_error` of one fold for each of `gammas` in turn, stopping before a candidate once `time.time()` passes
-    `deadline`."""
+    `deadline` (in a joblib worker) or once the fit's `monitor` expires (in the fit's process: its limits and
+    Ctrl-C)."""
     tab_tr, tab_va = (node_table(ensemble, A[tr], names, sample_weight=sw[tr]),
                       node_table(ensemble, A[va], names, sample_weight=sw[va]))
     out = []
     for g in gammas:
-        if deadline is not None and time.time() >= deadline: break
+        if (deadline is not None and time.time() >= deadline) or (monitor is not None and monitor.expired()): break
         out.append(_fold_error(tab_tr, y[tr], tab_va, y[va], a, g, K, penalty, include_root, leaves_only, n_lambdas))
     return out
 
@@ -106,8 +108,7 @@ def _cv_splits(cv, A, y, sw) -> list:
         if len(pos) < 4: return []
         splits = [(pos[tr], pos[va])
                   for tr, va in KFold(min(cv, len(pos) // 2), shuffle=True, random_state=0).split(pos)]
-    else:
-        splits = [(np.asarray(tr), np.asarray(va)) for tr, va in (cv.split(A, y) if hasattr(cv, 'split') else cv)]
+    else: splits = user_splits(cv, A, y, len(y))     # checked: pairs of row indices (or masks) over the n rows
     return [(tr, va) for tr, va in splits if sw[tr].sum() > 0 and sw[va].sum() > 0]
 
 # %% ../nbs/40_extract.ipynb #820d53d2
@@ -134,9 +135,13 @@ def _cv_gamma(ensemble, A, y, names, a, grid, K, penalty=None, include_root:bool
     # serially a fold's node tables serve every gamma; in parallel each (fold, gamma) pair is its own task
     groups = [grid] if effective_n_jobs(n_jobs) == 1 else [[g] for g in grid]
     tasks = [(tr, va, gs) for tr, va in splits for gs in groups]
-    res = Parallel(n_jobs=n_jobs)(delayed(_fold_errors)(ensemble, A, y, sw, tr, va, names, a, gs, K, penalty,
-                                                        include_root, leaves_only, n_lambdas, deadline)
-                                  for tr, va, gs in tasks)
+    args = (include_root, leaves_only, n_lambdas, deadline)
+    if len(groups) == 1:   # serially, in this process: the fit's monitor stops the CV (limits, Ctrl-C) between gammas
+        res = [_fold_errors(ensemble, A, y, sw, tr, va, names, a, gs, K, penalty, *args, monitor)
+               for tr, va, gs in tasks]
+    else:
+        res = Parallel(n_jobs=n_jobs)(delayed(_fold_errors)(ensemble, A, y, sw, tr, va, names, a, gs, K, penalty,
+                                                            *args) for tr, va, gs in tasks)
     for (_, va, gs), errs in zip(tasks, res):   # fold order, as the serial loop
         for g, e in zip(gs, errs):
             sse[g] += e
@@ -273,8 +278,9 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
         A, yy, sw = self._validate_fit(X, y, 'regression', sample_weight)
         self._set_ensemble(A, yy, sw, fitted, sample_weight)
         mon = SearchMonitor(self.time_limit, verbose=self.verbose, name='RuleExtractor', memory_limit=self.memory_limit)
-        prob, K, stats = self._extraction_problem(A, yy, sw, mon)
-        nodes, complete = self._choose_nodes(prob, K, stats, mon)
+        with mon.interruptible():     # Ctrl-C: the CV, the path and the exact solver stop with their best so far
+            prob, K, stats = self._extraction_problem(A, yy, sw, mon)
+            nodes, complete = self._choose_nodes(prob, K, stats, mon)
         self._set_model(A, sw, prob, nodes, stats)
         self._set_result(mon, stats, tol=1e-6, complete=complete)
         return self
@@ -291,8 +297,10 @@ def _check_params(self:RuleExtractor):
                  include_low=False, allow_none=True)
     check_scalar(self.penalty, 'penalty', low=0, include_low=True, allow_none=True)
     for g in self._gamma_grid(): check_scalar(g, 'gamma', low=0, include_low=False)
-    if not (hasattr(self.cv, 'split') or (np.iterable(self.cv) and not isinstance(self.cv, str))):
-        check_scalar(self.cv, 'cv', kind=numbers.Integral, low=2)   # else a splitter or (train, validation) pairs
+    if self.cv is None or isinstance(self.cv, (numbers.Number, str, bytes)):   # a string has a `split` method too
+        check_scalar(self.cv, 'cv', kind=numbers.Integral, low=2)
+    elif not (callable(getattr(self.cv, 'split', None)) or np.iterable(self.cv)):  # else its splits, read at the CV
+        user_splits(self.cv, None, None, 0)                                        # (`user_splits`): refused here
     check_scalar(self.n_lambdas, 'n_lambdas', kind=numbers.Integral, low=1, high=MAX_GRID)
     for k in ('include_root', 'leaves_only', 'refit'): check_bool(getattr(self, k), k)
     if self.solver == 'exact' and self.max_rules is None:
@@ -400,7 +408,7 @@ def _choose_nodes(self:RuleExtractor, prob:ExtractionProblem, K, stats:dict, mon
     nodes = self._path_choice(prob, K, stats, mon)
     if self.solver == 'exact': return self._exact_choice(prob, K, nodes, stats, mon)
     mon.update(upper=ridge_on_support(prob.table, prob.y, nodes, prob.gamma)[2], lower=0.0)   # q >= 0
-    mon.stopped_by = 'heuristic'
+    mon.stopped_by = mon.stopped_by or 'heuristic'          # or the limit (Ctrl-C) that cut the path short
     return nodes, False
 
 

@@ -18,7 +18,7 @@ from .hierpath import (pair_index, pair_from_index, project_l1_ball, prox_kernel
                                  pair_columns, scan_pairs, lambda_max_exact, GradientScreen)
 
 # %% auto #0
-__all__ = ['HierScaleRegressor']
+__all__ = ['user_splits', 'HierScaleRegressor']
 
 # %% ../nbs/20_hierscale.ipynb #c616f3c1
 class _TimeShare(SearchMonitor):
@@ -49,12 +49,38 @@ def _hierscale_fold_mse(X, y, tr, val, grid, kw:dict, w=None, limits=None):
     else: mse = [float(w[val] @ (y[val] - pth.predict(X[val], k)) ** 2) / w[val].sum() for k in range(len(pth))]
     return np.array(mse), pth.stats_['stopped_by']
 
+def user_splits(cv, X, y, n:int, ints:str='an integer >= 2') -> list:
+    """The (train, validation) row indices of a `cv` that is not a number: a scikit-learn splitter (its `split(X, y)`)
+    or an iterable of index pairs, each side an integer array or a boolean mask over the `n` rows. Anything else, or
+    a split that is not such a pair, is a `ParameterError` (`ints` names the numbers the caller also takes).
+
+    ```python
+    >>> user_splits([([0, 1], [2]), ([1, 2], np.array([True, False, False]))], None, None, 3)
+    [(array([0, 1]), array([2])), (array([1, 2]), array([0]))]
+    >>> user_splits('abc', None, None, 3)
+    Traceback (most recent call last):
+    ...
+    glassworks.validation.ParameterError: `cv` must be an integer >= 2, a scikit-learn splitter or an iterable of
+        (train, validation) index arrays, got 'abc'.
+
+    ```"""
+    want = f"`cv` must be {ints}, a scikit-learn splitter or an iterable of (train, validation) index arrays"
+    if isinstance(cv, (str, bytes, numbers.Number)) or cv is None: raise ParameterError(f"{want}, got {cv!r:.80}.")
+    try:
+        splits = list(cv.split(X, y) if callable(getattr(cv, 'split', None)) else cv)
+        folds = [(_index_array(tr, n), _index_array(val, n)) for tr, val in splits]
+    except (TypeError, ValueError) as e:
+        if isinstance(e, ParameterError): raise
+        raise ParameterError(f"{want} ({type(e).__name__}: {e}).") from e
+    if not folds: raise ParameterError("`cv` gave no split.")
+    return folds
+
 def _index_array(a, n:int):
     "Row indices of one side of a user-given split (an integer array or a boolean mask over the n rows)."
     a = np.asarray(a)
     if a.dtype == bool and a.shape == (n,): a = np.flatnonzero(a)
     if a.ndim != 1 or len(a) == 0 or not np.issubdtype(a.dtype, np.integer) or a.min() < -n or a.max() >= n:
-        raise ParameterError(f"`cv` splits must be non-empty arrays of row indices in [0, {n}).")
+        raise ParameterError(f"`cv` splits must be non-empty arrays of row indices in [0, {n}), got {a!r:.80}.")
     return np.where(a < 0, a + n, a).astype(np.int64)
 
 # %% ../nbs/20_hierscale.ipynb #aa8ec539
@@ -241,14 +267,7 @@ def _folds(self:HierScaleRegressor, X, y, w):
                 np.array_split(perm, self.cv))
         folds = [(np.setdiff1d(pos, val), val) for val in vals]
     else:
-        try:
-            splits = list(self.cv.split(X, y) if hasattr(self.cv, 'split') else self.cv)
-            folds = [(_index_array(tr, len(y)), _index_array(val, len(y))) for tr, val in splits]
-        except (TypeError, ValueError) as e:
-            if isinstance(e, ParameterError): raise
-            raise ParameterError("`cv` must be None, an integer >= 2, a scikit-learn splitter or an iterable of "
-                                 "(train, validation) index arrays.") from e
-        if not folds: raise ParameterError("`cv` gave no split.")
+        folds = user_splits(self.cv, X, y, len(y), 'None, an integer >= 2')
     for tr, val in folds:
         t = tr[w[tr] > 0]
         if len(t) < 2 or np.ptp(X[t], axis=0).min() == 0 or np.ptp(y[t]) == 0:

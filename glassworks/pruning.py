@@ -154,9 +154,11 @@ def attribute(self:NodeTable, budget='rules') -> np.ndarray:
         check_option(budget, 'budget', ('rules', 'depth', 'features'))
         return {'rules': np.ones(self.m), 'depth': self.depth.astype(np.float64),
                 'features': self.n_path_features.astype(np.float64)}[budget]
-    a = np.asarray(budget, dtype=np.float64).ravel()
-    if a.shape != (self.m,) or not np.all(np.isfinite(a)) or np.any(a < 0):
-        raise ParameterError(f"a user budget attribute must be {self.m} finite non-negative numbers (one per node).")
+    try: a = None if isinstance(budget, (bytes, bool, np.bool_)) else np.asarray(budget, dtype=np.float64).ravel()
+    except (TypeError, ValueError, OverflowError): a = None          # [1, 'a'], a dict, an integer beyond float
+    if a is None or a.shape != (self.m,) or not np.all(np.isfinite(a)) or np.any(a < 0):
+        raise ParameterError(f"`budget` must be 'rules', 'depth', 'features' or {self.m} finite non-negative numbers "
+                             f"(one per node), got {budget!r:.80}.")
     return a
 
 @patch
@@ -1261,13 +1263,15 @@ def _list_below(f, g, allowed, a, end, K:int, theta:float, limit:int):
         cap *= 4                                             # the output buffer was short: again, larger
     return None if k < 0 else [nodes[starts[j]:starts[j + 1]] for j in range(k)]
 
-def _line_search(R:_RidgeOn, z, d, steps:int=8) -> float:
+def _line_search(R:_RidgeOn, z, d, steps:int=8, stop=None) -> float:
     """A step t in (0, 1] towards the least q(z + t d), convex in t: 1 if q still falls there, else bisection on the
-    slope. R: a `_RidgeOn` whose support S holds that of every z + t d."""
+    slope. R: a `_RidgeOn` whose support S holds that of every z + t d. `stop()` (a monitor's `expired`), when true
+    between two bisections, ends the search with the step so far (any step keeps z in the hull)."""
     slope = lambda t: R.slope(z + t * d, d)
     if slope(1.0) <= 0: return 1.0
     lo, hi = 0.0, 1.0
     for _ in range(steps):
+        if stop is not None and stop(): break
         t = 0.5 * (lo + hi)
         if slope(t) < 0: lo = t
         else: hi = t
@@ -1394,8 +1398,9 @@ def relax_and_enumerate(problem:ExtractionProblem, K:float, warm=(), time_limit:
         d = -z
         d[s] += 1.0
         R = _RidgeOn(T, y, np.flatnonzero((z > 0) | (d != 0)), gam, E.cache)  # the segment's support (z's and s's)
-        z = z + _line_search(R, z, d) * d
+        z = z + _line_search(R, z, d, stop=mon.expired) * d
         z[z < 1e-12] = 0.0  # negligible entries dropped (the plane is taken at this z)
+        if mon.expired(): return E.out(mon.stopped_by, max(0.0, E.top.bound))
     return E.out('enumeration_limit', max(0.0, E.top.bound))
 
 # %% ../nbs/40_extract.ipynb #8e834538
@@ -1562,7 +1567,7 @@ def relax(self:_BranchSearch, node, steps:int|None=None):
         d = -z
         d[s] += 1.0
         R = _RidgeOn(T, y, np.flatnonzero((z > 0) | (d != 0)), gam, self.cache)
-        z = z + _line_search(R, z, d, steps=4) * d
+        z = z + _line_search(R, z, d, steps=4, stop=self.mon.expired) * d
         z[z < 1e-12] = 0.0
     for plane in (new[-self.mix:] if self.mix > 0 else []):
         if self.cut(b): break
@@ -1722,6 +1727,18 @@ def relax_and_branch(problem:ExtractionProblem, K:float, warm=(), cuts=(), time_
     return B.out(status, max(0.0, lower))
 
 # %% ../nbs/40_extract.ipynb #0de5059e
+class _StageMonitor(SearchMonitor):
+    """The monitor of one stage of `exact_solve`: its own time and node limits, the memory limit of the solve, and
+    the solve's Ctrl-C (an interrupt stops the stage, which returns its incumbent and bound like a time limit)."""
+    def __init__(self, parent:SearchMonitor, time_limit:float|None=None, node_limit:int|None=None):
+        super().__init__(time_limit, node_limit, verbose=parent.verbose, name=parent.name,
+                         memory_limit=parent.memory_limit)
+        self.parent = parent
+
+    def expired(self, nodes=None) -> bool:
+        if self.parent.interrupted: self.interrupted = True
+        return SearchMonitor.expired(self, nodes)
+
 def exact_solve(problem:ExtractionProblem, K:float, warm=(), time_limit:float|None=None,
                 monitor:SearchMonitor|None=None, max_candidates:int=BNB_MAX_CANDIDATES, branch_options:dict|None=None):
     """The exact solver behind `RuleExtractor(solver='exact')`, three stages that hand on their incumbent and bound:
@@ -1743,8 +1760,7 @@ def exact_solve(problem:ExtractionProblem, K:float, warm=(), time_limit:float|No
     ```"""
     mon = monitor if monitor is not None else SearchMonitor(time_limit, name='extract-exact')
     left = lambda: None if mon.time_limit is None else max(1e-3, mon.time_limit - mon.elapsed)
-    sub = lambda tl, nodes=None: SearchMonitor(tl, nodes, verbose=mon.verbose, name=mon.name,
-                                               memory_limit=mon.memory_limit)
+    sub = lambda tl, nodes=None: _StageMonitor(mon, tl, nodes)
     warm, lower, iters, stages, cuts = list(warm), 0.0, 0, [], []
     def stage(name, res):
         nonlocal warm, lower, iters

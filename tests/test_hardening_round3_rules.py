@@ -2,11 +2,12 @@
 failed before its fix: a crash on two cut points of one name, time limits that did not cover the binarisation (OGB)
 or did not exist (hierScale), an incumbent lost on Ctrl-C (RuleExtractor's exact solver), unvalidated parameters;
 then hypothesis properties over parameters and small random fits."""
-import os, signal, threading, time
+import os, signal, threading, time, warnings
 import numpy as np
 import pandas as pd
 import pytest
 from sklearn.exceptions import ConvergenceWarning
+from glassworks.validation import ParameterError, InputError
 from glassworks.ogb import RuleBoostingRegressor, RuleBoostingClassifier
 from glassworks.boosting import ThresholdEncoder, threshold_propositions
 
@@ -96,7 +97,7 @@ def test_ogb_time_limit_counts_the_binarisation(wide, cls):
         m = cls(time_limit=1.0).fit(X, target)
     seconds = time.perf_counter() - t
     assert m.stopping_reason_ == 'time_limit' and m.fit_time_ <= seconds
-    assert seconds < 3.5, seconds                  # the Binarizer's own checks (not interruptible) cost ~1 s here
+    assert seconds < 5.0, seconds        # the Binarizer's own checks (not interruptible) cost 1-2 s here; 9-15 s before
     assert m.predict(X).shape == (30,)
 
 
@@ -184,3 +185,226 @@ def test_hierscale_ctrl_c_returns_the_best_model_so_far(hier_data, ctrl_c_live):
     assert m.stats_['stopped_by'] == 'interrupt' and not m.stats_['complete'] and seconds < 2.5
     assert np.isfinite(m.predict(X)).all()
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+# ---- 4. RuleExtractor: Ctrl-C keeps the exact solver's incumbent and bound ------------------------------------------
+@pytest.fixture(scope='module')
+def gb60():
+    "Friedman #1 and 60 boosted trees: the exact solve at K = 10 runs for minutes unless stopped (kernels warmed)."
+    from sklearn.datasets import make_friedman1
+    from sklearn.ensemble import GradientBoostingRegressor
+    from glassworks.extract import RuleExtractor
+    X, y = make_friedman1(200, random_state=0)
+    gb = GradientBoostingRegressor(n_estimators=60, max_depth=3, random_state=0).fit(X, y)
+    RuleExtractor(gb, max_rules=10, solver='exact', gamma=10.0, time_limit=0.5).fit(X, y)
+    return X, y, gb
+
+
+@main_thread_only
+@pytest.mark.parametrize('after', [0.05, 0.6, 1.5])
+def test_extractor_ctrl_c_returns_the_incumbent_and_its_bound(gb60, ctrl_c_live, after):
+    "Ctrl-C raised KeyboardInterrupt out of `fit` before: the incumbent and its bound were lost."
+    from glassworks.extract import RuleExtractor, is_antichain
+    X, y, gb = gb60
+    heuristic = RuleExtractor(gb, max_rules=10, gamma=10.0).fit(X, y)
+    timer = _interrupt_after(after)
+    try:
+        t = time.perf_counter()
+        ex = RuleExtractor(gb, max_rules=10, solver='exact', gamma=10.0).fit(X, y)
+        seconds = time.perf_counter() - t
+    finally: timer.cancel()
+    assert seconds < after + 1.0, seconds
+    assert ex.stats_['stopped_by'] == 'interrupt' and not ex.optimal_ and 'interrupt' in ex.summary()
+    assert 0 <= ex.lower_bound_ <= ex.objective_ and ex.gap_ == pytest.approx(ex.objective_ - ex.lower_bound_)
+    assert ex.objective_ <= heuristic.objective_ + 1e-9                  # seeded with the CBCD choice
+    assert is_antichain(ex.table_, ex.nodes_) and ex.stats_['budget_used'] <= 10
+    assert np.isfinite(ex.predict(X)).all()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+@main_thread_only
+def test_extractor_ctrl_c_during_the_gamma_cv(gb60, ctrl_c_live):
+    "An interrupt in the serial CV over gamma stops it between candidates; the fit goes on to a model at once."
+    from glassworks.extract import RuleExtractor
+    X, y, gb = gb60
+    timer = _interrupt_after(0.3)
+    try:
+        t = time.perf_counter()
+        ex = RuleExtractor(gb, max_rules=10, cv=5, n_lambdas=200).fit(X, y)
+        seconds = time.perf_counter() - t
+    finally: timer.cancel()
+    assert ex.stats_['stopped_by'] == 'interrupt' and seconds < 2.0 and np.isfinite(ex.predict(X)).all()
+
+
+# ---- 5. parameters: our ParameterError, naming the parameter, or a working fit -------------------------------------
+def _huge_ints_checked() -> bool:
+    "Does `check_scalar` read integers beyond int64 (np.isfinite cannot)? (00_validation's, not this suite's.)"
+    from glassworks.validation import check_scalar
+    try: check_scalar(10**30, 'n', low=1)
+    except TypeError: return False
+    except ParameterError: pass
+    return True
+
+
+HUGE = pytest.param(10**30, marks=pytest.mark.xfail(
+    not _huge_ints_checked(), raises=TypeError, strict=True,
+    reason="validation.check_scalar calls np.isfinite on a Python int beyond int64 (TypeError); 00_validation's fix"))
+BAD = [0, -1, 2.5, 'abc', None, float('nan'), float('inf'), -float('inf'), 1e308, True, 10**18, -10**18, HUGE, b'x',
+       [], [1, 'a'], {}, np.float64('nan'), 1e-300]
+
+rng3 = np.random.default_rng(3)
+X16 = rng3.normal(size=(16, 3))
+Y16 = X16[:, 0] + X16[:, 0] * X16[:, 1] + 0.1 * rng3.normal(size=16)
+
+
+def _make(name, **params):
+    from glassworks.hierscale import HierScaleRegressor
+    from glassworks.extract import RuleExtractor
+    if name == 'extract':
+        from sklearn.ensemble import GradientBoostingRegressor
+        params.setdefault('ensemble', GradientBoostingRegressor(n_estimators=3, max_depth=2, random_state=0))
+    if name == 'hierscale': params.setdefault('n_lambda', 8)        # a short path: the suite stays fast
+    return dict(ogb_reg=RuleBoostingRegressor, ogb_clf=RuleBoostingClassifier, hierscale=HierScaleRegressor,
+                extract=RuleExtractor)[name](**params)
+
+
+def _param_names(name):
+    import inspect
+    return sorted(set(inspect.signature(type(_make(name)).__init__).parameters) - {'self', 'n_jobs', 'verbose'})
+
+
+def fit_or_refuse(name, **params):
+    """Fit on 16 rows: either our ParameterError/InputError naming a parameter, or a fitted model whose predictions are
+    finite. Anything else (a numpy or numba error, a TypeError) fails."""
+    est = _make(name, **params)
+    y = Y16 > 0 if name == 'ogb_clf' else Y16
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        try: est.fit(X16, y)
+        except ParameterError as e:
+            assert any(f'`{k}`' in str(e) or k in str(e) for k in params), (params, str(e))
+            return 'refused'
+        except InputError: return 'refused'
+    p = est.predict(X16)
+    assert p.shape == (16,) and (name == 'ogb_clf' or np.isfinite(p).all()), (params, p)
+    return 'fitted'
+
+
+@pytest.mark.parametrize('name', ['ogb_reg', 'ogb_clf', 'hierscale', 'extract'])
+@pytest.mark.parametrize('value', BAD)
+def test_every_parameter_with_a_bad_value(name, value):
+    "Each constructor parameter in turn set to `value`: refused with our error naming it, or fitted correctly."
+    for k in _param_names(name):
+        if k in ('n_rules', 'max_complexity') and isinstance(value, int) and value > 10**6: continue   # fits, slowly
+        if k == 'ensemble' and value is None: continue          # None: "give a tree ensemble" (no name to match)
+        fit_or_refuse(name, **{k: value})
+
+
+@pytest.mark.parametrize('cv', ['abc', b'cv', 2.5, True, 1, [1, 2], [[1, 2]], object(), [], float('nan')])
+@pytest.mark.parametrize('name', ['hierscale', 'extract'])
+def test_cv_is_validated(name, cv):
+    "RuleExtractor(cv='abc') reached numpy ('only integer scalar arrays ...'): a string has a `split` method."
+    with pytest.raises(ParameterError, match='cv'):
+        _make(name, cv=cv).fit(X16, Y16)
+
+
+def test_cv_splits_are_used():
+    "Splitters and index pairs (arrays or masks) still work, and the splits are checked against the rows."
+    from sklearn.model_selection import KFold
+    pairs = [(np.arange(8), np.arange(8, 16)), (np.arange(8, 16), np.arange(16) < 8)]
+    for name in ('hierscale', 'extract'):
+        for cv in (KFold(2), pairs, 2):
+            assert fit_or_refuse(name, cv=cv) == 'fitted'
+        with pytest.raises(ParameterError, match=r'row indices in \[0, 16\)'):
+            _make(name, cv=[(np.arange(8), np.arange(8, 17))]).fit(X16, Y16)
+
+
+@pytest.mark.parametrize('bad', ['abc', [1.0, 'a'], {}, True, [np.nan], [2.0, 3.0], []])
+def test_hierscale_lambdas_validated(bad):
+    "lambdas='abc' raised numpy's ValueError ('could not convert string to float')."
+    with pytest.raises(ParameterError, match='lambdas'):
+        _make('hierscale', lambdas=bad).fit(X16, Y16)
+
+
+@pytest.mark.parametrize('bad', [[1, 'a'], {}, b'x', True, [1.0, 2.0]])
+def test_extractor_budget_array_validated(bad):
+    "budget=[1, 'a'] raised numpy's ValueError, budget={} a TypeError."
+    with pytest.raises(ParameterError, match='budget'):
+        _make('extract', budget=bad, max_rules=2).fit(X16, Y16)
+
+
+# ---- 6. properties: any parameter values, any small table ----------------------------------------------------------
+from hypothesis import HealthCheck, given, note, settings, strategies as st   # noqa: E402
+
+PROPERTY = settings(max_examples=30, derandomize=True, database=None, deadline=None, print_blob=False,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+VALUES = st.one_of(st.sampled_from([v for v in BAD if not hasattr(v, 'marks')]),
+                   st.integers(-10**12, 10**12), st.floats(allow_nan=True, allow_infinity=True),
+                   st.text(max_size=3), st.sampled_from(['auto', 'cv', 'paper', 'bnb', 'exact', 'squared']))
+
+
+@PROPERTY
+@given(data=st.data())
+def test_parameters_property(data):
+    "One or two parameters of one estimator set to anything: our error naming one of them, or a working fit."
+    name = data.draw(st.sampled_from(['ogb_reg', 'ogb_clf', 'hierscale', 'extract']), label='estimator')
+    keys = data.draw(st.lists(st.sampled_from(_param_names(name)), min_size=1, max_size=2, unique=True))
+    params = {k: data.draw(VALUES, label=k) for k in keys}
+    for k in ('n_rules', 'max_complexity', 'n_lambdas', 'max_rule_length', 'beam_width'):   # fits, slowly
+        if isinstance(params.get(k), int) and params[k] > 1000: params[k] = 1000
+    fit_or_refuse(name, **params)
+
+
+@st.composite
+def small_tables(draw):
+    "A table of 4 to 30 rows: columns with ties (few levels, long runs), continuous, or nearly constant; and a target."
+    n, p = draw(st.integers(4, 30)), draw(st.integers(1, 4))
+    seed = draw(st.integers(0, 2**31 - 1))
+    r = np.random.default_rng(seed)
+    cols = []
+    for _ in range(p):
+        kind = draw(st.sampled_from(['levels', 'runs', 'normal', 'tiny_gaps', 'binary']))
+        if kind == 'levels': c = r.integers(0, draw(st.integers(2, 8)), n).astype(float)
+        elif kind == 'runs': c = np.repeat(np.arange(6.), np.diff(np.r_[0, np.sort(r.integers(0, n, 5)), n]))[:n]
+        elif kind == 'normal': c = r.normal(size=n) * 10.0 ** draw(st.integers(-3, 3))
+        elif kind == 'tiny_gaps': c = 1 + r.integers(0, 4, n) * 1e-9
+        else: c = r.integers(0, 2, n).astype(float)
+        cols.append(c)
+    X = np.column_stack(cols)
+    target = draw(st.sampled_from(['normal', 'column', 'levels']))
+    y = r.normal(size=n) if target == 'normal' else X[:, 0].copy() if target == 'column' else r.integers(0, 3, n) * 1.
+    return X, y
+
+
+FIT_OPTIONS = {
+    'ogb_reg': [dict(n_rules=3), dict(n_rules=3, language='fastogb'), dict(n_rules=3, language='quantile'),
+                dict(n_rules=3, search='greedy', weights='line'), dict(n_rules=2, loss='poisson'),
+                dict(n_rules=3, include_linear_terms=True)],
+    'ogb_clf': [dict(n_rules=3), dict(n_rules=3, search='beam'), dict(n_rules=3, language='fastogb')],
+    'hierscale': [dict(n_lambda=6), dict(n_lambda=6, cv=2), dict(n_lambda=4, standardize=True)],
+    'extract': [dict(max_rules=2, gamma=1.0), dict(max_rules=2, gamma=1.0, solver='exact', time_limit=5),
+                dict(penalty=0.5, gamma=10.0)],
+}
+
+
+@PROPERTY
+@given(data=st.data(), table=small_tables())
+def test_small_random_fits(data, table):
+    "Small random tables (ties, runs, 1e-9 gaps): no crash, and finite predictions, or our InputError."
+    X, y = table
+    name = data.draw(st.sampled_from(sorted(FIT_OPTIONS)), label='estimator')
+    params = data.draw(st.sampled_from(FIT_OPTIONS[name]), label='params')
+    if name == 'ogb_reg' and params.get('loss') == 'poisson': y = np.abs(y)
+    if name == 'ogb_clf': y = y > np.median(y)
+    note(f'X={X!r}\ny={y!r}')
+    est = _make(name, **params)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        try: est.fit(X, y)
+        except InputError: return                         # e.g. one class, a constant column for hierScale
+    p = est.predict(X)
+    assert p.shape == (len(X),)
+    if name != 'ogb_clf': assert np.isfinite(p).all()
+    if name.startswith('ogb'):
+        names = list(est.binarizer_.get_feature_names_out())
+        assert len(set(names)) == len(names)
