@@ -62,14 +62,9 @@ class _RuleBoosting(GlassworksEstimator):
         return tags
 
     def _check_y_given(self, y):
-        "None and 2-D column targets, with scikit-learn's messages and warning."
-        if y is None:
-            raise InputError(f"{type(self).__name__} requires y to be passed, but the target y is None.")
-        if np.asarray(y).ndim == 2 and np.asarray(y).shape[1] == 1:
-            import warnings
-            from sklearn.exceptions import DataConversionWarning
-            warnings.warn("A column-vector y was passed when a 1d array was expected; it is flattened.",
-                          DataConversionWarning, stacklevel=3)
+        """A missing y is refused before the binarisation, with `check_y`'s message (which later flattens a column
+        vector, with scikit-learn's warning: one warning, not two)."""
+        if y is None: check_y(y, task='regression')
 
     def _check_fitted(self):
         from sklearn.utils.validation import check_is_fitted

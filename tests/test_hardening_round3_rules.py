@@ -408,3 +408,35 @@ def test_small_random_fits(data, table):
     if name.startswith('ogb'):
         names = list(est.binarizer_.get_feature_names_out())
         assert len(set(names)) == len(names)
+
+
+# ---- 7. targets: one warning for a column vector; a ragged y (00_validation's) --------------------------------------
+@pytest.mark.parametrize('name', ['ogb_reg', 'ogb_clf'])
+def test_column_vector_y_warns_once(name):
+    "Rule boosting warned twice (its own check, then check_y's)."
+    from sklearn.exceptions import DataConversionWarning
+    y = (Y16 > 0 if name == 'ogb_clf' else Y16).reshape(-1, 1)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter('always')
+        _make(name, n_rules=2).fit(X16, y)
+    assert sum(issubclass(w.category, DataConversionWarning) for w in seen) == 1
+    with pytest.raises(InputError, match='requires y to be passed'): _make(name).fit(X16, None)
+
+
+def _ragged_y_refused() -> bool:
+    from glassworks.validation import check_y
+    try: check_y([[1.0, 2.0], [3.0]], task='regression')
+    except InputError: return True
+    except ValueError: return False
+    return True
+
+
+@pytest.mark.xfail(not _ragged_y_refused(), raises=ValueError, strict=True,
+                   reason="validation._column: np.asarray of a ragged y raises numpy's ValueError (00_validation)")
+@pytest.mark.parametrize('name', ['ogb_reg', 'hierscale'])
+def test_ragged_y_is_refused(name):
+    with pytest.raises(InputError): _make(name).fit(X16[:2], [[1.0, 2.0], [3.0]])
+
+
+def test_ragged_y_is_refused_by_the_extractor():
+    with pytest.raises(InputError): _make('extract').fit(X16[:2], [[1.0, 2.0], [3.0]])
