@@ -14,7 +14,7 @@ from .validation import (check_X, check_X_y, check_predict_X, check_scalar, chec
                                    is_dataframe, InputError, ParameterError)
 
 # %% auto #0
-__all__ = ['CERTIFICATE_ATTRIBUTES', 'resident_bytes', 'SearchMonitor', 'GlassworksEstimator', 'ExactSolverMixin',
+__all__ = ['CERTIFICATE_ATTRIBUTES', 'resident_bytes', 'fit_clock', 'SearchMonitor', 'GlassworksEstimator', 'ExactSolverMixin',
            'GlassworksClassifier', 'GlassworksRegressor']
 
 # %% ../nbs/01_base.ipynb #bc123499
@@ -32,6 +32,18 @@ def resident_bytes() -> int:
         import resource
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         return int(peak) * (1 if sys.platform == 'darwin' else 1024)
+
+# %% ../nbs/01_base.ipynb #bd248c31
+def fit_clock() -> tuple:
+    """(wall clock, this thread's compile seconds) now: where a `SearchMonitor` started with `since=` counts from.
+
+    ```python
+    >>> t0, c0 = fit_clock(); mon = SearchMonitor().start(since=(t0 - 5.0, c0)); mon.elapsed >= 5.0
+    True
+
+    ```"""
+    return time.perf_counter(), compile_seconds(this_thread=True)
+
 
 # %% ../nbs/01_base.ipynb #bed494a4
 class SearchMonitor:
@@ -58,11 +70,10 @@ class SearchMonitor:
         self.stream = stream if stream is not None else sys.stderr
         self.start()
 
-    def start(self):
+    def start(self, since:tuple|None=None): # a `fit_clock()` taken earlier: count from then (None: now)
         "(Re)start the clock and clear the trace."
-        self.t0 = time.perf_counter()
+        self.t0, self.c0 = since if since is not None else fit_clock()
         self._last_print = -np.inf
-        self.c0 = compile_seconds(this_thread=True)
         self.rss0 = resident_bytes() if self.memory_limit is not None else 0
         self._memory_read = time.perf_counter()
         self.upper, self.lower, self.nodes, self.trace, self.stopped_by = np.inf, -np.inf, 0, [], None
@@ -150,9 +161,11 @@ def update(self:SearchMonitor, upper:float|None=None, lower:float|None=None, nod
 # %% ../nbs/01_base.ipynb #dae5d89e
 def _watched(fit):
     """`fit`, with numba's compilation during it announced once (`glassworks.compiling`) and its seconds kept in
-    `compile_seconds_`."""
+    `compile_seconds_`; the moment it began is kept in `_fit_clock`, so that a time limit covers validation and
+    binarisation too (the searches start their `SearchMonitor` from it)."""
     @functools.wraps(fit)
     def fit_watched(self, *args, **kwargs):
+        self._fit_clock = fit_clock()
         with compiling(type(self).__name__) as c: out = fit(self, *args, **kwargs)
         self.compile_seconds_ = c.seconds
         return out

@@ -254,7 +254,8 @@ def _split_input(bz, X, cat_mask, names):
                                          "while a minimum of 1 is required.")
     num = [j for j in range(len(names)) if not cat_mask[j]]
     from pandas.api.types import is_numeric_dtype
-    bad = [names[j] for j in num if not is_numeric_dtype(df.dtypes.iloc[j])]
+    dtypes = df.dtypes.tolist()                     # once: a Series lookup per column cost ~0.2 ms (5000 columns: 1 s)
+    bad = [names[j] for j in num if not is_numeric_dtype(dtypes[j])]
     if bad:
         raise InputError(f"column(s) {bad[:5]} are not numeric: list them in `categorical_features` "
                          "(or leave it 'auto').")

@@ -4,6 +4,7 @@
 
 # %% ../nbs/15_numdp.ipynb #be708e55
 from __future__ import annotations
+import threading
 import numpy as np
 from numba import njit
 from .compiling import install_locators
@@ -15,9 +16,10 @@ from .treedp import SearchResult, leaf_result
 from fastcore.basics import patch
 
 # %% auto #0
-__all__ = ['BINARY', 'CLASSES', 'SQUARED', 'TOL', 'NO_DONOR', 'encode', 'NumericData', 'binary_columns', 'split_view',
-           'leaf_loss', 'one_binary', 'one_classes', 'one_squared', 'depth_one', 'split_points', 'child_bounds',
-           'shrink', 'feature_order', 'depth_two', 'Search', 'leaf_of', 'search_numeric']
+__all__ = ['BINARY', 'CLASSES', 'SQUARED', 'TOL', 'NO_DONOR', 'NO_STOP', 'WATCH_FROM', 'WATCH_EVERY', 'encode', 'NumericData',
+           'binary_columns', 'split_view', 'leaf_loss', 'one_binary', 'one_classes', 'one_squared', 'depth_one',
+           'split_points', 'child_bounds', 'shrink', 'feature_order', 'depth_two', 'run_watched', 'Search', 'leaf_of',
+           'search_numeric']
 
 # %% ../nbs/15_numdp.ipynb #271db025
 BINARY, CLASSES, SQUARED = 0, 1, 2   # what a node's sweeps read: two classes at unit weight, any classes, squared loss
@@ -501,16 +503,18 @@ def _store(rec, f1, lastu, nextu, lbL, lbR, seen, cum, B, lb0, mono, pL, pR):
 
 NO_DONOR = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0), np.zeros(0), np.zeros(0, np.int64),
             np.zeros(0, np.int64))   # an empty record: no donor
+NO_STOP = np.zeros(1, np.int64)      # a stop flag nobody raises (never written)
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def depth_two(kind, rows, codes, bits, ranks, label, target, w, sim, K, price, min_leaf, ub, out, donor=NO_DONOR,
-              record=False, donor2=NO_DONOR, shift2=0.0):
+              record=False, donor2=NO_DONOR, shift2=0.0, stop=NO_STOP):
     """The best tree of depth <= 2 on the view if it costs less than `ub`, else inf. out[0:3] is the root split
     (f, lastu, nextu; f = -2 for a tree of depth <= 1, whose split is out[3:6]), out[3:6] and out[6:9] the
     children's splits (f = -1: a leaf); out[9] counts the split points evaluated, out[10] those a donor bounded.
     `donor`: the record (u, v, L, R, starts, ends by feature) of a subproblem whose rows are a subset of these;
     `donor2` one of a superset, whose extra rows weigh `shift2` (Proposition 5). With `record`, returns this solve's
-    record too, else an empty one.
+    record too, else an empty one. When another thread sets `stop[0]`, it returns at the next split point with what
+    it has (an unfinished answer: the caller discards it, see `run_watched`).
 
     ```python
     >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 2, dtype=float); D = NumericData(X, X[:, 0] != X[:, 1])
@@ -564,6 +568,7 @@ def depth_two(kind, rows, codes, bits, ranks, label, target, w, sim, K, price, m
         head = 0
         tail = 1
         while head < tail:
+            if stop[0]: return found, rec
             lo, hi = shrink(Q[head, 0], Q[head, 1], Q[head, 2], Q[head, 3], lbL, lbR, cum, B, price, ub, mono)
             a, c = Q[head, 2], Q[head, 3]
             head += 1
@@ -598,6 +603,42 @@ def depth_two(kind, rows, codes, bits, ranks, label, target, w, sim, K, price, m
         if record: _store(rec, f1, lastu, nextu, lbL, lbR, seen, cum, B, price, mono, pL, pR)
         if ub <= 2 * price + TOL: break
     return found, rec
+
+# %% ../nbs/15_numdp.ipynb #abab14e6
+WATCH_FROM = 20_000   # view size (features x rows) from which a depth-two call runs watched
+WATCH_EVERY = 0.02    # seconds between two looks at the monitor
+
+def run_watched(kernel, # a numba function compiled with nogil=True, whose last argument is a stop flag
+                args:tuple, # its other arguments
+                monitor:SearchMonitor): # limits to watch (time, memory, Ctrl-C)
+    """`(kernel(*args, stop), stopped)`, the kernel run in a worker thread while this thread watches `monitor`; at a
+    limit `stop[0]` is raised and the kernel returns early (`stopped` True: its answer is unfinished).
+
+    ```python
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 2, dtype=float); D = NumericData(X, X[:, 0] != X[:, 1])
+    >>> args = (D.kind, D.rows, D.codes, D.bits, D.ranks, D.label, D.target, D.w, D.w, D.K, 0.0, 1, np.inf,
+    ...         np.zeros(11, np.int64), NO_DONOR, False, NO_DONOR, 0.0)
+    >>> (cost, _), stopped = run_watched(depth_two, args, SearchMonitor()); cost, stopped
+    (0.0, False)
+
+    ```"""
+    stop, box = np.zeros(1, np.int64), []
+    def work():
+        try: box.append((True, kernel(*args, stop)))
+        except BaseException as e: box.append((False, e))   # noqa: BLE001 (re-raised in this thread)
+    worker = threading.Thread(target=work, daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(WATCH_EVERY)
+            if not stop[0] and monitor.expired(): stop[0] = 1
+    finally:
+        if worker.is_alive():                               # a KeyboardInterrupt here: stop the kernel first
+            stop[0] = 1
+            worker.join()
+    ok, value = box[0]
+    if not ok: raise value
+    return value, bool(stop[0])
 
 # %% ../nbs/15_numdp.ipynb #99f72019
 class _Stop(Exception):
@@ -683,9 +724,13 @@ class Search:
         out[9:] = 0
         if d == 2:
             args = (D.kind, rows, codes, D.bits, D.ranks, D.label, D.target, D.w, self.sim, D.K, self.price,
-                    self.min_leaf, ub, out)
-            v, rec = depth_two(*args, NO_DONOR if donor is None else donor, True,
-                               NO_DONOR if donor2 is None else donor2, shift2)
+                    self.min_leaf, ub, out, NO_DONOR if donor is None else donor, True,
+                    NO_DONOR if donor2 is None else donor2, shift2)
+            if self.mon is None or rows.size < WATCH_FROM: v, rec = depth_two(*args, NO_STOP)
+            else:                                   # a long call: watched from this thread (`run_watched`)
+                if not depth_two.signatures: self._compile_two(args)
+                (v, rec), stopped = run_watched(depth_two, args, self.mon)
+                if stopped: raise _Stop
             self.record = rec
             self.stats['evaluations'] += int(out[9])
             self.stats['donor_bounded'] += int(out[10])
@@ -693,6 +738,11 @@ class Search:
         c, f, a, b = depth_one(D.kind, rows, codes, D.bits, D.label, D.target, D.w, D.K, self.price, self.min_leaf)
         out[0], out[3], out[4], out[5] = -2, f, a, b
         return (c if c < ub - TOL else np.inf), out
+
+    def _compile_two(self, args):
+        "Compile (or load) `depth_two` in this thread, on a one-feature, two-row view: the monitor counts it so."
+        tiny = (np.ascontiguousarray(args[1][:1, :2]), np.ascontiguousarray(args[2][:1, :2]))
+        depth_two(args[0], *tiny, *args[3:12], np.inf, np.zeros(11, np.int64), *args[14:], NO_STOP)
 
     def _split_search(self, rows, codes, d, ub, key, c0):
         "Depth > 2: interval branch and bound over every feature's split points, children solved recursively."

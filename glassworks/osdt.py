@@ -174,7 +174,7 @@ def _run_search(self:OSDTClassifier, A, yy, w, bnds, min_leaf):
     lam = float(self.regularization)
     if mode == 'bnb': ensure_compiled()          # compile (or load) the kernel before the clock starts
     mon = SearchMonitor(self.time_limit, self.node_limit, self.verbose, name=f'osdt-{mode}',
-                        memory_limit=self.memory_limit)
+                        memory_limit=self.memory_limit).start(since=getattr(self, '_fit_clock', None))
     if mode == 'numeric':
         tree, stats, complete = self._fit_numeric(A, yy, w, classes, lam, min_leaf, mon)
         return tree, mon, stats, complete

@@ -203,7 +203,7 @@ def _run_numeric(self:OSRTRegressor, A, yy, w, keep, min_leaf):
         raise ParameterError("metric='l1' needs 0/1 features: X has numeric columns, and the search over every "
                              "threshold has squared loss only; pass a `binarizer`.")
     mon = SearchMonitor(self.time_limit, self.node_limit, verbose=int(self.verbose), name='osrt',
-                        memory_limit=self.memory_limit)
+                        memory_limit=self.memory_limit).start(since=getattr(self, '_fit_clock', None))
     data = NumericData(A[keep], yy[keep], w[keep], 'regression', feature_names=self.feature_names_)
     res = search_numeric(data, float(self.regularization), self.max_depth, min_leaf, mon,
                          binary_features=binary_columns(A))
@@ -219,7 +219,7 @@ def _run_search(self:OSRTRegressor, A, yy, w):
                     feature_names=self.feature_names_)
     lam = float(self.regularization)
     mon = SearchMonitor(self.time_limit, self.node_limit, verbose=int(self.verbose), name='osrt',
-                        memory_limit=self.memory_limit)
+                        memory_limit=self.memory_limit).start(since=getattr(self, '_fit_clock', None))
     limited = self.time_limit is not None or self.node_limit is not None
     g = ((lambda: greedy_regression_tree(A[keep], yy[keep], w[keep], lam * data.norm, self.max_depth, self.metric,
                                          self.feature_names_)) if limited else None)   # built lazily
