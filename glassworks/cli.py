@@ -222,9 +222,13 @@ def split_target(df:pd.DataFrame, target:str, method:str):
     tasks = METHODS[method].tasks
     task = tasks[0] if len(tasks) == 1 else None      # a method that fits both: the target decides
     if task is None: task = 'regression' if _is_numeric(y) and y.nunique() > 2 else 'classification'
+    if method == 'osdt' and y.dtype.kind == 'f' and not np.all(np.mod(y.to_numpy(), 1) == 0):
+        example = y[np.mod(y.to_numpy(), 1) != 0].iloc[0]
+        raise CLIError(f"method osdt is a classifier, but the target {_show(target)} holds numbers such as "
+                       f"{_show(_plain(example))}: use osrt (or ogb) for a numeric target, or give it class labels")
     if task == 'regression' and not _is_numeric(y):
-        example = next((v for v in y if not isinstance(v, (int, float, np.number)) or isinstance(v, (bool, np.bool_))),
-                       y.iloc[0])
+        odd = y[pd.to_numeric(y, errors='coerce').isna()]       # a value that is not a number, if there is one
+        example = odd.iloc[0] if len(odd) else y.iloc[0]
         raise CLIError(f"method {method} is a regression method and needs a numeric target, but {_show(target)} holds "
                        f"values such as {_show(example)}")
     return X, y, task
@@ -298,7 +302,7 @@ def _numeric_columns(X:pd.DataFrame, method:str):
                            "(osdt, osrt and ogb binarise categories)")
     return X.astype(np.float64)
 
-# %% ../nbs/92_cli.ipynb #4a757f12
+# %% ../nbs/92_cli.ipynb #05abed3f
 DEFAULT_TIME_LIMIT = 300.0   # seconds: the default `--time-limit` of `glassworks fit`
 
 from numba.core import event as _numba_event
@@ -524,12 +528,12 @@ def fit_method(X:pd.DataFrame, y:pd.Series, method:str, task:str, say=print, qui
     elif m.input == 'table': A, encoding = X, 'binarized'  # the estimator binarises itself
     else: A = _numeric_columns(X, method)
     yy = y.to_numpy() if task == 'classification' or method == 'osdt' else y.to_numpy(np.float64)
-    budget.stage = f"fitting {type(est).__name__}"
     left = budget.remaining()
     if left is not None:
-        if left <= 0: raise CLIError(f"the time limit of {budget.limit:g} s ran out before the fit began "
-                                     "(numba's compilation not counted); give a larger --time-limit")
+        if left <= 0: raise CLIError(f"{budget.message()} (numba's compilation not counted); give a larger "
+                                     "--time-limit, or --time-limit none")
         if 'time_limit' in est.get_params(deep=False): est.set_params(time_limit=left)
+    budget.stage = f"fitting {type(est).__name__}"
     say(f"fitting {type(est).__name__} on {X.shape[0]} rows ...")
     t0 = time.perf_counter()
     limit = budget.limit if budget.limit is not None else options.get('time_limit')
@@ -724,7 +728,7 @@ def _check_envelope(env:dict, path):
         if env['encoding'] != 'raw': raise bad("a hierScale model reads the columns themselves ('encoding': 'raw')")
         _check_hierscale(env['model'], cols)
 
-# %% ../nbs/92_cli.ipynb #12e3811b
+# %% ../nbs/92_cli.ipynb #bfbf691e
 def _same_file(a, b) -> bool:
     "Are `a` and `b` one file (also through symbolic or hard links)? False when either does not exist."
     try: return os.path.samefile(a, b)
