@@ -29,6 +29,27 @@ def _text_output(out):
     return ''
 
 
+def _pages() -> dict:
+    "Site page name (the notebook's or markdown file's path under nbs/ without its number prefix) -> its file."
+    out = {}
+    for f in sorted((ROOT / 'nbs').rglob('*')):
+        if f.suffix not in ('.ipynb', '.md') or '.ipynb_checkpoints' in f.parts: continue
+        rel = f.relative_to(ROOT / 'nbs').with_suffix('')
+        out[str(rel.parent / re.sub(r'^\d+[a-z]?_', '', rel.name)).lstrip('./')] = f.relative_to(ROOT).as_posix()
+    return out
+
+
+def repository_links(md:str) -> str:
+    """The site's relative links (`osdt.html`, `tutorials/raw_table.html#a`) as paths in the repository
+    (`nbs/11_osdt.ipynb`), which work on the repository page and in a clone; a link to no page is an error."""
+    pages = _pages()
+    def one(m):
+        name, anchor = m.group(1), m.group(2) or ''
+        if name not in pages: raise KeyError(f"README links to {name}.html, which no notebook or page of nbs/ makes")
+        return f"]({pages[name]}{anchor})"
+    return re.sub(r'\]\(((?:[\w-]+/)*[\w-]+)\.html(#[\w-]+)?\)', one, md)
+
+
 def render(nb_path=ROOT / 'nbs' / 'index.ipynb'):
     "Markdown for the README from the landing notebook."
     nb, parts = json.loads(Path(nb_path).read_text()), []
@@ -46,7 +67,7 @@ def render(nb_path=ROOT / 'nbs' / 'index.ipynb'):
             if txt is None: parts.append(''.join(out['data']['text/markdown']).strip('\n'))
             elif txt.strip(): parts.append(f"```\n{txt.rstrip()}\n```")
     header = '<!-- generated from nbs/index.ipynb by docs/readme.py (or nbdev_readme): edit the notebook -->'
-    return header + '\n\n' + '\n\n'.join(parts) + '\n'
+    return header + '\n\n' + repository_links('\n\n'.join(parts)) + '\n'
 
 
 if __name__ == '__main__':

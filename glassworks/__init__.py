@@ -9,7 +9,7 @@ _EXPORTS = {
     'Binarizer': 'binarize',
     'Tree': 'models', 'Leaf': 'models', 'Split': 'models', 'Rule': 'models', 'Condition': 'models',
     'RuleList': 'models', 'RuleEnsemble': 'models', 'model_from_dict': 'models', 'model_from_json': 'models',
-    'load': 'datasets', 'list_datasets': 'datasets',
+    'load': 'datasets', 'list_datasets': 'datasets', 'Dataset': 'datasets', 'RashomonSet': 'rashomon',
     'compile_all': 'registry',
     'InputError': 'validation', 'ParameterError': 'validation',
 }
