@@ -330,11 +330,13 @@ def _fitted_attributes(classifier:bool=False) -> str:
         Why fitting stopped: 'n_rules', 'max_complexity', 'no_query' (no rule improves the objective), 'time_limit',
         'memory_limit', 'interrupt' (Ctrl-C), 'separated', 'diverged' or 'linearly_dependent_query_extent'.
     fit_time_ : float
-        Seconds `fit` took.
+        Seconds `fit` took (the binarisation included; numba's compilation not), what `time_limit` counts.
     compile_seconds_ : float
         Seconds `fit` spent compiling numba kernels (0 once they are cached).
     stats_ : dict
-        Search statistics: nodes explored, number of propositions, rules, time.
+        Search statistics: nodes explored, number of propositions, rules, time, and `columns_encoded`: the input
+        columns that got propositions (fewer than `n_features_in_` when a limit or Ctrl-C stopped the binarisation;
+        a `ConvergenceWarning` then says so, as it does for any stop by a limit).
     binarizer_ : Binarizer or ThresholdEncoder
         The fitted encoder behind `propositions_`: a quantile `Binarizer` (language 'quantile') or a `ThresholdEncoder`.
     linear_terms_ : list of (int, float, float)
