@@ -261,7 +261,9 @@ def check_binary(X:np.ndarray, names, what='X'):
 # %% ../nbs/00_validation.ipynb #136d2f9f
 def _column(y, what):
     if y is None: raise InputError(f"This estimator requires {what} to be passed, but the target {what} is None.")
-    arr = np.asarray(y)
+    try: arr = np.asarray(y)
+    except ValueError:                         # numpy refuses ragged nesting ("inhomogeneous shape")
+        raise InputError(f"{what} must be 1-D; it holds sequences of different lengths.") from None
     if arr.ndim == 2 and arr.shape[1] == 1:   # scikit-learn accepts a column vector with a DataConversionWarning
         if what == 'y':
             import warnings
