@@ -62,8 +62,9 @@ PAGES = [*ESTIMATOR_PAGES,
       'glassworks.models.model_from_dict', 'glassworks.models.model_from_json']),
     ('datasets', 'Datasets', 'The benchmark tables: catalogue, download, checksum and cache.', 'datasets',
      ['glassworks.datasets.load', 'glassworks.datasets.list_datasets', 'glassworks.datasets.Dataset']),
-    ('utilities', 'Compilation and errors', 'Compiling the numba kernels ahead of time; the errors glassworks raises.',
-     None, ['glassworks.registry.compile_all', 'glassworks.validation.InputError',
+    ('utilities', 'Saving, compilation and errors', 'Loading a saved estimator; compiling the numba kernels ahead of '
+     'time; the errors glassworks raises.',
+     None, ['glassworks.base.load_model', 'glassworks.registry.compile_all', 'glassworks.validation.InputError',
             'glassworks.validation.ParameterError']),
 ]
 GROUPS = [('Estimators', [slug for slug, *_ in ESTIMATOR_PAGES]),

@@ -10,7 +10,7 @@ _EXPORTS = {
     'Tree': 'models', 'Leaf': 'models', 'Split': 'models', 'Rule': 'models', 'Condition': 'models',
     'RuleList': 'models', 'RuleEnsemble': 'models', 'model_from_dict': 'models', 'model_from_json': 'models',
     'load': 'datasets', 'list_datasets': 'datasets', 'Dataset': 'datasets', 'RashomonSet': 'rashomon',
-    'compile_all': 'registry',
+    'compile_all': 'registry', 'load_model': 'base',
     'InputError': 'validation', 'ParameterError': 'validation',
 }
 __all__ = ['__version__', *_EXPORTS]

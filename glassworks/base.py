@@ -14,8 +14,8 @@ from .validation import (check_X, check_X_y, check_predict_X, check_scalar, chec
                                    is_dataframe, InputError, ParameterError)
 
 # %% auto #0
-__all__ = ['CERTIFICATE_ATTRIBUTES', 'resident_bytes', 'fit_clock', 'SearchMonitor', 'GlassworksEstimator', 'ExactSolverMixin',
-           'GlassworksClassifier', 'GlassworksRegressor']
+__all__ = ['CERTIFICATE_ATTRIBUTES', 'SAVE_FORMAT', 'resident_bytes', 'fit_clock', 'SearchMonitor', 'GlassworksEstimator',
+           'ExactSolverMixin', 'GlassworksClassifier', 'GlassworksRegressor', 'load_model']
 
 # %% ../nbs/01_base.ipynb #bc123499
 def resident_bytes() -> int:
@@ -438,3 +438,126 @@ class GlassworksRegressor(RegressorMixin, GlassworksEstimator):
     1.0
 
     ```"""
+
+# %% ../nbs/01_base.ipynb #0d8a659c
+SAVE_FORMAT = 1   # the layout version `save` writes and `load` reads
+
+def _glassworks_class(path:str):
+    "The glassworks class named `module.Class` (nothing outside the package is ever rebuilt from a file)."
+    import importlib
+    mod, _, name = path.rpartition('.')
+    if not (mod == 'glassworks' or mod.startswith('glassworks.')):
+        raise InputError(f"a saved model may only name glassworks classes, not {path!r}.")
+    try: return getattr(importlib.import_module(mod), name)
+    except (ImportError, AttributeError): raise InputError(f"no class {path!r} in this glassworks.") from None
+
+def _encode(v):
+    "`v` as tagged JSON data (see above); objects that are not data become `{'not_saved': type}`."
+    if v is None or isinstance(v, (bool, str)): return v
+    if isinstance(v, (int, float)) and not isinstance(v, (np.integer, np.floating)): return v
+    if isinstance(v, (np.bool_, np.integer, np.floating)): return {'scalar': v.item(), 'dtype': str(v.dtype)}
+    if isinstance(v, np.ndarray):
+        data = [_encode(x) for x in v.ravel().tolist()] if v.dtype == object else v.ravel().tolist()
+        return {'array': data, 'dtype': str(v.dtype), 'shape': list(v.shape)}
+    if isinstance(v, list): return [_encode(x) for x in v]
+    if isinstance(v, tuple) and hasattr(v, '_fields') and type(v).__module__.startswith('glassworks'):
+        return {'namedtuple': f'{type(v).__module__}.{type(v).__name__}', 'fields': [_encode(x) for x in v]}
+    if isinstance(v, tuple): return {'tuple': [_encode(x) for x in v]}
+    if isinstance(v, dict): return {'dict': [[_encode(k), _encode(x)] for k, x in v.items()]}
+    mod = type(v).__module__
+    if mod == 'glassworks.models' and hasattr(v, 'to_dict'): return {'model': v.to_dict()}
+    if mod.startswith('glassworks.') and hasattr(v, '__dict__') and not callable(v):
+        return {'object': f'{mod}.{type(v).__name__}', 'state': _encode(vars(v))}
+    return {'not_saved': f'{mod}.{type(v).__qualname__}'}
+
+def _decode(v):
+    "The inverse of `_encode` (what was not saved comes back as None)."
+    if isinstance(v, list): return [_decode(x) for x in v]
+    if not isinstance(v, dict): return v
+    if 'scalar' in v: return np.dtype(v['dtype']).type(v['scalar'])
+    if 'array' in v:
+        dt = np.dtype(v['dtype'])
+        data = [_decode(x) for x in v['array']] if dt.kind == 'O' else v['array']
+        out = np.empty(len(data), dtype=dt)
+        out[:] = data
+        return out.reshape(v['shape'])
+    if 'tuple' in v: return tuple(_decode(x) for x in v['tuple'])
+    if 'namedtuple' in v: return _glassworks_class(v['namedtuple'])(*[_decode(x) for x in v['fields']])
+    if 'dict' in v: return {_decode(k): _decode(x) for k, x in v['dict']}
+    if 'model' in v:
+        from glassworks.models import model_from_dict
+        return model_from_dict(v['model'])
+    if 'object' in v:
+        obj = object.__new__(_glassworks_class(v['object']))
+        obj.__dict__.update(_decode(v['state']))
+        return obj
+    if 'not_saved' in v: return None
+    raise InputError(f"not a glassworks model file: unknown entry with keys {sorted(v)[:5]}.")
+
+# %% ../nbs/01_base.ipynb #690081ff
+@patch
+def save(self:GlassworksEstimator, path, # the JSON file to write
+         overwrite:bool=False): # replace an existing file
+    """Write this fitted estimator to `path` as JSON and return the path; `type(est).load(path)` or
+    `load_model(path)` reads it back.
+
+    ```python
+    >>> import tempfile, pathlib
+    >>> from glassworks.osdt import OSDTClassifier
+    >>> m = OSDTClassifier(0.1).fit([[0, 0], [0, 1], [1, 0], [1, 1]], ['a', 'a', 'b', 'b'])
+    >>> p = m.save(pathlib.Path(tempfile.mkdtemp()) / 'tree.json')
+    >>> OSDTClassifier.load(p).predict([[1, 0], [0, 1]]).tolist()
+    ['b', 'a']
+
+    ```"""
+    import json, tempfile, pathlib
+    check_is_fitted(self)
+    path = pathlib.Path(path)
+    if path.exists() and not overwrite: raise InputError(f"{path} exists; pass overwrite=True to replace it.")
+    doc = dict(glassworks_estimator=SAVE_FORMAT, version=_version(),
+               type=f'{type(self).__module__}.{type(self).__name__}', state=_encode(vars(self)))
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f'.{path.name}.', suffix='.tmp')
+    try:
+        with os.fdopen(fd, 'w') as f: json.dump(doc, f)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp): os.remove(tmp)
+        raise
+    return path
+
+def _version() -> str:
+    import glassworks
+    return glassworks.__version__
+
+def load_model(path): # a file written by `save`
+    """The fitted estimator saved in `path`, whatever its class.
+
+    ```python
+    >>> import tempfile, pathlib
+    >>> from glassworks.osrt import OSRTRegressor
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / 'm.json'
+    >>> p = OSRTRegressor(0.1).fit([[0], [0], [1], [1]], [1.0, 1.2, 3.0, 3.2]).save(p)
+    >>> type(load_model(p)).__name__, load_model(p).predict([[1]]).tolist()
+    ('OSRTRegressor', [3.1])
+
+    ```"""
+    import json
+    try:
+        with open(path) as f: doc = json.load(f)
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise InputError(f"cannot read a saved model from {path}: {e}") from None
+    if not isinstance(doc, dict) or doc.get('glassworks_estimator') != SAVE_FORMAT or 'type' not in doc:
+        raise InputError(f"{path} is not a model file written by glassworks' `save` (format {SAVE_FORMAT}).")
+    cls = _glassworks_class(doc['type'])
+    if not (isinstance(cls, type) and issubclass(cls, GlassworksEstimator)):
+        raise InputError(f"{path} names {doc['type']}, which is not a glassworks estimator.")
+    est = cls.__new__(cls)
+    est.__dict__.update(_decode(doc['state']))
+    return est
+
+@patch(cls_method=True)
+def load(cls:GlassworksEstimator, path): # a file written by `save`
+    "The fitted estimator saved in `path`; it must be of this class (or a subclass). See `save`."
+    est = load_model(path)
+    if not isinstance(est, cls): raise InputError(f"{path} holds a {type(est).__name__}, not a {cls.__name__}.")
+    return est
