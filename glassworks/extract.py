@@ -277,7 +277,8 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
         fitted, X = self._ensemble_state(X)
         A, yy, sw = self._validate_fit(X, y, 'regression', sample_weight)
         self._set_ensemble(A, yy, sw, fitted, sample_weight)
-        mon = SearchMonitor(self.time_limit, verbose=self.verbose, name='RuleExtractor', memory_limit=self.memory_limit)
+        mon = SearchMonitor(self.time_limit, verbose=self.verbose, name='RuleExtractor',   # from the start of `fit`
+                            memory_limit=self.memory_limit).start(since=getattr(self, '_fit_clock', None))
         with mon.interruptible():     # Ctrl-C: the CV, the path and the exact solver stop with their best so far
             prob, K, stats = self._extraction_problem(A, yy, sw, mon)
             nodes, complete = self._choose_nodes(prob, K, stats, mon)

@@ -164,7 +164,8 @@ class HierScaleRegressor(GlassworksRegressor):
         X, y, w = self._validate_fit(X, y, 'regression', sample_weight)
         self._check_fit_params(w)                     # before the (costly) path on all the data
         wp = None if (w == 1).all() else w            # all ones: the unweighted code path, bit for bit
-        mon = SearchMonitor(self.time_limit, name=type(self).__name__, memory_limit=self.memory_limit)
+        mon = SearchMonitor(self.time_limit, name=type(self).__name__,   # from the start of `fit`, as the trees'
+                            memory_limit=self.memory_limit).start(since=getattr(self, '_fit_clock', None))
         with mon.interruptible():                     # Ctrl-C: the path and the CV so far
             full = self._full_path(X, y, wp, _share(mon, 1 + self._n_folds(X, y)))   # a path per fold follows
             folds = self._folds(X, y, w)

@@ -200,8 +200,10 @@ def _boost(self:_RuleBoosting, B, y, sample_weight=None, L=None, monitor=None):
 
 @patch
 def _monitor(self:_RuleBoosting) -> SearchMonitor:
-    "The fit's monitor, started before the binarisation: `time_limit` and `memory_limit` count all the work of `fit`."
-    return SearchMonitor(self.time_limit, name=type(self).__name__, memory_limit=self.memory_limit)
+    """The fit's monitor, counting from the start of `fit` (`_fit_clock`, as the trees' monitors do): `time_limit` and
+    `memory_limit` cover all the work of `fit`, validation and binarisation included."""
+    return SearchMonitor(self.time_limit, name=type(self).__name__,
+                         memory_limit=self.memory_limit).start(since=getattr(self, '_fit_clock', None))
 
 @patch
 def _warn_stopped(self:_RuleBoosting):
