@@ -302,7 +302,7 @@ def _numeric_columns(X:pd.DataFrame, method:str):
                            "(osdt, osrt and ogb binarise categories)")
     return X.astype(np.float64)
 
-# %% ../nbs/92_cli.ipynb #05abed3f
+# %% ../nbs/92_cli.ipynb #b3664e60
 DEFAULT_TIME_LIMIT = 300.0   # seconds: the default `--time-limit` of `glassworks fit`
 
 from numba.core import event as _numba_event
@@ -728,7 +728,7 @@ def _check_envelope(env:dict, path):
         if env['encoding'] != 'raw': raise bad("a hierScale model reads the columns themselves ('encoding': 'raw')")
         _check_hierscale(env['model'], cols)
 
-# %% ../nbs/92_cli.ipynb #bfbf691e
+# %% ../nbs/92_cli.ipynb #518e6d7f
 def _same_file(a, b) -> bool:
     "Are `a` and `b` one file (also through symbolic or hard links)? False when either does not exist."
     try: return os.path.samefile(a, b)
@@ -1028,7 +1028,7 @@ def add_commands(sub):
     f.add_argument('--time-limit', type=_time_limit_arg, default=DEFAULT_TIME_LIMIT, metavar='SECONDS',
                    help=f"seconds for the whole fit, reading and binarising included, numba's first-use compilation "
                         f"not (default {DEFAULT_TIME_LIMIT:g}; 0 or 'none': no limit). A search that reaches it keeps "
-                        "its best model so far (osdt, osrt, ogb, extract); any other stage stops with an error")
+                        "its best model so far; any other stage stops with an error")
     f.add_argument('--max-rules', type=int, help='ogb: number of rules; extract: rule budget')
     f.add_argument('--n-bins', type=int,
                    help='quantile bins per numeric column when binarising (osdt/osrt default 4, ogb 5)')
