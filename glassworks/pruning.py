@@ -1770,8 +1770,9 @@ def exact_solve(problem:ExtractionProblem, K:float, warm=(), time_limit:float|No
         warm = [res['nodes'], *warm]
         mon.update(upper=res['upper'], lower=lower, nodes=iters)
         done = res['upper'] - lower <= 1e-6 * abs(res['upper'])      # relative: q scales with y^2
-        return dict(res, lower=min(lower, res['upper']), status='optimal' if done else res['status'],
-                    method='+'.join(stages), monitor=mon) if done or mon.expired() else None
+        if not done and not mon.expired(): return None
+        return dict(res, lower=min(lower, res['upper']), method='+'.join(stages), monitor=mon,
+                    status='optimal' if done else mon.stopped_by)     # why the solve stopped, not only this stage
     tl = left()
     res = relax_and_enumerate(problem, K, warm, monitor=sub(None if tl is None else tl / 3))
     if res['status'] != 'not_applicable':
