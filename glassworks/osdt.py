@@ -209,8 +209,8 @@ def _fit_numeric(self:OSDTClassifier, A, yy, w, classes, lam, min_leaf, mon):
 def _fit_dp(self:OSDTClassifier, A, yy, w, data, classes, lam, min_leaf, mon):
     "Run `glassworks.treedp.search_tree` seeded by the warm start, and refit the leaves; (tree, stats, complete)."
     # a warm-start tree seeds the DP's budget too; the greedy one is built only if the first round is not enough
-    seed = ((lambda: self._warm(A, yy, w, classes, lam)[0]) if isinstance(self.incumbent, str) else
-            self._warm(A, yy, w, classes, lam)[0])
+    seed = ((lambda: self._warm(A, yy, w, classes, lam, mon)[0]) if isinstance(self.incumbent, str) else
+            self._warm(A, yy, w, classes, lam, mon)[0])
     res = search_tree(data, lam, max_depth=self.max_depth, monitor=mon, incumbent=seed,
                       memory_limit=self.memory_limit, min_leaf=min_leaf,
                       anytime=self.explore == 'hybrid')   # descents raise the bound steadily (treedp, Prop. 12)
@@ -221,8 +221,8 @@ def _fit_dp(self:OSDTClassifier, A, yy, w, data, classes, lam, min_leaf, mon):
 
 # %% ../nbs/11_osdt.ipynb #637ec2c1
 @patch
-def _warm(self:OSDTClassifier, A, yy, w, classes, lam):
-    "(tree or None, objective or inf, hint or inf) from `incumbent`."
+def _warm(self:OSDTClassifier, A, yy, w, classes, lam, mon=None):
+    "(tree or None, objective or inf, hint or inf) from `incumbent`; the greedy one stops growing at `mon`'s limits."
     ws = self.incumbent
     if ws is None: return None, np.inf, np.inf
     if isinstance(ws, Tree):
@@ -230,7 +230,8 @@ def _warm(self:OSDTClassifier, A, yy, w, classes, lam):
             raise InputError(f"incumbent tree has {len(ws.feature_names)} features; X has {A.shape[1]}.")
         t = refit_leaves(ws, A, yy, w, classes)
     elif ws == 'greedy':
-        t = greedy_classification_tree(A, yy, w, lam, classes, self.feature_names_, self.max_depth)
+        t = greedy_classification_tree(A, yy, w, lam, classes, self.feature_names_, self.max_depth,
+                                       stop=None if mon is None else mon.expired)
     else: return None, np.inf, float(ws)
     if (self.max_depth is not None and t.depth > self.max_depth) or \
        (self.max_leaves is not None and t.n_leaves > self.max_leaves): return None, np.inf, np.inf
@@ -239,7 +240,7 @@ def _warm(self:OSDTClassifier, A, yy, w, classes, lam):
 @patch
 def _fit_bnb(self:OSDTClassifier, A, yy, w, data, classes, lam, bnds, mon):
     "Run `glassworks.treebnb.search_leaf_sets` from the warm start; (tree, stats, complete)."
-    warm, warm_obj, hint = self._warm(A, yy, w, classes, lam)
+    warm, warm_obj, hint = self._warm(A, yy, w, classes, lam, mon)
     if warm is not None: mon.update(upper=warm_obj)
     res = search_leaf_sets(data, lam, incumbent=warm_obj, hint=hint, policy=self.policy, bounds=bnds,
                            max_depth=self.max_depth, max_leaves=self.max_leaves, monitor=mon)

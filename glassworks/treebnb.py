@@ -22,9 +22,9 @@ from .treedp import TreeData
 
 
 # %% auto #0
-__all__ = ['POLICIES', 'BOUND_DEFAULTS', 'max_leaves_apriori', 'max_leaves_incumbent', 'max_new_leaves', 'tree_from_leaves',
-           'refit_leaves', 'tree_regularized_risk', 'greedy_classification_tree', 'resolve_bounds', 'ensure_compiled',
-           'LeafSetResult', 'search_leaf_sets']
+__all__ = ['POLICIES', 'GREEDY_CELLS', 'BOUND_DEFAULTS', 'max_leaves_apriori', 'max_leaves_incumbent', 'max_new_leaves',
+           'tree_from_leaves', 'refit_leaves', 'tree_regularized_risk', 'greedy_classification_tree', 'resolve_bounds',
+           'ensure_compiled', 'LeafSetResult', 'search_leaf_sets']
 
 # %% ../nbs/11a_treebnb.ipynb #3063f9dd
 def max_leaves_apriori(lam:float) -> int:
@@ -954,9 +954,32 @@ def tree_regularized_risk(tree:Tree, lam:float) -> float:
     return float(sum(l.loss for l in leaves) + lam * len(leaves))
 
 # %% ../nbs/11a_treebnb.ipynb #aa413772
+GREEDY_CELLS = 2 ** 22   # rows x features of one block when scoring every feature's split at once (32 MB)
+
+def _gini_of_splits(A, rows, yy, w, K:int) -> np.ndarray:
+    """Weighted Gini impurity (summed over both sides) of splitting `rows` on each feature of `A`; inf where a side
+    is empty. One matrix product per block of features: class weights on the true side, the rest by subtraction."""
+    onehot = np.zeros((rows.size, K + 1))
+    onehot[np.arange(rows.size), yy[rows]] = w[rows]
+    onehot[:, K] = 1.0                                   # the last column counts rows (weights may be zero)
+    total = onehot.sum(0)
+    out = np.empty(A.shape[1])
+    step = max(1, GREEDY_CELLS // max(1, rows.size))
+    for lo in range(0, A.shape[1], step):
+        true = (A[rows, lo:lo + step] > 0.5).T.astype(np.float64) @ onehot        # (features, K + 1)
+        false = total - true
+        g = np.zeros(true.shape[0])
+        for side in (true[:, :K], false[:, :K]):
+            n = side.sum(1)
+            g += np.where(n > 0, n - (side ** 2).sum(1) / np.where(n > 0, n, 1), 0.0)
+        g[(true[:, K] == 0) | (false[:, K] == 0)] = np.inf                       # no split: one side empty
+        out[lo:lo + step] = g
+    return out
+
 def greedy_classification_tree(A, yy, w, lam:float, classes, feature_names, max_depth:int|None=None,
-                               depth_cap:int=8) -> Tree:
+                               depth_cap:int=8, stop=None) -> Tree:
     """A CART-like warm start on 0/1 features: grow by weighted Gini, then keep a split only if it pays lam per leaf.
+    `stop`: a function of no arguments; once it returns True the nodes not grown yet stay leaves (a time limit).
 
     ```python
     >>> A = np.array([[0, 1], [0, 1], [1, 0], [1, 1]]); y = np.array([0, 0, 1, 1])
@@ -975,19 +998,11 @@ def greedy_classification_tree(A, yy, w, lam:float, classes, feature_names, max_
     def grow(rows, used, depth):
         leaf = _leaf(rows, yy, w, W, classes)
         lcost = cost(rows) + lam * W
-        if depth >= limit or cost(rows) <= lam * W: return leaf, lcost
-        best, bf = np.inf, -1
-        for f in range(A.shape[1]):
-            if f in used: continue
-            go = A[rows, f] > 0.5
-            if go.all() or not go.any(): continue
-            g = 0.0
-            for part in (rows[go], rows[~go]):
-                c = np.bincount(yy[part], weights=w[part], minlength=K)
-                n = c.sum()
-                g += n - (c ** 2).sum() / n if n > 0 else 0.0
-            if g < best - 1e-12: best, bf = g, f
-        if bf < 0: return leaf, lcost
+        if depth >= limit or cost(rows) <= lam * W or (stop is not None and stop()): return leaf, lcost
+        g = _gini_of_splits(A, rows, yy, w, K)
+        g[list(used)] = np.inf
+        if not np.isfinite(g).any(): return leaf, lcost
+        bf = int(np.flatnonzero(g <= g.min() + 1e-12)[0])          # the first of the (near-)best
         go = A[rows, bf] > 0.5
         (l, cl), (r, cr) = grow(rows[~go], used | {bf}, depth + 1), grow(rows[go], used | {bf}, depth + 1)
         if cl + cr < lcost - 1e-9 * W: return Split(bf, 0.5, l, r, n_samples=int(rows.size)), cl + cr
