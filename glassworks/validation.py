@@ -52,6 +52,13 @@ class InputTypeError(InputError, TypeError):
     ```"""
 
 # %% ../nbs/00_validation.ipynb #5ff1be0f
+def _short(value, n:int=40) -> str:
+    "`repr(value)`, cut to `n` characters (a 5,000-digit integer is not a message, and Python will not print it)."
+    if isinstance(value, numbers.Integral) and abs(int(value)).bit_length() > 4 * n:
+        return f"an integer of about {int(abs(int(value)).bit_length() * 0.30103) + 1} digits"
+    s = repr(value)
+    return s if len(s) <= n else f"{s[:n // 2]}...{s[-n // 4:]} ({len(s)} characters)"
+
 def check_scalar(value, name:str, kind=numbers.Real, low=None, high=None,
                  include_low:bool=True, include_high:bool=True, allow_none:bool=False):
     """Check that hyperparameter `name` is a `kind` scalar in the interval given by `low`/`high`; return it.
@@ -74,7 +81,10 @@ def check_scalar(value, name:str, kind=numbers.Real, low=None, high=None,
     if not isinstance(value, kinds):
         want = ' or '.join(getattr(k, '__name__', str(k)) for k in kinds)
         raise ParameterError(f"`{name}` must be of type {want}, got {type(value).__name__} ({value!r}).")
-    if isinstance(value, numbers.Real) and not np.isfinite(value):
+    if isinstance(value, numbers.Integral):      # Python ints have no bound; numpy and the kernels stop at 2**63
+        if not -2**63 <= value < 2**63:
+            raise ParameterError(f"`{name}` must fit in 64 bits (|value| < 2**63), got {_short(value)}.")
+    elif isinstance(value, numbers.Real) and not np.isfinite(value):
         raise ParameterError(f"`{name}` must be finite, got {value!r}.")
     if low is not None and (value < low or (value == low and not include_low)):
         op = '>=' if include_low else '>'
