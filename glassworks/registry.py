@@ -66,9 +66,9 @@ def _build_tree(task:str, o:dict):
                time_limit=o.get('time_limit'), verbose=int(bool(o.get('verbose'))))
 
 def _build_hierscale(task:str, o:dict):
-    "hierScale: a path of 30 penalties, chosen by cross-validation."
+    "hierScale: a path of 30 penalties, chosen by cross-validation, within the time limit as given."
     cls = METHODS['hierscale'].estimator_class(task)
-    return cls(n_lambda=30, random_state=0, verbose=int(bool(o.get('verbose'))))
+    return cls(n_lambda=30, random_state=0, time_limit=o.get('time_limit'), verbose=int(bool(o.get('verbose'))))
 
 def _build_ogb(task:str, o:dict):
     "Orthogonal gradient boosting: `max_rules` rules of at most `max_depth` conditions, `n_bins` - 1 cut points."
@@ -156,7 +156,7 @@ METHODS = {m.name: m for m in [
            ('Hazimeh, Mazumder. Learning Hierarchical Interactions at Scale: A Convex Optimization Approach. '
             'AISTATS 2020'), '20_hierscale',
            {'regression': 'hierscale.HierScaleRegressor'}, 'numeric', _build_hierscale, _warm_hierscale,
-           ('regularization', 'max_depth', 'max_rules', 'time_limit', 'n_bins')),
+           ('regularization', 'max_depth', 'max_rules', 'n_bins')),
     Method('ogb', 'additive rule ensembles by orthogonal gradient boosting',
            'Yang, Le Bodic, Kamp, Boley. Orthogonal Gradient Boosting for Simpler Additive Rule Ensembles. '
            'AISTATS 2024',
