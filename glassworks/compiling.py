@@ -96,7 +96,6 @@ class _Compilations(event.Listener):
         self.local = threading.local()
         self.total = 0.0
         self.lock = threading.Lock()
-        self.noticed = False
 
     def _state(self):
         st = self.local
@@ -137,9 +136,10 @@ class _Block:
     "The state of one `compiling` block: its compile seconds and the notice timer."
     def __init__(self, what, stream, after):
         self.what, self.stream, self.after, self.seconds, self.timer = what, stream, after, 0.0, None
+        self.noticed = False
 
     def _started(self):
-        if _LISTENER.noticed or self.timer is not None or self.after == float('inf'): return
+        if self.noticed or self.timer is not None or self.after == float('inf'): return
         self.timer = threading.Timer(max(self.after - self.seconds, 0.0), self._notice)
         self.timer.daemon = True
         self.timer.start()
@@ -151,8 +151,8 @@ class _Block:
             self.timer = None
 
     def _notice(self):
-        if _LISTENER.noticed: return
-        _LISTENER.noticed = True
+        if self.noticed: return
+        self.noticed = True
         print(f"glassworks: compiling the numba kernels of {self.what} on first use (once: they are cached in "
               f"{cache_location()}; `glassworks compile` does it ahead of time)", file=self.stream or sys.stderr,
               flush=True)

@@ -13,6 +13,7 @@ from .treedp import TreeData, search_tree
 from .treebnb import POLICIES, resolve_bounds, ensure_compiled, search_leaf_sets
 from .treebnb import tree_from_leaves, refit_leaves, tree_regularized_risk, greedy_classification_tree
 from .rashomon import RashomonSet
+from .compiling import compiling
 from .numdp import NumericData, search_numeric, binary_columns
 from fastcore.basics import patch
 
@@ -296,7 +297,8 @@ def rashomon_set(self:OSDTClassifier, X, y, sample_weight=None, *, # as for `fit
                  n_best:int|None=None): # or the best n_best trees
     """The Rashomon set of this estimator's problem (same objective, `max_depth`, `min_samples_leaf`, class
     weights, binarizer): a `glassworks.rashomon.RashomonSet` of `Tree`s over `feature_names_`. Fits the estimator
-    first. Needs the DP search (not `max_leaves`); time and node limits do not apply to the set.
+    first. Needs the DP search (not `max_leaves`). `time_limit` and `memory_limit` apply to the fit and again to the
+    set's build: a build they stop returns a partial set (`complete` False) that says what it certifies.
 
     ```python
     >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 3); y = X[:, 0] ^ X[:, 1]
@@ -305,16 +307,19 @@ def rashomon_set(self:OSDTClassifier, X, y, sample_weight=None, *, # as for `fit
     (2, ['x0', 'x1'])
 
     ```"""
-    if self.max_leaves is not None or self.search == 'bnb':
-        raise ParameterError("rashomon_set uses the DP engine: leave max_leaves=None and search 'auto' or 'dp'.")
-    self.fit(X, y, sample_weight)
-    if getattr(self, 'numeric_', False):
-        raise ParameterError("Rashomon sets are built over 0/1 features; X has numeric columns: pass a `binarizer`.")
-    A, yy, w = self._validate_fit(X, y, 'classification', sample_weight)
-    w = self._class_weighted(yy, w)
-    keep = w > 0
-    classes = [c.item() if hasattr(c, 'item') else c for c in self.classes_]
-    data = TreeData(A[keep], yy[keep], w[keep], feature_names=self.feature_names_, classes=classes)
-    return RashomonSet(data, float(self.regularization), self.max_depth, self._min_leaf_rows(w), epsilon=epsilon,
-                       threshold=threshold, n_best=n_best, transform=self._validate_predict)
+    with compiling(f'{type(self).__name__}.rashomon_set'):   # its first use compiles more kernels: said
+        if self.max_leaves is not None or self.search == 'bnb':
+            raise ParameterError("rashomon_set uses the DP engine: leave max_leaves=None and search 'auto' or 'dp'.")
+        self.fit(X, y, sample_weight)
+        if getattr(self, 'numeric_', False):
+            raise ParameterError("Rashomon sets are built over 0/1 features; X has numeric columns: pass a "
+                                 "`binarizer`.")
+        A, yy, w = self._validate_fit(X, y, 'classification', sample_weight)
+        w = self._class_weighted(yy, w)
+        keep = w > 0
+        classes = [c.item() if hasattr(c, 'item') else c for c in self.classes_]
+        data = TreeData(A[keep], yy[keep], w[keep], feature_names=self.feature_names_, classes=classes)
+        return RashomonSet(data, float(self.regularization), self.max_depth, self._min_leaf_rows(w), epsilon=epsilon,
+                           threshold=threshold, n_best=n_best, transform=self._validate_predict,
+                           time_limit=self.time_limit, memory_limit=self.memory_limit)
 

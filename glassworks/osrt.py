@@ -10,6 +10,7 @@ from .base import GlassworksRegressor, ExactSolverMixin, CERTIFICATE_ATTRIBUTES,
 from .validation import check_scalar, check_option, ParameterError
 from .treedp import TreeData, search_tree, weighted_median
 from .rashomon import RashomonSet
+from .compiling import compiling
 from .models import Tree, Leaf, Split
 from .numdp import NumericData, search_numeric, binary_columns
 from fastcore.basics import patch
@@ -259,8 +260,9 @@ def rashomon_set(self:OSRTRegressor, X, y, sample_weight=None, *, # as for `fit`
                  threshold:float|None=None, # or <= threshold
                  n_best:int|None=None): # or the best n_best trees
     """The Rashomon set of this estimator's problem (same objective, metric, `max_depth`, `min_samples_leaf`,
-    binarizer): a `glassworks.rashomon.RashomonSet` of `Tree`s over `feature_names_`. Fits the estimator first;
-    time and node limits do not apply to the set.
+    binarizer): a `glassworks.rashomon.RashomonSet` of `Tree`s over `feature_names_`. Fits the estimator first.
+    `time_limit` and `memory_limit` apply to the fit and again to the set's build: a build they stop returns a
+    partial set (`complete` False) that says what it certifies.
 
     ```python
     >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5); y = np.array([1., 1., 3., 5.] * 5)
@@ -269,10 +271,13 @@ def rashomon_set(self:OSRTRegressor, X, y, sample_weight=None, *, # as for `fit`
     (3, [0.03, 0.04])
 
     ```"""
-    self.fit(X, y, sample_weight)
-    A, yy, w = self._validate_fit(X, y, task='regression', sample_weight=sample_weight, allow_constant=False)
-    keep = w > 0
-    data = TreeData(A[keep], yy[keep], w[keep], task='regression', metric=self.metric,
-                    feature_names=self.feature_names_)
-    return RashomonSet(data, float(self.regularization), self.max_depth, self._min_leaf_rows(w), epsilon=epsilon,
-                       threshold=threshold, n_best=n_best, transform=self._validate_predict)
+    with compiling(f'{type(self).__name__}.rashomon_set'):   # its first use compiles more kernels: said
+        self.fit(X, y, sample_weight)
+        A, yy, w = self._validate_fit(X, y, task='regression', sample_weight=sample_weight, allow_constant=False)
+        keep = w > 0
+        data = TreeData(A[keep], yy[keep], w[keep], task='regression', metric=self.metric,
+                        feature_names=self.feature_names_)
+        return RashomonSet(data, float(self.regularization), self.max_depth, self._min_leaf_rows(w),
+                           epsilon=epsilon, threshold=threshold, n_best=n_best, transform=self._validate_predict,
+                           time_limit=self.time_limit, memory_limit=self.memory_limit)
+
