@@ -51,6 +51,9 @@ _NOT_DONE = -(2 ** 62)     # the slot's set was never enumerated
 _NO_SPLIT = 2 ** 62        # the subproblem cannot split (bound on its split trees)
 _COUNT_MAX = 2 ** 62       # counts saturate here; the exact (big) counts are then recounted in Python
 _RV, _RF, _RL, _RR, _RC = range(5)   # a tree of an explicit slot: objective, root, left split, right split, count
+_STEPS, _PTOP, _FTOP, _NFRAMES = range(4, 8)   # top[4:]: steps finished, tops of the pair and split stacks, frames
+# a frame: slot, budget, split reached, its rows convolved, pairs at, pairs kept, pairs at the split, splits at, count
+_FS, _FB, _FJ, _FI, _FP, _FN, _FQ, _FF, _FNF = range(9)
 
 @structref.register
 class _StoreType(types.StructRef):
@@ -68,7 +71,8 @@ class Store(structref.StructRefProxy):
     ```"""
 
 structref.define_proxy(Store, _StoreType, ['table', 'keys', 'info', 'vals', 'cnts', 'splits', 'rows', 'top', 'q',
-                                           'q_lam', 'slack', 'mstart', 'mcol', 'mflip', 'two'])
+                                           'q_lam', 'slack', 'mstart', 'mcol', 'mflip', 'two', 'pv', 'pc', 'fs',
+                                           'frames'])
 
 _CACHE_RECORDS = __name__ != '__main__'   # as in treedp: the factory is cached only where the type is the package's
 
@@ -81,13 +85,14 @@ def _store(n_units, q, q_lam, slack, mstart, mcol, mflip, two, capacity=1024):
     table, keys = memo_new(n_units, capacity, 1)
     return _new_store(table, keys, np.zeros((capacity, _N_INFO), np.int64), np.zeros(4 * capacity, np.int64),
                       np.zeros(4 * capacity, np.int64), np.zeros((capacity, 4), np.int64),
-                      np.zeros((capacity, 5), np.int64), np.zeros(4, np.int64), float(q), np.int64(q_lam),
-                      np.int64(slack), mstart, mcol, mflip, bool(two))
+                      np.zeros((capacity, 5), np.int64), np.zeros(8, np.int64), float(q), np.int64(q_lam),
+                      np.int64(slack), mstart, mcol, mflip, bool(two), np.zeros(capacity, np.int64),
+                      np.zeros(capacity, np.int64), np.zeros((64, 4), np.int64), np.zeros((16, 9), np.int64))
 
 @njit(cache=True)
 def _arrays(R):
-    """The store's arrays, for Python: (info, vals, cnts, splits, rows, top);
-    top = [values, splits, rows used, overflow]."""
+    """The store's arrays, for Python: (info, vals, cnts, splits, rows, top); top = [values, splits, rows used,
+    overflow, steps finished, pair stack top, split stack top, frames open]."""
     return R.info, R.vals, R.cnts, R.splits, R.rows, R.top
 
 # %% ../nbs/14_rashomon.ipynb #b18276b2
@@ -180,17 +185,21 @@ def _open_slot(P, R, bits, d):
 @njit(cache=True)
 def _tighten(R, E, me, cnt, d2, km, s, bits, d, budget):
     """Raise slot s's bounds by the engine's lower bound on (bits, d) (engine problem `E`, memo `me`, counters
-    `cnt`, `d2`/`km` as in `treedp._solve`), searched only as far as `budget` (in quanta) needs."""
+    `cnt`, `d2`/`km` as in `treedp._solve`), searched only as far as `budget` (in quanta) needs. An engine node is
+    worth M (W + 4) units of work (`_spend`): it visits every feature's two sides, of W words each."""
     if R.info[s, _SPLB] >= _NO_SPLIT or R.info[s, _DONE] != _NOT_DONE: return
     raw = (budget + R.slack + 1) * R.q + E.tol
+    nodes = cnt[NODES]
     se = solve_node(E, me, cnt, bits, d, raw, d2, km)
+    _spend(cnt, (cnt[NODES] - nodes) * (E.fbits.shape[0] * (bits.shape[0] + 4) - 1))
     lb = np.int64(math.floor((me.vals[se, LB] - E.tol) / R.q)) - R.slack
     if lb > R.info[s, _SPLB]: R.info[s, _SPLB] = lb
     if lb > R.info[s, _LBQ]: R.info[s, _LBQ] = lb
 
 @njit(cache=True)
 def _settle(R, s, tv, tc, n, budget):
-    "Store the n collected (objective, count) pairs, sorted and merged, as slot s's set under `budget`."
+    """Store the n collected (objective, count) pairs, sorted and merged, as slot s's set under `budget` (those above
+    it dropped)."""
     order = argsort_stable(tv, n)
     if R.top[0] + n > R.vals.shape[0]:
         R.vals = _grow1(R.vals, R.top[0] + n)
@@ -200,12 +209,14 @@ def _settle(R, s, tv, tc, n, budget):
     vals, cnts = R.vals, R.cnts
     for t in range(n):
         v, c = tv[order[t]], tc[order[t]]
+        if v > budget: break                                      # a frame resumed under a smaller budget
         if m > 0 and vals[start + m - 1] == v: cnts[start + m - 1] = _add(cnts[start + m - 1], c, R)
         else:
             vals[start + m] = v
             cnts[start + m] = c
             m += 1
     R.top[0] = start + m
+    R.top[_STEPS] += 1
     inf = R.info
     inf[s, _VSTART] = start
     inf[s, _VLEN] = m
@@ -215,14 +226,17 @@ def _settle(R, s, tv, tc, n, budget):
 
 # %% ../nbs/14_rashomon.ipynb #9a8c0059
 @njit(cache=True)
-def _convolve(R, cnt, sL, sR, mult, budget, tv, tc, n):
-    """Append (a + b, mult * count_a * count_b) for each objective a of slot sL and b of sR with a + b <= budget;
-    each pair is a unit of work (`_spend`), and a spent round stops the scan (its caller then discards the slot)."""
+def _convolve(R, cnt, sL, sR, mult, budget, k):
+    """Push (a + b, mult * count_a * count_b) on the pair stack for each objective a of slot sL and b of sR with
+    a + b <= budget, for the split of frame k; True if its split has any. Each pair is a unit of work (`_spend`); a
+    spent round stops the scan after a row of pairs, and the frame keeps the rows done (the next round goes on)."""
     inf, vals, cnts = R.info, R.vals, R.cnts
     a0, na = inf[sL, _VSTART], inf[sL, _VLEN]
     b0, nb = inf[sR, _VSTART], inf[sR, _VLEN]
-    if na == 0 or nb == 0: return tv, tc, n
-    for i in range(na):                                   # both lists ascend: stop each scan at the budget
+    tv, tc, n = R.pv, R.pc, R.top[_PTOP]
+    F = R.frames
+    if na == 0 or nb == 0: return False
+    for i in range(F[k, _FI], na):                        # both lists ascend: stop each scan at the budget
         a = vals[a0 + i]
         if a + vals[b0] > budget: break
         ca = _mul(cnts[a0 + i], mult, R)
@@ -231,8 +245,13 @@ def _convolve(R, cnt, sL, sR, mult, budget, tv, tc, n):
             v = a + vals[b0 + j]
             if v > budget: break
             tv, tc, n = _push(tv, tc, n, v, _mul(ca, cnts[b0 + j], R))
+        F[k, _FI] = i + 1
+        F[k, _FN] = n - F[k, _FP]
         if _spend(cnt, n - n0 + 1): break
-    return tv, tc, n
+    R.pv = tv
+    R.pc = tc
+    R.top[_PTOP] = n
+    return n > F[k, _FQ]
 
 @njit(cache=True)
 def _sides(P, bits, j, left, right):
@@ -263,35 +282,95 @@ def _keep_splits(R, s, found, nsplit):
     R.info[s, _SSTART] = st
     R.info[s, _SLEN] = nsplit
 
+# %% ../nbs/14_rashomon.ipynb #f7a1c0df
+@njit(cache=True)
+def _open_frame(R, k, s, budget):
+    """Frame k of the walk for slot s: the one a stopped round left at level k if it is s's, of a budget at least
+    `budget`, and starts at the top of the stacks; then the split to go on from. Else a new frame (the frames above it
+    are dropped) and -1."""
+    if k >= R.frames.shape[0]: R.frames = _grow2(R.frames, k + 1)
+    F, top = R.frames, R.top
+    if (k < top[_NFRAMES] and F[k, _FS] == s and F[k, _FB] >= budget and F[k, _FP] == top[_PTOP]
+            and F[k, _FF] == top[_FTOP]):
+        top[_PTOP] += F[k, _FN]                # (the frames above it stay: the walk may find them next)
+        top[_FTOP] += F[k, _FNF]
+        F[k, _FB] = budget                     # its pairs from here on are those within this budget
+        return F[k, _FJ]
+    F[k, _FS] = s
+    F[k, _FB] = budget
+    F[k, _FJ] = 0
+    F[k, _FI] = 0
+    F[k, _FP] = top[_PTOP]
+    F[k, _FN] = 0
+    F[k, _FQ] = top[_PTOP]
+    F[k, _FF] = top[_FTOP]
+    F[k, _FNF] = 0
+    top[_NFRAMES] = k + 1
+    return -1
+
+@njit(cache=True)
+def _mark_frame(R, k, j):
+    "Frame k reaches split j: what its slot has collected before j is kept, should the round stop within j."
+    R.frames[k, _FJ] = j
+    R.frames[k, _FI] = 0
+    R.frames[k, _FN] = R.top[_PTOP] - R.frames[k, _FP]
+    R.frames[k, _FQ] = R.top[_PTOP]
+    R.frames[k, _FNF] = R.top[_FTOP] - R.frames[k, _FF]
+
+@njit(cache=True)
+def _close_frame(R, k, s, budget):
+    "Slot s is done: its pairs and splits, taken off the stacks, become its lists; frame k is closed."
+    p, f = R.frames[k, _FP], R.frames[k, _FF]
+    n, nf = R.top[_PTOP] - p, R.top[_FTOP] - f
+    _keep_splits(R, s, R.fs[f:f + nf], nf)
+    _settle(R, s, R.pv[p:p + n], R.pc[p:p + n], n, budget)
+    R.top[_PTOP] = p
+    R.top[_FTOP] = f
+    R.top[_NFRAMES] = k
+
+@njit(cache=True)
+def _push_pair(R, v, c):
+    "Push the pair (objective v, count c) on the pair stack."
+    tv, tc, n = _push(R.pv, R.pc, R.top[_PTOP], v, c)
+    R.pv = tv
+    R.pc = tc
+    R.top[_PTOP] = n
+
+@njit(cache=True)
+def _push_split(R, j, sL, sR, mult):
+    "Push the split (class j, left slot, right slot, multiplicity) on the split stack."
+    t = R.top[_FTOP]
+    if t == R.fs.shape[0]: R.fs = _grow2(R.fs, t + 1)
+    R.fs[t, 0] = j
+    R.fs[t, 1] = sL
+    R.fs[t, 2] = sR
+    R.fs[t, 3] = mult
+    R.top[_FTOP] = t + 1
+
 # %% ../nbs/14_rashomon.ipynb #6421662a
 @njit(cache=True)
-def _enumerate(P, R, E, me, cnt, d2, km, bits, d, budget):
+def _enumerate(P, R, E, me, cnt, d2, km, bits, d, budget, k):
     """The trees on `bits` with at most d levels (-1: any) and objective <= budget (Proposition 2), stored in their
-    slot, which is returned. `P` prices leaves, `E`, `me`, `cnt`, `d2`, `km` are the engine's (see `_tighten`).
-    When the round's work is spent (`_spend`) it returns at once and leaves every unfinished slot as it was."""
+    slot, which is returned; k is the level of the walk. `P` prices leaves, `E`, `me`, `cnt`, `d2`, `km` are the
+    engine's (see `_tighten`). When the round's work is spent (`_spend`) it returns at once: each unfinished slot
+    keeps its frame, and the next round goes on from the split it was at."""
     s = _open_slot(P, R, bits, d)
     if R.info[s, _DONE] >= budget or R.info[s, _LBQ] > budget: return s
     if _spend(cnt, np.int64(1)): return s
     if R.info[s, _EXPLICIT] == 1:
         _enumerate_two(P, R, E, cnt, s, bits, d, budget)
         return s
-    tv = np.empty(16, np.int64)
-    tc = np.empty(16, np.int64)
-    n = np.int64(0)  # typed: see "Compile cost"
-    if R.info[s, _BASEQ] <= budget:                                                 # the leaf
-        tv[0] = R.info[s, _BASEQ]
-        tc[0] = 1
-        n = np.int64(1)
+    j0 = _open_frame(R, k, s, budget)
+    if j0 < 0 and R.info[s, _BASEQ] <= budget: _push_pair(R, R.info[s, _BASEQ], np.int64(1))   # a new frame: the leaf
     M, W = P.fbits.shape[0], bits.shape[0]
-    found = np.empty((M, 4), np.int64)
-    nsplit = np.int64(0)
     if R.info[s, _SPLB] <= budget:
         dc = d - 1 if d > 0 else -1
         if R.two and d == 3 and E.incremental: parent_statistics(E, bits, E.scratch[0])   # children: parent - sibling
         left = np.empty(W, np.uint64)
         right = np.empty(W, np.uint64)
-        for j in range(M):
-            if _spend(cnt, np.int64(1)): break                                  # a split tried: a unit of work
+        for j in range(max(j0, 0), M):
+            if j > j0: _mark_frame(R, k, j)                         # a round stopped in split j goes on from it
+            if _spend(cnt, np.int64(1)): return s                   # a split tried: a unit of work
             if not _sides(P, bits, j, left, right): continue
             sL = _open_slot(P, R, left, dc)
             sR = _open_slot(P, R, right, dc)
@@ -300,23 +379,17 @@ def _enumerate(P, R, E, me, cnt, d2, km, bits, d, budget):
             if not _fits(R, sL, sR, budget): continue
             _tighten(R, E, me, cnt, d2, km, sR, right, dc, budget - R.info[sL, _LBQ])
             if not _fits(R, sL, sR, budget): continue
-            _enumerate(P, R, E, me, cnt, d2, km, left, dc, budget - R.info[sR, _LBQ])
+            _enumerate(P, R, E, me, cnt, d2, km, left, dc, budget - R.info[sR, _LBQ], k + 1)
+            if cnt[ABORT]: return s
             if not _fits(R, sL, sR, budget): continue
-            _enumerate(P, R, E, me, cnt, d2, km, right, dc, budget - R.info[sL, _LBQ])
-            if cnt[ABORT]: break                                                   # spent: nothing is kept
+            _enumerate(P, R, E, me, cnt, d2, km, right, dc, budget - R.info[sL, _LBQ], k + 1)
+            if cnt[ABORT]: return s
             if not _fits(R, sL, sR, budget): continue
             mult = R.mstart[j + 1] - R.mstart[j]
-            n0 = n
-            tv, tc, n = _convolve(R, cnt, sL, sR, mult, budget, tv, tc, n)
-            if n > n0:
-                found[nsplit, 0] = j
-                found[nsplit, 1] = sL
-                found[nsplit, 2] = sR
-                found[nsplit, 3] = mult
-                nsplit += 1
-    if cnt[ABORT]: return s
-    _keep_splits(R, s, found, nsplit)
-    _settle(R, s, tv, tc, n, budget)
+            if _convolve(R, cnt, sL, sR, mult, budget, k): _push_split(R, j, sL, sR, mult)
+            if cnt[ABORT]: return s
+            R.top[_STEPS] += 1
+    _close_frame(R, k, s, budget)
     return s
 
 # %% ../nbs/14_rashomon.ipynb #01b4c8f4
@@ -450,11 +523,13 @@ def _keep_rows(R, s, rows, nr, budget):
 # %% ../nbs/14_rashomon.ipynb #82c7bf9c
 @njit(cache=True)
 def _enumerate_two(P, R, E, cnt, s, bits, d, budget):
-    """Every tree of (bits, d), d = 1 or 2, within the budget, one row each (Proposition 5), in slot s; a root class
-    costs M units of work (`_spend`), and a spent round leaves the slot as it was."""
+    """Every tree of (bits, d), d = 1 or 2, within the budget, one row each (Proposition 5), in slot s. Work units
+    (`_spend`): M^2 for the pair statistics, and M plus the trees found for each root class; a spent round leaves
+    the slot as it was."""
     q = pair_statistics(E, bits, popcount(bits), E.scratch[0])
     tot, single, pair, flip, kind = E.tot[q], E.single[q], E.pair[q], E.units.flip, E.kind
     M = single.shape[0]
+    if _spend(cnt, M * M): return
     h = P.min_leaf - 0.5  # a leaf holds more than h rows
     cell = np.empty(tot.shape[0])
     ov = np.empty((2, M + 1), np.int64)
@@ -471,11 +546,12 @@ def _enumerate_two(P, R, E, cnt, s, bits, d, budget):
         nr = np.int64(1)
     if R.info[s, _SPLB] <= budget:
         for i in range(M):
-            if _spend(cnt, M): return
+            nr0 = nr
             for a in range(2):                                           # the sides x_i = 0 and x_i = 1
                 no[a] = _side_options(R, kind, tot, single, pair, flip, i, a, d, h, budget, ov[a], of[a], cell)
-            if no[0] < 0 or no[1] < 0: continue
-            rows, nr = _root_rows(R, i, ov[0], of[0], no[0], ov[1], of[1], no[1], budget, rows, nr)
+            if no[0] >= 0 and no[1] >= 0:
+                rows, nr = _root_rows(R, i, ov[0], of[0], no[0], ov[1], of[1], no[1], budget, rows, nr)
+            if _spend(cnt, M + nr - nr0): return
     _keep_rows(R, s, rows, nr, budget)
 
 # %% ../nbs/14_rashomon.ipynb #199ffad3
@@ -799,37 +875,38 @@ ROUND_SECONDS = 0.1      # rounds grow to about this long: limits and Ctrl-C are
 PATIENCE = 0.5           # seconds a build tries its threshold at once before it goes by stages (Proposition 7)
 STAGES = 4               # the stages' margins above R*: (theta - R*) / 4^k, k = STAGES, ..., 1, then theta
 
-def _next_round(chunk:int, units:int, seconds:float, progressed:bool, mon:SearchMonitor) -> int:
-    """Work units of the next round: about `ROUND_SECONDS` at the rate measured (at most 4 times the last round), at
-    least twice the last if it finished nothing new (a round starts again from the root, so it must outgrow what it
-    redoes), and no more than the time left allows.
+def _next_round(chunk:int, rate:float, slowest:float, progressed:bool, mon:SearchMonitor) -> int:
+    """Work units of the next round: about `ROUND_SECONDS` at the `rate` of the last round (seconds per unit; at most
+    4 times the last round), at least twice the last if it finished nothing new (a round starts again from the root,
+    so it must outgrow what it redoes), and no more than the time left allows at the `slowest` rate of the recent
+    rounds (units differ in cost: a round of dearer ones must not overrun the limit).
 
     ```python
-    >>> mon = SearchMonitor()
-    >>> _next_round(64, 64, 1e-4, True, mon), _next_round(10**6, 10**6, 1.0, True, mon)
+    >>> mon, tight = SearchMonitor(), SearchMonitor(time_limit=1.0)
+    >>> _next_round(64, 1e-6, 1e-6, True, mon), _next_round(10**6, 1e-6, 1e-6, True, mon)
     (256, 100000)
-    >>> _next_round(10**6, 10**6, 1.0, False, mon), _next_round(10**6, 10**6, 1.0, True, SearchMonitor(time_limit=1e-9))
-    (2000000, 64)
+    >>> _next_round(10**6, 1e-6, 1e-6, False, mon), 240000 < _next_round(10**6, 1e-7, 4e-6, True, tight) <= 250000
+    (2000000, True)
 
     ```"""
-    rate = max(seconds, 1e-9) / max(units, 1)                      # seconds per unit, measured
     nxt = min(4 * chunk, int(ROUND_SECONDS / rate))
     if not progressed: nxt = max(nxt, 2 * chunk)
-    if mon.time_limit is not None: nxt = min(nxt, int(max(mon.time_limit - mon.elapsed, 0.0) / rate))
+    if mon.time_limit is not None: nxt = min(nxt, int(max(mon.time_limit - mon.elapsed, 0.0) / slowest))
     return max(nxt, FIRST_ROUND)
 
 def _in_rounds(step, cnt, mon:SearchMonitor, pace:list, progress, patience:float|None=None) -> str:
     """Call the kernel call `step()` in rounds of `pace[0]` work units (the engine's counters `cnt`: `_spend`) until a
     round finishes: 'done'. Before each round the monitor is asked ('stopped': a limit or Ctrl-C) and, with
     `patience`, the clock ('slow': more seconds than that). `progress()` grows when a round finishes subproblems."""
-    t0 = mon.elapsed
+    t0, rates = mon.elapsed, []
     while not mon.expired():
         if patience is not None and mon.elapsed - t0 > patience: return 'slow'
         cnt[NODES], cnt[ABORT], cnt[BUDGET] = 0, 0, pace[0]
         before, t = progress(), mon.elapsed
         step()
         if not cnt[ABORT]: return 'done'
-        pace[0] = _next_round(pace[0], int(cnt[NODES]), mon.elapsed - t, progress() != before, mon)
+        rates = rates[-3:] + [max(mon.elapsed - t, 1e-9) / max(int(cnt[NODES]), 1)]     # seconds per unit
+        pace[0] = _next_round(pace[0], rates[-1], max(rates), progress() != before, mon)
     return 'stopped'
 
 def _stages(optimum:float, theta:float) -> list:
@@ -986,8 +1063,10 @@ def _budget(self:RashomonSet, theta:float) -> int:
 def _grow(self:RashomonSet, B:_Build, theta:float, patience:float|None=None) -> str:
     "Build the set of threshold `theta` into the store, in rounds: 'done', 'stopped' or 'slow' (see `_in_rounds`)."
     budget, root, top = self._budget(theta), full(self.data.U), _arrays(B.R)[5]
-    def step(): self._root = _enumerate(B.P, B.R, B.E, B.me, B.cnt, B.d2, B.km, root, self._d, budget)
-    progress = lambda: int(top[0] + top[1] + top[2] + B.cnt[ENTRIES])   # pools filled and engine entries made
+    def step():
+        top[_PTOP] = top[_FTOP] = 0                          # a round starts at the root: its frame is at the bottom
+        self._root = _enumerate(B.P, B.R, B.E, B.me, B.cnt, B.d2, B.km, root, self._d, budget, 0)
+    progress = lambda: int(top[_STEPS] + B.cnt[ENTRIES])     # splits and slots finished, engine entries made
     return _in_rounds(step, B.cnt, B.mon, B.pace, progress, patience)
 
 @patch
@@ -1053,8 +1132,15 @@ def _cached(self:RashomonSet, name, make):
 
 @patch
 def _exact_needed(self:RashomonSet) -> bool:
-    "Did an int64 count saturate (the store's flag)? Counting and reading trees then use Python integers."
-    return self._R is not None and bool(_arrays(self._R)[5][3])
+    """Does the set pass the int64 range: a count of the root's list saturated, or their sum is 2^62 or more?
+    Counting and reading trees then use Python integers. (A slot below may have saturated where the root does not
+    read it: a list of a stopped stage, or objectives past the root's budget; the root's counts are then exact.)"""
+    def make():
+        if self._R is None: return False
+        info, _, cnts = _arrays(self._R)[:3]
+        s, n = info[self._root, _VSTART], info[self._root, _VLEN]
+        return n > 0 and (int(cnts[s:s + n].max()) >= _COUNT_MAX or sum(int(x) for x in cnts[s:s + n]) >= _COUNT_MAX)
+    return self._cached('exact_needed', make)
 
 @patch
 def _raw_levels(self:RashomonSet) -> tuple:
