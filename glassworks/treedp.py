@@ -1499,7 +1499,7 @@ def leaf_result(tree:Tree, # a tree of one leaf, its loss normalised
     """The certified answer when the single leaf is optimal (Proposition 16): objective = lower bound = loss + `lam`.
 
     ```python
-    >>> r = leaf_result(Tree(Leaf(1, n_samples=4, loss=0.25)), 1e308); r.objective == 1e308, r.complete
+    >>> r = leaf_result(Tree(Leaf(1, n_samples=4, loss=0.25), ['x0']), 1e308); r.objective == 1e308, r.complete
     (True, True)
 
     ```"""
