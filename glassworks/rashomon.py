@@ -1014,14 +1014,15 @@ def _make(self:RashomonSet, data, lam, max_depth, min_leaf, epsilon, threshold, 
     d = self._d = -1 if max_depth is None else min(max_depth, data.M)     # a path tests a feature at most once
     self._max_leaves = min(2 ** min(d, 62), data.U) if d >= 0 else data.U
     most = 1 + lam * self._max_leaves                        # no tree costs more (a normalised loss is <= 1)
-    if not math.isfinite(most * data.norm):
-        raise ParameterError(f"lam={lam!r} is too large: a tree's objective overflows a float.")
     view, keep, E, me, cnt, d2, km = _engine_for(data, lam, None if d < 0 else d, min_leaf)
     self._R, self._root, self._limit, self._cache, self._cache_key = None, 0, None, {}, None
     self._slack, done, pace = 2, -math.inf, [FIRST_ROUND]
     with mon.interruptible():                                # Ctrl-C stops the build between two rounds
         if self._solve_optimum(E, me, cnt, d2, km, mon, pace):
             theta = most if n_best is not None else threshold if threshold is not None else (1 + epsilon) * self.optimum
+            if not math.isfinite(min(theta, most) * data.norm):
+                raise ParameterError(f"the objectives to count reach {min(theta, most):.3g} (lam={lam:.3g}), "
+                                     "beyond a float's range: ask for a smaller threshold, epsilon or n_best, or lam.")
             B = self._open_store(view, keep, E, me, cnt, d2, km, mon, pace, min(theta, most))
             if n_best is None: done = self._grow_by_stages(B, min(theta, most))
             else: done = self._grow_n_best(B, n_best, most)
@@ -1029,8 +1030,13 @@ def _make(self:RashomonSet, data, lam, max_depth, min_leaf, epsilon, threshold, 
 
 @patch
 def _solve_optimum(self:RashomonSet, E, me, cnt, d2, km, mon, pace) -> bool:
-    "R* by the engine on the shared memo, in rounds; False (and `optimum` NaN) if a limit or Ctrl-C comes first."
+    """R* by the engine on the shared memo, in rounds; False (and `optimum` NaN) if a limit or Ctrl-C comes first. A
+    leaf price above the root's (normalised) loss makes the leaf the optimum (`treedp`'s Proposition 16)."""
     out, root = [], full(self.data.U)
+    loss = leaf_stats(E, root)[0] / self.data.norm
+    if self.lam > loss:                                      # (the engine's raw units may overflow at such prices)
+        self.optimum = loss + self.lam
+        return True
     def step(): out.append(solve_node(E, me, cnt, root, self._d, np.inf, d2, km))
     done = _in_rounds(step, cnt, mon, pace, lambda: int(cnt[ENTRIES])) == 'done'
     self.optimum = float(node_values(me, out[-1])[UB]) / self.data.norm if done else math.nan
@@ -1165,14 +1171,14 @@ def _recount(self:RashomonSet, cls:int) -> dict:
     "The pass of `_exact_counts`: the slots below the root, children first."
     info, vals, _, splits, rows, _ = _arrays(self._R)
     mst = _arrays_classes(self._R)[0]
-    size = lambda g: 1 if g < 0 else int(mst[g + 1] - mst[g]) - (g == cls)
+    size = lambda g: 1 if g < 0 else int(mst[g + 1] - mst[g]) - int(g == cls)     # Python integers throughout
     got = {}
     for s in _postorder(self._R, self._root).tolist():
         v0, nv, st, ns, done = (int(x) for x in info[s, [_VSTART, _VLEN, _SSTART, _SLEN, _DONE]])
         c = dict.fromkeys(vals[v0:v0 + nv].tolist(), 0)
         if info[s, _EXPLICIT]:
-            for t in range(st, st + ns):
-                c[int(rows[t, _RV])] += size(rows[t, _RF]) * size(rows[t, _RL]) * size(rows[t, _RR])
+            for v, f, gl, gr in rows[st:st + ns][:, [_RV, _RF, _RL, _RR]].tolist():
+                c[v] += size(f) * size(gl) * size(gr)
         else:
             if int(info[s, _BASEQ]) in c: c[int(info[s, _BASEQ])] += 1
             for f, sL, sR, k in splits[st:st + ns].tolist():
@@ -1225,7 +1231,7 @@ def __len__(self:RashomonSet) -> int:
     return n
 
 @patch
-def __bool__(self:RashomonSet) -> bool: return self.count > 0
+def __bool__(self:RashomonSet) -> bool: return bool(self.count > 0)
 
 @patch(as_prop=True)
 def objectives(self:RashomonSet) -> np.ndarray:
