@@ -1006,9 +1006,9 @@ depth-two solver and k-means bound (or None), the monitor and the size of the ne
 @patch
 def _make(self:RashomonSet, data, lam, max_depth, min_leaf, epsilon, threshold, n_best, transform, mon):
     "Solve for the optimum, set the threshold and enumerate, within the monitor's limits (see the class)."
-    if data.counts.sum() < min_leaf:
-        raise InputError(f"min_leaf={min_leaf} rows, but the data have {int(data.counts.sum())} rows "
-                         "of positive weight.")
+    rows = int(data.counts.sum())
+    if rows < min_leaf:
+        raise InputError(f"min_leaf={_short(min_leaf)} rows, but the data have {rows} rows of positive weight.")
     self.data, self.lam, self.max_depth, self.min_leaf, self.transform = data, lam, max_depth, min_leaf, transform
     self.feature_names = list(data.feature_names)
     d = self._d = -1 if max_depth is None else min(max_depth, data.M)     # a path tests a feature at most once
@@ -1223,7 +1223,14 @@ def count(self:RashomonSet) -> int:
 
 @patch
 def __len__(self:RashomonSet) -> int:
-    "The number of trees, as `count`; a `SetSizeError` beyond `sys.maxsize`, which `len()` cannot return."
+    """The number of trees, as `count`; a `SetSizeError` beyond `sys.maxsize`, which `len()` cannot return.
+
+    ```python
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 3); y = X[:, 0] ^ X[:, 1]
+    >>> rs = RashomonSet(TreeData(X, y), 0.05, 2, threshold=10.0); len(rs), rs.count, bool(rs)   # every tree
+    (9, 9, True)
+
+    ```"""
     n = self.count
     if n > sys.maxsize:
         raise SetSizeError(f"the set holds {_big(n)} trees, more than len() can return (sys.maxsize = "
@@ -1235,7 +1242,14 @@ def __bool__(self:RashomonSet) -> bool: return bool(self.count > 0)
 
 @patch(as_prop=True)
 def objectives(self:RashomonSet) -> np.ndarray:
-    "The distinct objectives of the set's trees, ascending (normalised, as `optimum` and `threshold`)."
+    """The distinct objectives of the set's trees, ascending (normalised, as `optimum` and `threshold`).
+
+    ```python
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 3); y = X[:, 0] ^ X[:, 1]
+    >>> rs = RashomonSet(TreeData(X, y), 0.05, 2, threshold=10.0); rs.objectives.round(3).tolist(), rs.counts
+    ([0.2, 0.4, 0.55, 0.6], [2, 4, 1, 2])
+
+    ```"""
     v = self._levels()[0]
     if self._limit is not None:
         v = v[:bisect.bisect_left(self._ends_of_levels(), self._limit) + 1] if self._limit else v[:0]
@@ -1278,7 +1292,14 @@ def _width(self:RashomonSet) -> int:
 @patch
 def preorders(self:RashomonSet, first:int=0, k:int|None=None) -> np.ndarray:
     """Trees first, ..., first + k - 1 in order of objective (all from `first` if k is None; fewer at the end):
-    (k, width) int array of preorders (-1 leaf, -2 padding)."""
+    (k, width) int array of preorders (-1 leaf, -2 padding).
+
+    ```python
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 3); y = X[:, 0] ^ X[:, 1]
+    >>> RashomonSet(TreeData(X, y), 0.05, 2, epsilon=0).preorders().tolist()   # XOR: two optimal trees
+    [[0, 1, -1, -1, 1, -1, -1, -2, -2], [1, 0, -1, -1, 0, -1, -1, -2, -2]]
+
+    ```"""
     first, k = _check_int(first, 'first', low=0), _check_int(k, 'k', low=0, allow_none=True)
     left = max(self.count - first, 0)
     k, width = left if k is None else min(k, left), self._width()
@@ -1323,7 +1344,14 @@ def __iter__(self:RashomonSet):
 
 @patch
 def objective(self:RashomonSet, k:int) -> float:
-    "Objective of the k-th tree (its level's, Proposition 8)."
+    """Objective of the k-th tree (its level's, Proposition 8).
+
+    ```python
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 3); y = X[:, 0] ^ X[:, 1]
+    >>> rs = RashomonSet(TreeData(X, y), 0.05, 2, threshold=10.0); round(rs.objective(0), 6), round(rs.objective(-1), 6)
+    (0.2, 0.6)
+
+    ```"""
     k = self._check_index(k)
     v = self._levels()[0]
     return float(v[bisect.bisect_right(self._ends_of_levels(), k)] * self._q / self.data.norm)
@@ -1434,7 +1462,14 @@ def _check_nonempty(self:RashomonSet, what:str):
 
 @patch
 def sample(self:RashomonSet, n:int=1, random_state=None) -> list:
-    "`n` trees drawn uniformly from the set (with replacement)."
+    """`n` trees drawn uniformly from the set (with replacement).
+
+    ```python
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 3); y = X[:, 0] ^ X[:, 1]
+    >>> [t.n_leaves for t in RashomonSet(TreeData(X, y), 0.05, 2, threshold=10.0).sample(4, random_state=0)]
+    [2, 3, 3, 3]
+
+    ```"""
     n = _check_int(n, 'n', low=0)
     if n == 0: return []
     self._check_nonempty('sample')
@@ -1443,7 +1478,15 @@ def sample(self:RashomonSet, n:int=1, random_state=None) -> list:
 
 @patch
 def filter(self:RashomonSet, keep, limit:int|None=None) -> list:
-    "The (index, tree) pairs, in order, of the trees for which `keep(tree)` is true (at most `limit`)."
+    """The (index, tree) pairs, in order, of the trees for which `keep(tree)` is true (at most `limit`).
+
+    ```python
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 3); y = X[:, 0] ^ X[:, 1]
+    >>> rs = RashomonSet(TreeData(X, y), 0.05, 2, threshold=10.0)
+    >>> [(k, t.n_leaves) for k, t in rs.filter(lambda t: t.n_leaves == 3, limit=2)], rs.filter(bool, limit=0)
+    ([(2, 3), (3, 3)], [])
+
+    ```"""
     if not callable(keep): raise ParameterError(f"`keep` must be a function of a tree, got {type(keep).__name__}.")
     limit = _check_int(limit, 'limit', low=0, allow_none=True)
     out = []
@@ -1457,7 +1500,14 @@ def filter(self:RashomonSet, keep, limit:int|None=None) -> list:
 @patch
 def feature_usage(self:RashomonSet) -> np.ndarray:
     """For each feature, the number of trees of the set that split on it (exact integers, an object array when they
-    exceed int64). Divide by `count` for shares."""
+    exceed int64). Divide by `count` for shares.
+
+    ```python
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 3); y = X[:, 0] ^ X[:, 1]
+    >>> RashomonSet(TreeData(X, y), 0.05, 2, threshold=10.0).feature_usage().tolist()   # 7 of the 9 trees each
+    [7, 7]
+
+    ```"""
     if self._limit is not None: raise InputError("feature_usage counts a set given by a threshold (epsilon or "
                                                  "threshold), not n_best.")
     total = self.count
@@ -1502,7 +1552,15 @@ def _unit_losses(self:RashomonSet, pre, leaf_of_unit) -> np.ndarray:
 def model_class_reliance(self:RashomonSet, max_trees:int=20000, random_state=0) -> dict:
     """Least and largest reliance of the set's trees on each feature (the increase of the normalised loss when the
     feature is redrawn independently), and each feature's reliance in the best tree: a dict of arrays `low`,
-    `high`, `best`, and `exact` (False when computed on a uniform sample of `max_trees` trees)."""
+    `high`, `best`, and `exact` (False when computed on a uniform sample of `max_trees` trees).
+
+    ```python
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 3); y = X[:, 0] ^ X[:, 1]
+    >>> r = RashomonSet(TreeData(X, y), 0.05, 2, epsilon=0).model_class_reliance()   # XOR needs both features
+    >>> r['low'].tolist(), r['high'].tolist(), r['exact']
+    ([0.5, 0.5], [0.5, 0.5], True)
+
+    ```"""
     d = self.data
     if d.kind == L1: raise InputError("reliance is computed for classification and l2 regression (not l1).")
     self._check_nonempty('model_class_reliance')
@@ -1530,7 +1588,14 @@ def model_class_reliance(self:RashomonSet, max_trees:int=20000, random_state=0) 
 @patch
 def predictions(self:RashomonSet, X, max_trees:int=20000, random_state=0) -> tuple:
     """Every tree's prediction for each row of X: (array (trees, rows), exact) — all trees when the set holds at most
-    `max_trees`, else a uniform sample (exact False). X is 0/1 (or what the estimator that made the set accepts)."""
+    `max_trees`, else a uniform sample (exact False). X is 0/1 (or what the estimator that made the set accepts).
+
+    ```python
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 3); y = X[:, 0] ^ X[:, 1]
+    >>> RashomonSet(TreeData(X, y), 0.05, 2, epsilon=0).predictions([[0, 1], [1, 1]])[0].tolist()
+    [[1.0, 0.0], [1.0, 0.0]]
+
+    ```"""
     A = np.asarray(self.transform(X) if self.transform is not None else
                    check_predict_X(X, self.feature_names, binary=True))
     d = self.data
@@ -1563,7 +1628,15 @@ def _score_of(score, tree) -> float:
 @patch
 def best_by(self:RashomonSet, score, max_trees:int=20000, random_state=0):
     """The tree of the set with the highest `score(tree)` (a second objective: balanced accuracy, a fairness
-    measure, ...) as (tree, score, exact); over all trees when at most `max_trees`, else over a uniform sample."""
+    measure, ...) as (tree, score, exact); over all trees when at most `max_trees`, else over a uniform sample.
+
+    ```python
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 3); y = X[:, 0] ^ X[:, 1]
+    >>> t, score, exact = RashomonSet(TreeData(X, y), 0.05, 2, threshold=10.0).best_by(lambda t: -t.n_leaves)
+    >>> t.n_leaves, score, exact
+    (1, -1, True)
+
+    ```"""
     if not callable(score): raise ParameterError(f"`score` must be a function of a tree, got {type(score).__name__}.")
     self._check_nonempty('best_by')
     pres, exact = self._trees_for(max_trees, random_state)
@@ -1576,7 +1649,14 @@ def best_by(self:RashomonSet, score, max_trees:int=20000, random_state=0):
 
 @patch
 def plot(self:RashomonSet, ax=None, max_trees:int=20000):
-    "Objective against number of leaves over the set (each dot a group of trees, its size the count)."
+    """Objective against number of leaves over the set (each dot a group of trees, its size the count).
+
+    ```python
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 3); y = X[:, 0] ^ X[:, 1]
+    >>> RashomonSet(TreeData(X, y), 0.05, 2, threshold=10.0).plot().get_title()
+    '9 trees'
+
+    ```"""
     import matplotlib.pyplot as plt
     from collections import Counter
     if ax is not None and not hasattr(ax, 'scatter'):
