@@ -13,13 +13,13 @@ from numba import njit, types
 from .compiling import install_locators, compiling, argsort_stable
 install_locators()   # numba's cache stamped by the package's source, before this module's kernels are decorated
 from numba.experimental import structref
-from .bitsets import memo_new, memo_insert, full, popcount
+from .bitsets import memo_new, memo_insert, memo_size, full, popcount
 from .treedp import (TreeData, CLS, L2, L1, REL_TOL, NODES, ABORT, BUDGET, ENTRIES, LB, UB, make_problem,
                                make_memo, solve_node, leaf_stats, rows_in, representative_features, engine_view,
                                uses_depth_two, pair_statistics, parent_statistics, leaf_sets, leaves_of_sets,
                                build_subtree, node_values, cell_loss)
 from .models import Tree
-from .base import SearchMonitor
+from .base import SearchMonitor, resident_bytes
 from .validation import (check_scalar, check_random_state, check_predict_X, ParameterError, InputError,
                                    InputTypeError)
 
@@ -894,13 +894,18 @@ def _next_round(chunk:int, rate:float, slowest:float, progressed:bool, mon:Searc
     if mon.time_limit is not None: nxt = min(nxt, int(max(mon.time_limit - mon.elapsed, 0.0) / slowest))
     return max(nxt, FIRST_ROUND)
 
-def _in_rounds(step, cnt, mon:SearchMonitor, pace:list, progress, patience:float|None=None) -> str:
+def _in_rounds(step, cnt, mon:SearchMonitor, pace:list, progress, patience:float|None=None, growth=None) -> str:
     """Call the kernel call `step()` in rounds of `pace[0]` work units (the engine's counters `cnt`: `_spend`) until a
-    round finishes: 'done'. Before each round the monitor is asked ('stopped': a limit or Ctrl-C) and, with
-    `patience`, the clock ('slow': more seconds than that). `progress()` grows when a round finishes subproblems."""
+    round finishes: 'done'. Before each round the monitor is asked ('stopped': a limit or Ctrl-C), and so is
+    `growth()`, the bytes the next round may add at most, against the memory limit; with `patience`, the clock ('slow':
+    more seconds than that). `progress()` grows when a round finishes subproblems."""
     t0, rates = mon.elapsed, []
     while not mon.expired():
         if patience is not None and mon.elapsed - t0 > patience: return 'slow'
+        if (growth is not None and mon.memory_limit is not None and
+                resident_bytes() - mon.rss0 + growth() > mon.memory_limit * 2 ** 30):
+            mon.stopped_by = 'memory_limit'              # the next round could pass it: stop before
+            return 'stopped'
         cnt[NODES], cnt[ABORT], cnt[BUDGET] = 0, 0, pace[0]
         before, t = progress(), mon.elapsed
         step()
@@ -1073,7 +1078,22 @@ def _grow(self:RashomonSet, B:_Build, theta:float, patience:float|None=None) -> 
         top[_PTOP] = top[_FTOP] = 0                          # a round starts at the root: its frame is at the bottom
         self._root = _enumerate(B.P, B.R, B.E, B.me, B.cnt, B.d2, B.km, root, self._d, budget, 0)
     progress = lambda: int(top[_STEPS] + B.cnt[ENTRIES])     # splits and slots finished, engine entries made
-    return _in_rounds(step, B.cnt, B.mon, B.pace, progress, patience)
+    return _in_rounds(step, B.cnt, B.mon, B.pace, progress, patience, self._next_growth)
+
+@njit(cache=True)
+def _more_arrays(R): return R.table, R.keys, R.pv, R.fs
+
+@patch
+def _next_growth(self:RashomonSet) -> int:
+    """Bytes the store's next growth may take at its peak: a pool grows by doubling, the new copy beside the old, so a
+    pool three-quarters full or more may take twice its size (the slots' table, keys and rows of integers alike)."""
+    info, vals, _, splits, rows, top = _arrays(self._R)
+    table, keys, pv, fs = _more_arrays(self._R)
+    slots = memo_size(table)
+    pools = [(vals.shape[0], top[0], 16), (splits.shape[0], top[1], 32), (rows.shape[0], top[2], 40),
+             (pv.shape[0], top[_PTOP], 16), (fs.shape[0], top[_FTOP], 32), (info.shape[0], slots, 72),
+             (keys.shape[0], slots, 8 * keys.shape[1]), (table.shape[0] // 2, slots, 32)]
+    return sum(2 * cap * width for cap, used, width in pools if used >= 0.75 * cap)
 
 @patch
 def _grow_by_stages(self:RashomonSet, B:_Build, theta:float) -> float:
