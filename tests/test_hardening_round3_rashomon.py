@@ -43,9 +43,10 @@ def test_a_time_limit_holds_and_the_partial_set_is_the_set_it_certifies(warm, li
     with pytest.warns(PartialSetWarning, match='time limit'):
         rs = RashomonSet(TreeData(XW, YX), 0.01, 4, epsilon=2.0, time_limit=limit)
     assert time.perf_counter() - t < limit + 0.5
-    assert not rs.complete and rs.stopped_by == 'time_limit' and rs.threshold == pytest.approx(0.345)
+    assert not rs.complete and rs.stopped_by == 'time_limit'
     c = rs.certified_threshold
-    assert c < rs.threshold
+    if np.isnan(rs.optimum): assert c == -np.inf and rs.count == 0    # a loaded machine: not even the optimum
+    else: assert rs.threshold == pytest.approx(0.345) and c < rs.threshold
     if np.isfinite(c):                                       # Proposition 7: exactly the set of threshold c
         whole = RashomonSet(TreeData(XW, YX), 0.01, 4, threshold=c)
         assert whole.complete and whole.count == rs.count and whole.counts == rs.counts
