@@ -44,7 +44,8 @@ def main(argv=None):
 def _datasets(a):
     "`glassworks datasets`: the list, or `--fetch` of the names given (all checked before any download)."
     from glassworks.datasets import list_datasets, fetch, resolve_name
-    from glassworks.cli import CLIError, _show
+    from glassworks import cli as _cli
+    from glassworks.cli import CLIError
     if a.fetch is None:
         import pandas as pd
         with pd.option_context('display.width', 200, 'display.max_colwidth', 60, 'display.max_rows', 100):
@@ -59,7 +60,7 @@ def _datasets(a):
     for n in names:
         try: path = fetch(n, data_home=a.data_home)
         except Exception as e:              # not found anywhere, download failed, checksum, embedded in scikit-learn
-            raise CLIError(f"cannot fetch {_show(n)}: " + ' '.join(str(e).split())[:600]) from None
+            raise CLIError(f"cannot fetch {_cli._show(n)}: " + ' '.join(str(e).split())[:600]) from None
         print(f"{n}: {path}")
 
 # %% ../nbs/91_main.ipynb #84e95afe

@@ -11,7 +11,8 @@ from fastcore.basics import patch
 from .validation import InputError, ParameterError, check_scalar, check_random_state
 from sklearn.exceptions import ConvergenceWarning
 from .base import GlassworksRegressor, SearchMonitor
-from .hierpath import HierScalePath, hierscale_path, penalty, _LIMITS
+from . import hierpath as _hierpath
+from .hierpath import HierScalePath, hierscale_path, penalty
 # the engine's public names, importable from glassworks.hierscale as before the engine moved to glassworks.hierpath
 from .hierpath import (pair_index, pair_from_index, project_l1_ball, prox_kernel, prox, prox_qp,
                                  all_pairs, direct_qp, kkt_lp, Quadratic, StrongHierarchy, restricted_solve, pair_dots,
@@ -227,7 +228,7 @@ def _choose(self:HierScaleRegressor, full, n_folds:int, fold_stops=()):
     self.best_index_ = int(np.argmin(self.cv_mse_[:len(full)]))
     self.path_ = full
     self._select(self.best_index_)
-    cut = [s for s in [full.stats_['stopped_by'], *fold_stops] if s in _LIMITS]
+    cut = [s for s in [full.stats_['stopped_by'], *fold_stops] if s in _hierpath._LIMITS]
     self.stats_ = dict(full.stats_, kkt=float(full.kkt[self.best_index_]), folds=n_folds, complete=not cut,
                        stopped_by=cut[0] if cut else full.stats_['stopped_by'],
                        validated=int(np.isfinite(self.cv_mse_[:len(full)]).sum()))

@@ -18,7 +18,7 @@ from fastcore.basics import patch
 # %% auto #0
 __all__ = ['BINARY', 'CLASSES', 'SQUARED', 'TOL', 'NO_DONOR', 'NO_STOP', 'WATCH_FROM', 'WATCH_EVERY', 'encode', 'NumericData',
            'binary_columns', 'split_view', 'leaf_loss', 'one_binary', 'one_classes', 'one_squared', 'depth_one',
-           'split_points', 'child_bounds', 'shrink', 'feature_order', 'depth_two', 'run_watched', 'Search', 'leaf_of',
+           'split_points', 'child_bounds', 'shrink', 'feature_order', 'depth_two', 'run_watched', 'Search',
            'search_numeric']
 
 # %% ../nbs/15_numdp.ipynb #271db025
@@ -839,7 +839,7 @@ def _split_of(self:Search, rows, codes, d):
     if sp[0] == -2: return ((int(sp[3]), int(sp[4]), int(sp[5]), None, None) if sp[3] >= 0 else None), d
     return (int(sp[0]), int(sp[1]), int(sp[2]), tuple(int(v) for v in sp[3:6]), tuple(int(v) for v in sp[6:9])), d
 
-def leaf_of(D:NumericData, rows) -> Leaf:
+def _leaf_of(D:NumericData, rows) -> Leaf:
     "A refitted `Leaf` for the rows of `D` (original units; loss divided by the normaliser)."
     loss = float(leaf_loss(D.kind, rows, D.label, D.target, D.w, D.K)) / D.norm
     if D.task == 'classification':
@@ -854,7 +854,7 @@ def _node_of(self:Search, rows, codes, d, spec='memo'):
     "The subtree of a view: from the memo ('memo'), a given depth-one split (f, lastu, nextu), or a leaf (None)."
     D = self.data
     if spec == 'memo': spec, d = self._split_of(rows, codes, d)
-    if spec is None or spec[0] < 0: return leaf_of(D, np.sort(rows[0]))
+    if spec is None or spec[0] < 0: return _leaf_of(D, np.sort(rows[0]))
     f, lu, nu = spec[:3]
     left, right = (spec[3], spec[4]) if len(spec) == 5 else (None, None)
     lr, lc, rr, rc = split_view(rows, codes, D.ranks[f], lu)
@@ -891,7 +891,7 @@ def search_numeric(data:NumericData, # the problem
     if max_depth is None and not lam > 0:
         raise InputError("a search without max_depth needs a leaf price lam > 0 (Proposition 4).")
     mon = monitor if monitor is not None else SearchMonitor()
-    root = leaf_of(data, np.sort(data.rows[0]))
+    root = _leaf_of(data, np.sort(data.rows[0]))
     if lam > root.loss:                           # the binary engine's Proposition 16: the leaf, whatever the price
         return leaf_result(Tree(root, data.feature_names, task=data.task, classes=data.classes), lam, mon)
     depth = 10 ** 6 if max_depth is None else int(max_depth)

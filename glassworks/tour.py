@@ -172,7 +172,8 @@ def run_tour(out='glassworks-tour', # folder for figures and saved models (creat
     """Run the tour stops in order; returns the output folder. Before any stop runs, a file the tour would write that
     `out` already holds stops it with a `CLIError` unless `force`; each file is written whole or not at all (a stop
     writes into a temporary folder, and `glassworks.cli.write_atomically` moves the files into `out`)."""
-    from glassworks.cli import CLIError, write_atomically, staging, _copy_into
+    from glassworks import cli as _cli
+    from glassworks.cli import CLIError, write_atomically, staging
     stream = stream or sys.stdout
     say = lambda *a: print(*a, file=stream, flush=True)
     known = [n for n, _, _ in STOPS]
@@ -196,7 +197,7 @@ def run_tour(out='glassworks-tour', # folder for figures and saved models (creat
         t = time.perf_counter()
         with staging(out) as tmp:
             f(tmp, draw, say)
-            for p in sorted(tmp.iterdir()): write_atomically(out / p.name, _copy_into(p), force=force)
+            for p in sorted(tmp.iterdir()): write_atomically(out / p.name, _cli._copy_into(p), force=force)
         say(f"  [{name}: {time.perf_counter() - t:.1f}s]")
     files = sorted(p.name for p in out.iterdir() if not p.name.startswith('.'))
     say(f"\nDone in {time.perf_counter() - t0:.1f}s. Figures and models are in {out.resolve()}:")
