@@ -1116,9 +1116,9 @@ def keep_weight(q, g, h, reg:float=0.0, sample_weight=None) -> float:
 _ZERO_GRADIENT = 1e-9   # a (projected) gradient this small relative to the gradient's scale counts as zero
 
 BoostSettings = namedtuple('BoostSettings', [
-    'loss', 'objective', 'search', 'weights', 'bound', 'epsilon', 'reg', 'max_rule_length', 'beam_width', 'n_rules',
-    'max_complexity', 'time_limit', 'memory_limit', 'verbose'],
-    defaults=['squared', 'ogb', 'bnb', 'corrective', 'admissible', 1e-4, 1.0, 3, 5, 10, None, None, 8.0, 0])
+    'loss', 'objective', 'search', 'weights', 'bound', 'epsilon', 'ridge', 'max_rule_length', 'beam_width',
+    'max_rules', 'max_complexity', 'time_limit', 'memory_limit', 'verbose', 'max_steps'],
+    defaults=['squared', 'ogb', 'bnb', 'corrective', 'admissible', 1e-4, 1.0, 3, 5, 10, None, None, 8.0, 0, None])
 BoostSettings.__doc__ = "The settings of `boost`: the estimators' parameters of the same names (and defaults)."
 
 BoostResult = namedtuple('BoostResult', [
@@ -1133,7 +1133,7 @@ class _Boosting:
     "The state of one boosting run on the proposition matrix P and the encoded targets y (see `boost`)."
     def __init__(self, P, y, s:BoostSettings, w, L, offset:float, monitor:SearchMonitor|None=None):
         self.P, self.y, self.s, self.w, self.off = P, y, s, w, offset
-        self.loss, self.objective = get_loss(s.loss), get_objective(s.objective, s.epsilon, s.reg, s.bound)
+        self.loss, self.objective = get_loss(s.loss), get_objective(s.objective, s.epsilon, s.ridge, s.bound)
         n = P.shape[0]
         self.monitor = monitor if monitor is not None else SearchMonitor(s.time_limit, verbose=0, name='ogb',
                                                                          memory_limit=s.memory_limit)
@@ -1143,13 +1143,13 @@ class _Boosting:
         self.conjs, self.cols, self.beta, self.f = [], [L[:, k] for k in self.kept], np.zeros(0), np.full(n, offset)
         self.empty_risk = self.loss.risk(self.f, y, w)
         if self.p:
-            self.beta, _ = corrective_weights(np.column_stack(self.cols), y, self.loss, s.reg, sample_weight=w,
+            self.beta, _ = corrective_weights(np.column_stack(self.cols), y, self.loss, s.ridge, sample_weight=w,
                                               offset=offset)
             self.f = offset + np.column_stack(self.cols) @ self.beta
         self.history = [dict(n_rules=0, complexity=self.p, risk=self.loss.risk(self.f, y, w), objective=np.nan,
                              nodes=0, time=self.monitor.elapsed)]
         self.weights_path, self.linear_path = [np.zeros(0)], [self.beta[:self.p].copy()]
-        self.reason, self.nodes, self.complete = 'n_rules', 0, True
+        self.reason, self.nodes, self.complete = 'max_rules' if s.max_steps is None else 'n_rules', 0, True
         self.g_scale = self.basis.norm(self.loss.gradient(self.f, y))
 
 # %% ../nbs/30_ogb.ipynb #b2e0a006
@@ -1162,7 +1162,7 @@ def find_rule(self:_Boosting):
     if self.basis.norm(g) <= _ZERO_GRADIENT * max(self.g_scale, self.basis.norm(g_raw)):
         self.reason = 'no_query'
         return None  # zero up to rounding: any rule would be chosen by noise
-    S = RuleSearch(self.P, g, h, self.basis.O, self.objective, s.epsilon, s.reg, s.bound, s.max_rule_length,
+    S = RuleSearch(self.P, g, h, self.basis.O, self.objective, s.epsilon, s.ridge, s.bound, s.max_rule_length,
                    self.monitor, sample_weight=self.w)
     conj, val = search_rules(S, s.search, s.beam_width)
     self.nodes += S.nodes
@@ -1178,15 +1178,15 @@ def new_weights(self:_Boosting, q) -> np.ndarray:
     "The weights once the column q joins the current columns, by the `weights` rule."
     s, loss, cols, beta, f, y, w = self.s, self.loss, self.cols, self.beta, self.f, self.y, self.w
     if s.weights == 'corrective':
-        return corrective_weights(np.column_stack(cols + [q]), y, loss, s.reg, np.append(beta, 0.0),
+        return corrective_weights(np.column_stack(cols + [q]), y, loss, s.ridge, np.append(beta, 0.0),
                                   sample_weight=w, offset=self.off)[0]
-    if s.weights == 'line': return np.append(beta, line_weight(q, f, y, loss, s.reg, sample_weight=w))
-    return np.append(beta, keep_weight(q, loss.gradient(f, y), loss.hessian(f, y), s.reg, w))
+    if s.weights == 'line': return np.append(beta, line_weight(q, f, y, loss, s.ridge, sample_weight=w))
+    return np.append(beta, keep_weight(q, loss.gradient(f, y), loss.hessian(f, y), s.ridge, w))
 
 @patch
 def break_tie(self:_Boosting, S, conj) -> tuple:
     """Among the conjunctions the search found tied at the best objective value (`S.ties`, from greedy and beam
-    search), the one whose weight update gives the lowest penalised risk sum_i w_i l_i + (reg/2)||beta||^2,
+    search), the one whose weight update gives the lowest penalised risk sum_i w_i l_i + (ridge/2)||beta||^2,
     rounded like the objectives; a remaining tie goes to the first. Conjunctions with the same extent count once."""
     ties = getattr(S, 'ties', None) or []
     cands, seen = [], set()
@@ -1200,7 +1200,7 @@ def break_tie(self:_Boosting, S, conj) -> tuple:
     def penalised(c):
         q = S.extent(c).astype(np.float64)
         b = self.new_weights(q)
-        r = _penalised_risk(self.loss, np.column_stack(self.cols + [q]), b, self.y, self.s.reg, self.w, self.off)
+        r = _penalised_risk(self.loss, np.column_stack(self.cols + [q]), b, self.y, self.s.ridge, self.w, self.off)
         return float(_snap(r)) if np.isfinite(r) else np.inf
     return cands[int(np.argmin([penalised(c) for c in cands]))]
 
@@ -1223,7 +1223,7 @@ def add_rule(self:_Boosting, S, conj) -> bool:
         self.conjs.pop()
         self.cols.pop()
         return False
-    if s.reg == 0 and loss.name != 'squared' and _separated(self.off + Q @ beta, loss.name):
+    if s.ridge == 0 and loss.name != 'squared' and _separated(self.off + Q @ beta, loss.name):
         self.reason, self.beta = 'separated', beta[:-1]
         self.conjs.pop()
         self.cols.pop()
@@ -1263,17 +1263,19 @@ def boost(P, # (n, p) boolean proposition matrix
           monitor:SearchMonitor|None=None, # a running monitor whose limits the run obeys (the estimators start it
                                            # before the binarisation); None: one started here from `settings`
          ) -> BoostResult:
-    """Boosting of conjunctions of the propositions P: minimise sum_i w_i l(f_i, y_i) + (reg/2)||beta||^2 over scores
-    f = offset + L gamma + Q beta, one rule (column of Q) per step.
+    """Boosting of conjunctions of the propositions P: minimise sum_i w_i l(f_i, y_i) + (ridge/2)||beta||^2 over scores
+    f = offset + L gamma + Q beta, one rule (column of Q) per step, until `max_rules` rules besides the intercept (or
+    `max_steps` steps) or another stopping reason.
 
     >>> P = np.array([[1, 1], [0, 1], [1, 0]], dtype=bool)     # x1 on rows A, C; x2 on rows A, B
-    >>> r = boost(P, np.array([-6., -10., 5.]), BoostSettings(n_rules=2, reg=0.0))
+    >>> r = boost(P, np.array([-6., -10., 5.]), BoostSettings(max_rules=2, ridge=0.0))
     >>> r.conjunctions, [round(3 * h['risk'], 4) for h in r.history], r.stopping_reason   # the three-point example
-    ([(1,), (0,)], [161.0, 33.0, 0.3333], 'n_rules')
+    ([(1,), (0,)], [161.0, 33.0, 0.3333], 'max_rules')
     """
     run = _Boosting(P, y, settings, _weights(sample_weight), L, offset, monitor)
     with run.monitor.interruptible():              # Ctrl-C: stop after the current rule, keep the rules so far
-        for _ in range(settings.n_rules):
+        for step in itertools.count():
+            if settings.max_steps is not None and step >= settings.max_steps: break
             found = run.find_rule()
             if found is None: break
             S, conj, val = found
@@ -1285,6 +1287,8 @@ def boost(P, # (n, p) boolean proposition matrix
             if settings.max_complexity is not None and cx >= settings.max_complexity:
                 run.reason = 'max_complexity'
                 break
+            if settings.max_rules is not None and sum(1 for c in run.conjs if c) >= settings.max_rules:
+                break                  # the intercept (the empty conjunction) is not counted
             if run.monitor.expired():  # time, memory or Ctrl-C
                 run.reason = run.monitor.stopped_by
                 break

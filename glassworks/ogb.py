@@ -28,12 +28,31 @@ from .boosting import (LOSSES, DEGENERATE_TOL, Loss, SquaredLoss, LogisticLoss, 
 __all__ = ['RuleBoostingRegressor', 'RuleBoostingClassifier']
 
 # %% ../nbs/30_ogb.ipynb #3f3270ac
+_DEPRECATED = 'deprecated'   # the default of a renamed parameter: not given (scikit-learn's pattern)
+
+def _renamed(est, old:str, new:str, meaning:str='', stacklevel:int=5) -> bool:
+    """Whether the deprecated parameter `old` of `est` was given; if so, a FutureWarning names `new` (and `meaning`:
+    how the old value maps onto it). The default `stacklevel` points at the caller of `fit`."""
+    v = getattr(est, old)
+    if isinstance(v, str) and v == _DEPRECATED: return False
+    warnings.warn(f"{type(est).__name__}: `{old}` is deprecated and will be removed in a future release; use `{new}`"
+                  f"{meaning}.", FutureWarning, stacklevel=stacklevel)
+    return True
+
 class _RuleBoosting(GlassworksEstimator):
     "What `RuleBoostingRegressor` and `RuleBoostingClassifier` share: checks, the language, the call of `boost`."
     _losses = ('squared',)
 
-    def _check_params(self):
-        check_scalar(self.n_rules, 'n_rules', numbers.Integral, low=1)
+    def _check_params(self) -> dict:
+        """Check the parameters; returns the settings of `boost` whose values a deprecated name may give (`max_rules`,
+        `max_steps`, `ridge`)."""
+        kw = dict(max_rules=self.max_rules, max_steps=None, ridge=self.ridge)
+        if _renamed(self, 'n_rules', 'max_rules', " (it counts the rules besides the intercept; n_rules counted the "
+                    "steps, the intercept's among them)"): kw.update(max_rules=None, max_steps=self.n_rules)
+        old_reg = _renamed(self, 'reg', 'ridge', ' (the same penalty)')
+        if old_reg: kw['ridge'] = self.reg
+        if kw['max_steps'] is None: check_scalar(kw['max_rules'], 'max_rules', numbers.Integral, low=1)
+        else: check_scalar(kw['max_steps'], 'n_rules', numbers.Integral, low=1)
         check_option(self.loss, 'loss', self._losses)
         check_option(self.objective, 'objective', OBJECTIVES)
         check_option(self.search, 'search', SEARCHES)
@@ -43,7 +62,7 @@ class _RuleBoosting(GlassworksEstimator):
         check_scalar(self.n_cutpoints, 'n_cutpoints', numbers.Integral, low=1, high=MAX_GRID)
         check_scalar(self.beam_width, 'beam_width', numbers.Integral, low=1)
         check_scalar(self.epsilon, 'epsilon', low=0)
-        check_scalar(self.reg, 'reg', low=0)
+        check_scalar(kw['ridge'], 'reg' if old_reg else 'ridge', low=0)
         check_scalar(self.max_complexity, 'max_complexity', numbers.Integral, low=1, allow_none=True)
         check_option(self.language, 'language', LANGUAGES)
         check_option(self.include_linear_terms, 'include_linear_terms', (False, True))
@@ -55,6 +74,7 @@ class _RuleBoosting(GlassworksEstimator):
                                      "a number, 'auto' or None.")
         elif off is not None: check_scalar(off, 'offset')
         self._check_common_params()
+        return kw
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -181,15 +201,17 @@ def _offset_value(self:_RuleBoosting, y, w=None) -> float:
 
 # %% ../nbs/30_ogb.ipynb #78beac9a
 @patch
-def _boost(self:_RuleBoosting, B, y, sample_weight=None, L=None, monitor=None):
+def _boost(self:_RuleBoosting, B, y, sample_weight=None, L=None, monitor=None, settings:dict|None=None):
     """The boosting loop (`boost`) on binarised data B and encoded targets y, minimising sum_i w_i l(f_i, y_i) with
     weights (`sample_weight` must be positive). `L` (n x p) holds fixed linear terms: they start in the basis and
     their weights are fitted with the rules' (`linear_path_`). The scores are f = offset + L gamma + Q beta, with the
-    fixed `offset_`. `monitor` is the fit's (`_monitor`): its limits count the binarisation as well."""
+    fixed `offset_`. `monitor` is the fit's (`_monitor`): its limits count the binarisation as well. `settings`
+    (from `_check_params`) overrides the settings that are not read from the parameter of the same name."""
     w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
     P, self.propositions_ = propositions(B, negations=self.language == 'quantile')
     self.offset_ = self._offset_value(y, w)
-    settings = BoostSettings(**{k: getattr(self, k) for k in BoostSettings._fields})
+    given = self._check_params() if settings is None else settings
+    settings = BoostSettings(**{k: given[k] if k in given else getattr(self, k) for k in BoostSettings._fields})
     r = boost(P, y, settings, w, L, self.offset_, describe=self._conj_text, monitor=monitor)
     self.linear_terms_ = [getattr(self, 'linear_terms_', [])[k] for k in r.kept_terms]
     self.conjunctions_, self.coef_, self.linear_coef_ = r.conjunctions, r.coef, r.linear_coef
@@ -267,14 +289,16 @@ def _scores_path(self:_RuleBoosting, X):
                             for k, w in enumerate(self.weights_path_)])
 
 @patch
-def risk_complexity_curve(self:_RuleBoosting, X=None, y=None, max_complexity:int=50):
+def risk_complexity_curve(self:_RuleBoosting, X=None, # a table to score (None: the training data's risks)
+                          y=None, # its targets (with X)
+                          max_complexity:int=50): # the last complexity of the curve
     """Risk (mean loss) against complexity c = 0..max_complexity: at each c the last ensemble of the sequence with
     complexity <= c (a step function, as in the paper); below the first ensemble's complexity (the number of linear
     terms, with `include_linear_terms`) the empty model. Training data when X, y are None. Returns a DataFrame with
     columns complexity, risk, normalized_risk (risk / risk of the empty model), n_rules.
 
     >>> X = pd.DataFrame({'x1': [1, 0, 1], 'x2': [1, 1, 0]})
-    >>> m = RuleBoostingRegressor(n_rules=2, reg=0.0).fit(X, [-6., -10., 5.])
+    >>> m = RuleBoostingRegressor(max_rules=2, ridge=0.0).fit(X, [-6., -10., 5.])
     >>> m.risk_complexity_curve(max_complexity=4).normalized_risk.round(4).tolist()
     [1.0, 1.0, 0.205, 0.205, 0.0021]
     """
@@ -298,7 +322,11 @@ def risk_complexity_curve(self:_RuleBoosting, X=None, y=None, max_complexity:int
     return pd.DataFrame(rows)
 
 @patch
-def plot_risk_complexity(self:_RuleBoosting, X=None, y=None, max_complexity:int=50, ax=None, label:str|None=None):
+def plot_risk_complexity(self:_RuleBoosting, X=None, # a table to score (None: the training data)
+                         y=None, # its targets (with X)
+                         max_complexity:int=50, # the last complexity plotted
+                         ax=None, # a matplotlib Axes to draw on (None: a new figure)
+                         label:str|None=None): # the legend's label (default: objective/search)
     "Step plot of `risk_complexity_curve` (normalised risk)."
     import matplotlib.pyplot as plt
     d = self.risk_complexity_curve(X, y, max_complexity)
@@ -329,8 +357,9 @@ def _fitted_attributes(classifier:bool=False) -> str:
     weights_path_ : list of ndarray
         The weights after each step.
     stopping_reason_ : str
-        Why fitting stopped: 'n_rules', 'max_complexity', 'no_query' (no rule improves the objective), 'time_limit',
-        'memory_limit', 'interrupt' (Ctrl-C), 'separated', 'diverged' or 'linearly_dependent_query_extent'.
+        Why fitting stopped: 'max_rules' ('n_rules' under the deprecated `n_rules`), 'max_complexity', 'no_query'
+        (no rule improves the objective), 'time_limit', 'memory_limit', 'interrupt' (Ctrl-C), 'separated',
+        'diverged' or 'linearly_dependent_query_extent'.
     fit_time_ : float
         Seconds `fit` took (the binarisation included; numba's compilation not), what `time_limit` counts.
     compile_seconds_ : float
@@ -366,7 +395,7 @@ _REGRESSOR_OPTIONS = """`language` sets how numeric columns become propositions.
     ```python
     >>> Xk = pd.DataFrame({'kids': [0, 0, 0, 0, 1, 1, 2, 3]}); yk = np.array([1., 1., 1., 1., 2., 2., 4., 6.])
     >>> for lang in ('paper', 'quantile'):
-    ...     mk = RuleBoostingRegressor(n_rules=1, language=lang).fit(Xk, yk); names = mk.binarizer_.feature_info_
+    ...     mk = RuleBoostingRegressor(max_rules=1, language=lang).fit(Xk, yk); names = mk.binarizer_.feature_info_
     ...     print(lang, [names[c]['name'] if pos else names[c]['negation'] for c, pos in mk.propositions_])
     paper ['kids <= 0', 'kids <= 1', 'kids <= 2', 'kids >= 1', 'kids >= 2', 'kids >= 3']
     quantile ['kids <= 0', 'kids <= 1', 'kids > 0', 'kids > 1']
@@ -378,23 +407,24 @@ _REGRESSOR_OPTIONS = """`language` sets how numeric columns become propositions.
     paper's background log ỹ, with ỹ = exp(mean log y):
 
     ```python
-    >>> ml = RuleBoostingRegressor(n_rules=2, include_linear_terms=True, reg=0.0).fit(Xk, yk - yk.mean())
+    >>> ml = RuleBoostingRegressor(max_rules=2, include_linear_terms=True, ridge=0.0).fit(Xk, yk - yk.mean())
     >>> ml.linear_terms_[0][0], ml.history_[0]['complexity'], round(ml.history_[0]['risk'], 4)   # input 0 alone
     (0, 1, 0.0775)
-    >>> mp = RuleBoostingRegressor(n_rules=2, loss='poisson', offset='geometric_mean').fit(Xk, yk)
+    >>> mp = RuleBoostingRegressor(max_rules=2, loss='poisson', offset='geometric_mean').fit(Xk, yk)
     >>> round(mp.offset_, 4), round(float(np.exp(mp.offset_)), 4)          # log of the geometric mean, and the mean
     (0.5705, 1.7692)
 
     ```
 
-    `fit(X, y, sample_weight=w)` minimises sum_i w_i l(f(x_i), y_i) + (reg/2)||beta||^2: an integer weight is the same
-    as repeating the row (0/1 columns here, so the cut-points cannot move), a zero weight the same as leaving it out.
+    `fit(X, y, sample_weight=w)` minimises sum_i w_i l(f(x_i), y_i) + (ridge/2)||beta||^2: an integer weight is the
+    same as repeating the row (0/1 columns here, so the cut-points cannot move), a zero weight the same as leaving it
+    out.
 
     ```python
     >>> Xb = pd.DataFrame({'a': [0, 0, 1, 1], 'b': [0, 1, 0, 1]}); yb = np.array([1., 2., 3., 6.])
     >>> w = np.array([1, 2, 0, 3]); rows = np.repeat(np.arange(4), w)          # rows 0, 1, 1, 3, 3, 3
-    >>> mw = RuleBoostingRegressor(n_rules=3).fit(Xb, yb, sample_weight=w)
-    >>> mr = RuleBoostingRegressor(n_rules=3).fit(Xb.iloc[rows], yb[rows])
+    >>> mw = RuleBoostingRegressor(max_rules=3).fit(Xb, yb, sample_weight=w)
+    >>> mr = RuleBoostingRegressor(max_rules=3).fit(Xb.iloc[rows], yb[rows])
     >>> mw.conjunctions_ == mr.conjunctions_, bool(np.allclose(mw.predict(Xb), mr.predict(Xb)))
     (True, True)
 
@@ -410,15 +440,16 @@ class RuleBoostingRegressor(_RuleBoosting, GlassworksRegressor):
     ```python
     >>> from sklearn.datasets import load_diabetes
     >>> X, y = load_diabetes(return_X_y=True, as_frame=True)
-    >>> m = RuleBoostingRegressor(n_rules=3, max_rule_length=2).fit(X, y - y.mean())
+    >>> m = RuleBoostingRegressor(max_rules=3, max_rule_length=2).fit(X, y - y.mean())
     >>> len(m.model_.rules) <= 3, m.stopping_reason_, m.history_[-1]['risk'] < m.history_[0]['risk']
-    (True, 'n_rules', True)
+    (True, 'max_rules', True)
 
     ```
 
     """ + _REGRESSOR_OPTIONS + _fitted_attributes()
     _losses = ('squared', 'poisson')
-    def __init__(self, n_rules:int=10, # at most this many rules (the intercept counts as one)
+    def __init__(self, max_rules:int=10, # at most this many rules besides the intercept (a fitted intercept is
+                                         # not counted)
                  loss:str='squared', # 'squared', or 'poisson' (log link: `predict` returns exp f)
                  objective:str='ogb', # the rule objective: 'ogb' (orthogonal gradient boosting), 'gb', 'gs' or 'xgb'
                  search:str='bnb', # how each rule is found: 'bnb' (branch and bound), 'greedy' or 'beam'
@@ -436,20 +467,23 @@ class RuleBoostingRegressor(_RuleBoosting, GlassworksRegressor):
                                                   # with the rules
                  beam_width:int=5, # candidates kept per level by search='beam'
                  epsilon:float=1e-4, # OGB stabiliser (>= 0)
-                 reg:float=1.0, # L2 penalty (reg/2)||beta||^2 on the weights
+                 ridge:float=1.0, # L2 penalty (ridge/2)||beta||^2 on the rules' weights (the paper's lambda)
                  offset:float|str|None='auto', # fixed score added to every row: a number, 'geometric_mean'
                                                # (Poisson: log of the geometric mean count, the paper's background),
                                                # None, or 'auto': 'geometric_mean' for loss='poisson', else None
                  max_complexity:int|None=None, # stop once the sum of (1 + rule length) over the rules reaches it
                  time_limit:float|None=None, # seconds for the whole fit
                  memory_limit:float|None=8.0, # GB the fit may add to the process; then it stops with the rules so far
-                 verbose:int=0): # 1 prints a line per rule
-        self.n_rules, self.loss, self.objective, self.search, self.weights = n_rules, loss, objective, search, weights
+                 verbose:int=0, # 1 prints a line per rule
+                 n_rules='deprecated', # deprecated, use `max_rules`: at most this many steps, the intercept's too
+                 reg='deprecated'): # deprecated, use `ridge` (the same penalty)
+        self.max_rules, self.loss, self.objective, self.search = max_rules, loss, objective, search
+        self.weights = weights
         self.bound, self.max_rule_length, self.n_cutpoints, self.beam_width = (bound, max_rule_length, n_cutpoints,
                                                                                beam_width)
-        self.epsilon, self.reg, self.max_complexity, self.time_limit, self.verbose = (epsilon, reg, max_complexity,
-                                                                                      time_limit, verbose)
-        self.memory_limit = memory_limit
+        self.epsilon, self.ridge, self.max_complexity, self.time_limit, self.verbose = (epsilon, ridge, max_complexity,
+                                                                                        time_limit, verbose)
+        self.memory_limit, self.n_rules, self.reg = memory_limit, n_rules, reg
         self.language, self.include_linear_terms, self.offset = language, include_linear_terms, offset
 
     def __sklearn_tags__(self):
@@ -457,17 +491,20 @@ class RuleBoostingRegressor(_RuleBoosting, GlassworksRegressor):
         tags.target_tags.positive_only = self.loss == 'poisson'   # counts
         return tags
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, # the table: numeric columns, and categorical or string columns (equality propositions)
+            y, # the target: numbers (non-negative counts for loss='poisson')
+            sample_weight=None): # non-negative row weights (default 1): an integer weight k fits like k copies of
+                                 # the row (given the cut-points), a zero weight like no row
         """Binarise X, then add rules one at a time; sets `model_`, `history_`, `stopping_reason_`, `fit_time_`,
-        `stats_`. `sample_weight` (non-negative, default 1) weights each row's loss; an integer weight k fits like k
-        copies of the row (given the cut-points) and a zero weight like no row."""
-        self._check_params()
+        `stats_`; returns `self`."""
+        settings = self._check_params()
         self._check_y_given(y)
         mon = self._monitor()
         with mon.interruptible():                      # Ctrl-C: the rules so far (or the columns encoded so far)
             B, w, keep = self._binarize_fit(X, sample_weight, mon)
             yy = self._encode_y(self._rows(y, keep, 'regression'), B.shape[0])
-            self._boost(B, yy, w, self._linear_matrix(self._kept(X, keep)) if self.linear_terms_ else None, mon)
+            self._boost(B, yy, w, self._linear_matrix(self._kept(X, keep)) if self.linear_terms_ else None, mon,
+                        settings)
         self.model_ = self._ensemble(link='log' if self.loss == 'poisson' else 'identity')
         self.feature_importances_ = self._input_importances(self.model_.feature_importances(B, w))
         self._warn_stopped()
@@ -482,7 +519,8 @@ def _encode_y(self:RuleBoostingRegressor, y, n=None):
     return yy
 
 @patch
-def predict(self:RuleBoostingRegressor, X) -> np.ndarray:
+def predict(self:RuleBoostingRegressor, X, # a table with the columns seen by `fit`
+           ) -> np.ndarray:
     "f(x) for the squared loss, exp(f(x)) for the Poisson loss."
     f = self._decision_values(X)
     return np.exp(np.minimum(f, MAX_LOG)) if self.loss == 'poisson' else f
@@ -495,7 +533,7 @@ class RuleBoostingClassifier(_RuleBoosting, GlassworksClassifier):
     ```python
     >>> from sklearn.datasets import load_breast_cancer
     >>> X, y = load_breast_cancer(return_X_y=True, as_frame=True)
-    >>> m = RuleBoostingClassifier(n_rules=3, max_rule_length=2, search='greedy').fit(X, y)
+    >>> m = RuleBoostingClassifier(max_rules=3, max_rule_length=2, search='greedy').fit(X, y)
     >>> m.predict_proba(X.iloc[:2]).shape, m.score(X, y) > 0.9
     ((2, 2), True)
 
@@ -505,7 +543,7 @@ class RuleBoostingClassifier(_RuleBoosting, GlassworksClassifier):
     and fewer of them are called benign:
 
     ```python
-    >>> mw = RuleBoostingClassifier(n_rules=3, max_rule_length=2, search='greedy')
+    >>> mw = RuleBoostingClassifier(max_rules=3, max_rule_length=2, search='greedy')
     >>> mw = mw.fit(X, y, sample_weight=np.where(y == 0, 3.0, 1.0))
     >>> int((mw.predict(X)[y == 0] == 1).sum()) < int((m.predict(X)[y == 0] == 1).sum())
     True
@@ -515,7 +553,8 @@ class RuleBoostingClassifier(_RuleBoosting, GlassworksClassifier):
     """ + _fitted_attributes(classifier=True)
     _losses = ('logistic',)
     loss = 'logistic'   # fixed (a class attribute, so it is not an estimator parameter)
-    def __init__(self, n_rules:int=10, # at most this many rules (the intercept counts as one)
+    def __init__(self, max_rules:int=10, # at most this many rules besides the intercept (a fitted intercept is
+                                         # not counted)
                  objective:str='ogb', # the rule objective: 'ogb' (orthogonal gradient boosting), 'gb', 'gs' or 'xgb'
                  search:str='bnb', # how each rule is found: 'bnb' (branch and bound), 'greedy' or 'beam'
                  weights:str='corrective', # weights after each new rule: 'corrective' (all refitted), 'line'
@@ -532,31 +571,39 @@ class RuleBoostingClassifier(_RuleBoosting, GlassworksClassifier):
                                                   # with the rules
                  beam_width:int=5, # candidates kept per level by search='beam'
                  epsilon:float=1e-4, # OGB stabiliser (>= 0)
-                 reg:float=1.0, # L2 penalty (reg/2)||beta||^2 on the weights
+                 ridge:float=1.0, # L2 penalty (ridge/2)||beta||^2 on the rules' weights (the paper's lambda)
                  max_complexity:int|None=None, # stop once the sum of (1 + rule length) over the rules reaches it
+                 class_weight=None, # None, 'balanced' (every class the same total weight) or {label: weight}: each
+                                    # row's loss times its class's weight, as in OSDTClassifier
                  time_limit:float|None=None, # seconds for the whole fit
                  memory_limit:float|None=8.0, # GB the fit may add to the process; then it stops with the rules so far
-                 verbose:int=0): # 1 prints a line per rule
-        self.n_rules, self.objective, self.search, self.weights = n_rules, objective, search, weights
+                 verbose:int=0, # 1 prints a line per rule
+                 n_rules='deprecated', # deprecated, use `max_rules`: at most this many steps, the intercept's too
+                 reg='deprecated'): # deprecated, use `ridge` (the same penalty)
+        self.max_rules, self.objective, self.search, self.weights = max_rules, objective, search, weights
         self.bound, self.max_rule_length, self.n_cutpoints, self.beam_width = (bound, max_rule_length, n_cutpoints,
                                                                                beam_width)
-        self.epsilon, self.reg, self.max_complexity, self.time_limit, self.verbose = (epsilon, reg, max_complexity,
-                                                                                      time_limit, verbose)
-        self.memory_limit = memory_limit
+        self.epsilon, self.ridge, self.max_complexity, self.time_limit, self.verbose = (epsilon, ridge, max_complexity,
+                                                                                        time_limit, verbose)
+        self.memory_limit, self.n_rules, self.reg, self.class_weight = memory_limit, n_rules, reg, class_weight
         self.language, self.include_linear_terms = language, include_linear_terms
 
-    def fit(self, X, y, sample_weight=None):
-        """Binarise X, then add rules one at a time; sets `model_`, `classes_`, `history_`, `stopping_reason_`, ...
-        `sample_weight` (non-negative, default 1) weights each row's loss; an integer weight k fits like k copies of
-        the row (given the cut-points) and a zero weight like no row (its label is not a class then)."""
-        self._check_params()
+    def fit(self, X, # the table: numeric columns, and categorical or string columns (equality propositions)
+            y, # two class labels; `classes_[1]` is the positive class
+            sample_weight=None): # non-negative row weights (default 1), times the `class_weight`s: an integer
+                                 # weight k fits like k copies of the row (given the cut-points), a zero weight like
+                                 # no row (its label is not a class then)
+        """Binarise X, then add rules one at a time; sets `model_`, `classes_`, `history_`, `stopping_reason_`, ...;
+        returns `self`."""
+        settings = self._check_params()
         self._check_y_given(y)
         mon = self._monitor()
         with mon.interruptible():
-            B, w, keep = self._binarize_fit(X, sample_weight, mon)
+            B, w, keep = self._binarize_fit(X, self._with_class_weight(X, y, sample_weight), mon)
             if hasattr(self, 'classes_'): del self.classes_
             yy = self._encode_y(self._rows(y, keep, 'classification'), B.shape[0])
-            self._boost(B, yy, w, self._linear_matrix(self._kept(X, keep)) if self.linear_terms_ else None, mon)
+            self._boost(B, yy, w, self._linear_matrix(self._kept(X, keep)) if self.linear_terms_ else None, mon,
+                        settings)
         self.model_ = self._ensemble(task='classification', link='logit', classes=list(self.classes_))
         self.feature_importances_ = self._input_importances(self.model_.feature_importances(B, w))
         self._warn_stopped()
@@ -568,6 +615,14 @@ class RuleBoostingClassifier(_RuleBoosting, GlassworksClassifier):
         return tags
 
 # %% ../nbs/30_ogb.ipynb #18b80935
+@patch
+def _with_class_weight(self:RuleBoostingClassifier, X, y, sample_weight):
+    "`sample_weight` times each row's `class_weight` (`_class_weighted`, on all the rows: before the binarisation)."
+    if self.class_weight is None: return sample_weight
+    n = self._check_X_shape(X).shape[0]
+    codes, self.classes_ = check_y(y, task='classification', n_samples=n)   # `fit` learns them again afterwards
+    return self._class_weighted(codes, check_sample_weight(sample_weight, n))
+
 @patch
 def _encode_y(self:RuleBoostingClassifier, y, n=None):
     "Labels as -1 (classes_[0]) / +1 (classes_[1]); at fit time (no `classes_` yet) the classes are learned."
@@ -590,18 +645,48 @@ def _encode_y(self:RuleBoostingClassifier, y, n=None):
 
 # %% ../nbs/30_ogb.ipynb #57af5c90
 @patch
-def decision_function(self:RuleBoostingClassifier, X) -> np.ndarray:
+def decision_function(self:RuleBoostingClassifier, X, # a table with the columns seen by `fit`
+                     ) -> np.ndarray:
     "The log-odds f(x) of `classes_[1]`: the sum of the weights of the rules that hold."
     return self._decision_values(X)
 
 @patch
-def predict_proba(self:RuleBoostingClassifier, X) -> np.ndarray:
+def predict_proba(self:RuleBoostingClassifier, X, # a table with the columns seen by `fit`
+                 ) -> np.ndarray:
     "Columns P(classes_[0]), P(classes_[1]) from the sigmoid of the score."
     s = sigmoid(self.decision_function(X))
     return np.column_stack([1 - s, s])
 
 @patch
-def predict(self:RuleBoostingClassifier, X) -> np.ndarray:
+def predict(self:RuleBoostingClassifier, X, # a table with the columns seen by `fit`
+           ) -> np.ndarray:
     "classes_[1] where the score is positive, classes_[0] otherwise."
     f = self._decision_values(X)                       # checks that the estimator is fitted
     return np.asarray(self.classes_)[(f > 0).astype(np.int64)]
+
+# %% ../nbs/30_ogb.ipynb #befe70dd
+@patch
+def summary(self:_RuleBoosting) -> str:
+    """One line on the last fit: rules (besides the intercept), complexity, training risk (and its share of the
+    constant model's), why it stopped, how the rules were searched, and the time.
+
+    ```python
+    >>> X = pd.DataFrame({'x1': [1, 0, 1], 'x2': [1, 1, 0]})
+    >>> print(RuleBoostingRegressor(max_rules=2, ridge=0.0).fit(X, [-6., -10., 5.]).summary())
+    RuleBoostingRegressor: 2 rules, complexity 4, training risk 0.111 (0.00207 of the constant model's), stopped by
+    max_rules; each rule optimal for its step (branch and bound), the ensemble greedy (not certified), ...s
+
+    ```"""
+    self._check_fitted()
+    icpt = any(len(c) == 0 for c in self.conjunctions_)
+    n = len(self.conjunctions_) - icpt
+    risk, base = self.history_[-1]['risk'], self.stats_['empty_risk']
+    share = f" ({risk / base:.3g} of the constant model's)" if base > 0 else ''
+    if self.search != 'bnb': how = f"rules by {self.search} search"
+    elif self.stats_.get('searches_complete', True): how = "each rule optimal for its step (branch and bound)"
+    else: how = "a rule search cut short by a limit"
+    comp = getattr(self, 'compile_seconds_', 0.0)
+    comp = f" (+{comp:.1f}s compiling numba kernels, once)" if comp >= 0.05 else ''
+    return (f"{type(self).__name__}: {n} rule{'s' * (n != 1)}{' + intercept' if icpt else ''}, complexity "
+            f"{self.history_[-1]['complexity']}, training risk {risk:.3g}{share}, stopped by {self.stopping_reason_}; "
+            f"{how}, the ensemble greedy (not certified), {self.fit_time_:.2f}s{comp}")
