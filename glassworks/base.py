@@ -4,12 +4,13 @@
 
 # %% ../nbs/01_base.ipynb #426004f6
 from __future__ import annotations
-import contextlib, functools, os, signal, sys, threading, time, numbers
+import contextlib, dataclasses, functools, json, os, signal, sys, threading, time, numbers
 import numpy as np
 from fastcore.basics import patch
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 from .compiling import compile_seconds, compiling
+from .models import RuleEnsemble, RuleList, Tree
 from .validation import (check_X, check_X_y, check_predict_X, check_scalar, check_option, check_sample_weight,
                                    is_dataframe, InputError, ParameterError)
 
@@ -98,7 +99,7 @@ class SearchMonitor:
         "Absolute gap between incumbent and lower bound (inf before both are known)."
         return max(0.0, self.upper - self.lower) if np.isfinite(self.upper) and np.isfinite(self.lower) else np.inf
 
-    def certified(self, tol:float=1e-9):
+    def certified(self, tol:float=1e-9): # the gap allowed, relative to max(1, |incumbent|)
         "Was optimality proven? (gap closed within `tol`, relative to the objective's scale)."
         return bool(self.gap <= tol * max(1.0, abs(self.upper)))
 
@@ -122,7 +123,7 @@ class SearchMonitor:
 
 # %% ../nbs/01_base.ipynb #3eb16752
 @patch
-def expired(self:SearchMonitor, nodes:int|None=None):
+def expired(self:SearchMonitor, nodes:int|None=None): # the search's node count now (None: as last recorded)
     "True when a limit is reached; records which one in `stopped_by`."
     if nodes is not None: self.nodes = nodes
     if self.interrupted: self.stopped_by = 'interrupt'
@@ -143,8 +144,11 @@ def _memory_due(self:SearchMonitor) -> bool:
 
 # %% ../nbs/01_base.ipynb #1ad504f6
 @patch
-def update(self:SearchMonitor, upper:float|None=None, lower:float|None=None, nodes:int|None=None, queue:int|None=None,
-           force:bool=False):
+def update(self:SearchMonitor, upper:float|None=None, # a new incumbent's objective (kept if it is lower)
+           lower:float|None=None, # a new lower bound (kept if it is higher)
+           nodes:int|None=None, # the node count now
+           queue:int|None=None, # open nodes, shown in the progress line
+           force:bool=False): # print a progress line now
     "Record a new incumbent and/or lower bound; print progress when due."
     t, changed = self.elapsed, False
     if upper is not None and upper < self.upper:
@@ -162,14 +166,31 @@ def update(self:SearchMonitor, upper:float|None=None, lower:float|None=None, nod
 def _watched(fit):
     """`fit`, with numba's compilation during it announced once (`glassworks.compiling`) and its seconds kept in
     `compile_seconds_`; the moment it began is kept in `_fit_clock`, so that a time limit covers validation and
-    binarisation too (the searches start their `SearchMonitor` from it)."""
+    binarisation too (the searches start their `SearchMonitor` from it). Afterwards the models it fitted on its
+    binarizer's features carry their records (`_describe_models`)."""
     @functools.wraps(fit)
     def fit_watched(self, *args, **kwargs):
         self._fit_clock = fit_clock()
         with compiling(type(self).__name__) as c: out = fit(self, *args, **kwargs)
         self.compile_seconds_ = c.seconds
+        _describe_models(self)
         return out
     return fit_watched
+
+# %% ../nbs/01_base.ipynb #d5c1be02
+def _describe_models(est):
+    "The fitted models of `est` that read its binarizer's 0/1 features, given their `feature_info` and `raw_input`."
+    enc = getattr(est, 'binarizer_', None)
+    info = getattr(enc, 'feature_info_', None)
+    bz = getattr(enc, 'binarizer_', enc)              # rule boosting's encoder keeps its Binarizer inside
+    if info is None or not callable(getattr(bz, 'raw_input', None)): return
+    names, raw = [str(f['name']) for f in info], bz.raw_input()
+    for k, m in list(vars(est).items()):
+        if isinstance(m, (Tree, RuleList, RuleEnsemble)) and m.feature_info is None and m.feature_names == names:
+            described = dataclasses.replace(m, feature_info=info, raw_input=raw)
+            try: json.dumps(described.feature_info)
+            except (TypeError, ValueError): return       # a level JSON cannot hold: the model stays as it was
+            setattr(est, k, described)
 
 # %% ../nbs/01_base.ipynb #b5582b0e
 class GlassworksEstimator(BaseEstimator):
@@ -348,7 +369,8 @@ class ExactSolverMixin:
         return (f"{type(self).__name__}: objective {self.objective_:.6g}, lower bound {self.lower_bound_:.6g}, "
                 f"gap {self.gap_:.3g} ({status}), {self.fit_time_:.2f}s{comp}")
 
-    def plot_convergence(self, ax=None, label:str|None=None):
+    def plot_convergence(self, ax=None, # matplotlib axes to draw on (None: a new figure)
+                         label:str|None=None): # legend label (None: the class name)
         "Plot the incumbent and the lower bound against time (from `stats_['trace']`)."
         import matplotlib.pyplot as plt
         check_is_fitted(self, 'stats_')

@@ -20,7 +20,9 @@ __all__ = ['format_number', 'snap_cuts', 'weighted_quantile', 'quantile_cuts', '
            'gbdt_split_thresholds', 'gbdt_prune', 'Binarizer', 'numeric_inputs']
 
 # %% ../nbs/03_binarize.ipynb #df9c6187
-def format_number(t:float, digits:int=4) -> str:
+def format_number(t:float, # the number
+                  digits:int=4, # at most this many significant digits
+                 ) -> str:
     """Print `t` with at most `digits` significant digits: positional for moderate magnitudes, scientific otherwise.
 
     ```python
@@ -35,7 +37,9 @@ def format_number(t:float, digits:int=4) -> str:
     return np.format_float_scientific(t, precision=digits - 1, unique=True, trim='-')
 
 # %% ../nbs/03_binarize.ipynb #0b221082
-def snap_cuts(cuts, values, min_digits:int=4):
+def snap_cuts(cuts, # strictly increasing cut points
+              values, # the sorted distinct training values they split
+              min_digits:int=4): # the fewest significant digits tried
     """Replace strictly increasing `cuts` by short decimals splitting the sorted distinct `values` the same way; return
     `(floats, strings)`.
 
@@ -76,7 +80,9 @@ def _cap(cuts, max_thresholds):
     if max_thresholds is None or len(cuts) <= max_thresholds: return cuts
     return cuts[np.unique(np.round(np.linspace(0, len(cuts) - 1, max_thresholds)).astype(int))]
 
-def weighted_quantile(x, q, w=None):
+def weighted_quantile(x, # the sample
+                      q, # quantile level(s) in [0, 1]
+                      w=None): # row weights (None: all 1); an integer weight k counts the row k times
     """`np.quantile(x, q)` (linear interpolation) with weights that count rows: for integer `w` it equals the quantile
     of `x` with each value repeated `w` times, and zero weights drop their values. The sample of total weight $W$ is
     laid out on positions $0..W-1$ in sorted order; quantile $q$ is read at position $(W-1)q$, between the two
@@ -97,7 +103,11 @@ def weighted_quantile(x, q, w=None):
     a, b, t = at(lo), at(lo + 1), h - lo
     return np.where(t >= 0.5, b - (b - a) * (1 - t), a + (b - a) * t)   # numpy's own interpolation, to the last bit
 
-def quantile_cuts(values, x, n_bins:int=4, max_thresholds=None, w=None):
+def quantile_cuts(values, # the sorted distinct values of `x`
+                  x, # the sample
+                  n_bins:int=4, # number of quantile bins (n_bins - 1 cuts)
+                  max_thresholds=None, # keep at most this many cuts (None: all)
+                  w=None): # row weights of `x` (None: all 1)
     """Cuts at the `n_bins - 1` inner quantiles of the sample `x` (weights `w` count rows; one cut per training gap).
 
     ```python
@@ -109,7 +119,8 @@ def quantile_cuts(values, x, n_bins:int=4, max_thresholds=None, w=None):
     qs = weighted_quantile(x, np.arange(1, n_bins) / n_bins, w)
     return _cap(_one_per_gap(qs, values), max_thresholds)
 
-def midpoint_cuts(values, max_thresholds=None):
+def midpoint_cuts(values, # the sorted distinct training values
+                  max_thresholds=None): # keep at most this many cuts, evenly spaced in rank (None: all)
     """A cut halfway between every two adjacent distinct `values`, optionally thinned to `max_thresholds`.
 
     ```python
@@ -122,7 +133,8 @@ def midpoint_cuts(values, max_thresholds=None):
     mid = np.where((mid >= a) & (mid < b), mid, a)   # guard against rounding when a, b are adjacent floats
     return _cap(mid, max_thresholds)
 
-def equal_width_edges(values, n_bins:int=4):
+def equal_width_edges(values, # the sorted distinct training values
+                      n_bins:int=4): # number of equal-width bins
     """The `n_bins - 1` inner edges of equal-width bins over `[min, max]` of the training values.
 
     ```python
@@ -139,7 +151,8 @@ def _gbdt_model(task, n_estimators, max_depth, seed):
     cls = GradientBoostingClassifier if task == 'classification' else GradientBoostingRegressor
     return cls(n_estimators=n_estimators, max_depth=max_depth, random_state=seed)
 
-def gbdt_split_thresholds(model, n_features:int):
+def gbdt_split_thresholds(model, # a fitted scikit-learn gradient-boosting model
+                          n_features:int): # number of columns it was fitted on
     """Every threshold used by the trees of a fitted scikit-learn gradient-boosting `model`, per feature.
 
     ```python
@@ -156,7 +169,12 @@ def gbdt_split_thresholds(model, n_features:int):
             if f >= 0: found[f].add(float(thr))       # leaves have feature -2
     return [np.array(sorted(s)) for s in found]
 
-def gbdt_prune(B, y, task, n_estimators, max_depth, seed):
+def gbdt_prune(B, # binary (0/1) candidate columns
+               y, # the target
+               task, # 'classification' or 'regression'
+               n_estimators, # trees of each gradient-boosting fit
+               max_depth, # depth of those trees
+               seed): # their random_state
     """Indices of the columns of binary `B` kept by backward elimination; also the full and final training scores.
 
     ```python
@@ -511,13 +529,15 @@ class Binarizer(TransformerMixin, BaseEstimator):
         self.missing, self.output, self.target = missing, output, target
         self.max_categories = max_categories
 
-    def fit(self, X, y=None, sample_weight=None):
+    def fit(self, X, # the table: numeric and categorical columns
+            y=None, # the target (needed by strategy='gbdt' only)
+            sample_weight=None): # row weights (None: all 1)
         """Learn cuts and levels per column from `X` (and `y`, needed by `strategy='gbdt'`); return `self`. With
         `sample_weight`, rows of weight zero are ignored and the quantiles count each row its weight (an integer
         weight k cuts like k copies of the row)."""
         return _fit(self, X, y, sample_weight)
 
-    def transform(self, X):
+    def transform(self, X): # a table with the columns seen in fit
         "Binary features of `X`: a uint8 DataFrame named by `get_feature_names_out()` (or an array, `output='numpy'`)."
         return _transform(self, X)
 
@@ -529,7 +549,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
 
 # %% ../nbs/03_binarize.ipynb #f9045808
 @patch
-def get_feature_names_out(self:Binarizer, input_features=None):
+def get_feature_names_out(self:Binarizer, input_features=None): # ignored (scikit-learn's signature)
     "Names of the output features, e.g. `age <= 25.5`, `city == Paris`."
     check_is_fitted(self, 'feature_info_')
     return np.array([f['name'] for f in self.feature_info_], dtype=object)
@@ -544,18 +564,35 @@ def _position(self:Binarizer, j):
     return j
 
 @patch
-def describe(self:Binarizer, j) -> str:
+def describe(self:Binarizer, j) -> str: # output feature: position or name
     "The readable predicate of output feature `j` (position or name): true where the feature is 1."
     return self.feature_info_[self._position(j)]['name']
 
 @patch
-def negate(self:Binarizer, j) -> str:
+def negate(self:Binarizer, j) -> str: # output feature: position or name
     "The readable negation of output feature `j`: true where the feature is 0."
     return self.feature_info_[self._position(j)]['negation']
 
+# %% ../nbs/03_binarize.ipynb #b2c4e6f2
+@patch
+def raw_input(self:Binarizer) -> dict:
+    """The raw table as the fitted binarizer reads it: its `columns` in order, which are `categorical`, and `missing`
+    ('error': a missing value is refused; 'indicator': it makes every test on its column false). With `feature_info_`
+    it is what a model needs to compute `transform` itself (`glassworks.models.apply_feature_info`).
+
+    ```python
+    >>> Binarizer(n_bins=2).fit(pd.DataFrame({'age': [20, 30, 40], 'city': ['a', 'b', 'a']})).raw_input()
+    {'columns': ['age', 'city'], 'categorical': [False, True], 'missing': 'error'}
+
+    ```"""
+    check_is_fitted(self, 'feature_info_')
+    return {'columns': [str(c) for c in self.feature_names_in_],
+            'categorical': [bool(b) for b in self._categorical_in], 'missing': self.missing}
+
 # %% ../nbs/03_binarize.ipynb #709c0b82
 def numeric_inputs(bz:Binarizer, # a fitted binarizer
-                   X) -> dict:
+                   X, # a table with the columns seen in fit
+                  ) -> dict:
     """The numeric input columns of `X` as {input column index: float64 values}, indexed in the fitted column order
     (a DataFrame's columns are matched by name and checked; missing values stay NaN where the binarizer allows them);
     categorical columns are left out.

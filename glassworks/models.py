@@ -13,12 +13,14 @@ import shutil
 from dataclasses import dataclass
 from fastcore.basics import patch
 import numpy as np
-from .validation import InputError, check_X, check_option, check_predict_X, check_scalar
+import pandas as pd
+from .validation import (InputError, check_X, check_option, check_predict_X, check_scalar,
+                                   is_dataframe)
 from .views import format_value, new_digraph
 
 # %% auto #0
-__all__ = ['FORMAT_VERSION', 'MAX_TREE_DEPTH', 'negate_name', 'Condition', 'Rule', 'sigmoid', 'Leaf', 'Split', 'Tree', 'RuleList',
-           'RuleEnsemble', 'model_from_dict', 'model_from_json']
+__all__ = ['FORMAT_VERSION', 'MAX_TREE_DEPTH', 'negate_name', 'Condition', 'Rule', 'sigmoid', 'apply_feature_info', 'Leaf',
+           'Split', 'Tree', 'RuleList', 'RuleEnsemble', 'model_from_dict', 'model_from_json']
 
 # %% ../nbs/04_models.ipynb #72f8d117
 def _plain(x):
@@ -174,8 +176,11 @@ _INF = math.inf
 _INFO_KEYS = ('column', 'kind', 'op', 'value')
 
 def _check_feature_info(feature_info, n_features:int):
-    "Normalise `feature_info`: None, or one entry per feature, each None or a dict with column, kind, op and value."
+    """Normalise `feature_info`: None, or one entry per feature, each None or a dict with column, kind, op and value
+    (and `negated: True` for the complement of that test, as rule boosting's "not" features)."""
     if feature_info is None: return None
+    if isinstance(feature_info, (str, bytes, dict)) or not np.iterable(feature_info):
+        raise InputError(f"feature_info must be a list with one entry per feature, got {str(feature_info)[:60]}.")
     info = list(feature_info)
     if len(info) != n_features: raise InputError(f"feature_info has {len(info)} entries for {n_features} features.")
     out = []
@@ -187,9 +192,16 @@ def _check_feature_info(feature_info, n_features:int):
             raise InputError(f"feature_info[{j}] must be None or a dict with keys {_INFO_KEYS}, got {f!r}.")
         v = f['value']
         if f['kind'] == 'bin':                       # an interval (a, b]; None stands for an infinite end (JSON)
-            a, b = (None if x is None or not math.isfinite(float(x)) else float(x) for x in v)
+            try:
+                a, b = (None if x is None or not math.isfinite(float(x)) else float(x) for x in v)
+            except (TypeError, ValueError):
+                raise InputError(f"feature_info[{j}] is a bin, whose value is two numbers, got {v!r}.") from None
             v = [a, b]
-        out.append({'column': str(f['column']), 'kind': str(f['kind']), 'op': str(f['op']), 'value': _plain(v)})
+        if not isinstance(f.get('negated', False), (bool, np.bool_)):
+            raise InputError(f"feature_info[{j}]['negated'] must be true or false, got {f['negated']!r}.")
+        g = {'column': str(f['column']), 'kind': str(f['kind']), 'op': str(f['op']), 'value': _plain(v)}
+        if f.get('negated'): g['negated'] = True
+        out.append(g)
     return out
 
 def _number(s:str):
@@ -221,6 +233,7 @@ def _condition_meaning(c:Condition, feature_names, binary_features, feature_info
     info = feature_info[c.feature] if feature_info is not None else None
     if info is None and feature_names is not None: info = _info_from_name(name)
     if info is not None:
+        if info.get('negated'): true = not true               # the feature is the complement of its test
         kind, op, v = info['kind'], info['op'], info['value']
         if kind == 'threshold' and op in ('<=', '>'):
             below = (op == '<=') == true                       # the condition says "column <= v"
@@ -408,6 +421,170 @@ def sigmoid(f):
     e = np.exp(-np.abs(f))
     return np.where(f >= 0, 1 / (1 + e), e / (1 + e))
 
+# %% ../nbs/04_models.ipynb #c0ffee02
+_KINDS = ('threshold', 'bin', 'binary', 'category', 'missing')
+_NUMERIC_KINDS = ('threshold', 'bin', 'binary')
+_COMPARE = {'<=': np.less_equal, '>=': np.greater_equal, '<': np.less, '>': np.greater}
+
+def _info_columns(info) -> list:
+    "The columns `feature_info` reads, in order of first appearance."
+    return list(dict.fromkeys(f['column'] for f in info))
+
+def _check_raw_input(raw_input, feature_info):
+    """Normalise `raw_input`: None, or `{'columns', 'categorical', 'missing'}` holding every column `feature_info`
+    reads, each read as its features' kinds need (categories from a categorical column, numbers from the others)."""
+    if raw_input is None: return None
+    if feature_info is None or any(f is None for f in feature_info):
+        raise InputError("raw_input needs a feature_info entry for every feature.")
+    if not isinstance(raw_input, dict) or not {'columns', 'categorical', 'missing'} <= set(raw_input):
+        raise InputError(f"raw_input must be a dict with columns, categorical and missing, got {str(raw_input)[:60]}.")
+    cols, cat = _names(raw_input['columns']), raw_input['categorical']
+    if len(set(cols)) != len(cols): raise InputError("raw_input's columns must be distinct.")
+    if isinstance(cat, (str, bytes, dict)) or not np.iterable(cat) or \
+            not all(isinstance(b, (bool, np.bool_)) for b in cat) or len(list(cat)) != len(cols):
+        raise InputError(f"raw_input's categorical must hold one bool per column, got {str(cat)[:60]}.")
+    if raw_input['missing'] not in ('error', 'indicator'):
+        raise InputError(f"raw_input's missing must be 'error' or 'indicator', got {raw_input['missing']!r}.")
+    is_cat = dict(zip(cols, (bool(b) for b in cat)))
+    for f in feature_info:
+        if f['column'] not in is_cat: raise InputError(f"feature_info reads column {f['column']!r}, not in raw_input.")
+        if f['kind'] != 'missing' and is_cat[f['column']] != (f['kind'] == 'category'):
+            raise InputError(f"a {f['kind']} feature on column {f['column']!r}, which raw_input reads as "
+                             f"{'categorical' if is_cat[f['column']] else 'numeric'}.")
+    return {'columns': cols, 'categorical': [is_cat[c] for c in cols], 'missing': raw_input['missing']}
+
+def _raw_columns(X, cols:list, known:bool) -> dict:
+    "{column: pandas Series} of the raw table `X`: a DataFrame's columns by name, an array's in the order `cols`."
+    if is_dataframe(X):
+        pos = {}
+        for i, c in enumerate(X.columns): pos.setdefault(str(c), i)
+        missing = [c for c in cols if c not in pos]
+        if missing: raise InputError(f"X is missing column(s) seen in fit: {missing[:5]}.")
+        return {c: X.iloc[:, pos[c]] for c in cols}
+    if not known: raise InputError("this model does not know the raw table's column order: pass X as a DataFrame.")
+    try: arr = np.asarray(X)
+    except Exception as e: raise InputError(f"X could not be converted to an array: {e}") from None
+    if arr.ndim != 2 or arr.shape[1] != len(cols):
+        raise InputError(f"X has shape {arr.shape}, but the raw table had {len(cols)} columns.")
+    df = pd.DataFrame(arr)
+    if arr.dtype == object: df = df.infer_objects()
+    return {c: df.iloc[:, j] for j, c in enumerate(cols)}
+
+def _numbers(x, col:str):
+    "(float64 values, missing) of a column read as numbers; a value that is not a number, or is infinite, refused."
+    try:
+        v = pd.to_numeric(x, errors='coerce')
+        bad = v.isna() & x.notna()
+        if bad.any(): raise InputError(f"column {col!r} must be numeric (as in the training table) but holds "
+                                       f"{x[bad].iloc[0]!r}.")
+        v = v.to_numpy(np.float64, na_value=np.nan)
+    except (TypeError, ValueError) as e: raise InputError(f"column {col!r} must be numeric: {e}") from None
+    if np.isinf(v).any(): raise InputError(f"column {col!r} holds infinite values.")
+    return v, np.isnan(v)
+
+def _one_hot_into(out:np.ndarray, x, miss, feats:list, text_levels:bool):
+    """Set the category features `feats` ([(feature index, level)]) of one column in `out`, in one pass over the rows
+    (a comparison per level costs rows x levels: 20,000 levels took minutes). Values match levels as Python values
+    do in a dict (`1 == 1.0 == True`), and also by their text with `text_levels`."""
+    code = {}
+    for k, lv in feats: code.setdefault(lv, []).append(k)
+    first = {lv: ks[0] for lv, ks in code.items()}
+    try: at = np.fromiter((first.get(v, -1) for v in x), np.int64, count=len(x))
+    except TypeError as e: raise InputError(f"a categorical value is not a level: {e}") from None
+    if text_levels:
+        text = {}
+        for lv, k in first.items(): text.setdefault(str(lv), k)
+        lost = np.flatnonzero((at < 0) & ~miss)
+        at[lost] = [text.get(str(x[i]), -1) for i in lost]
+    at[miss] = -1
+    rows = np.flatnonzero(at >= 0)
+    out[rows, at[rows]] = 1
+    for ks in code.values():                   # a level listed twice: the same column again
+        for k in ks[1:]: out[:, k] = out[:, ks[0]]
+
+# %% ../nbs/04_models.ipynb #c0ffee04
+def apply_feature_info(X, # the raw table: a DataFrame (columns found by name) or a 2-D array in raw_input's order
+                       feature_info:list, # one record per 0/1 feature: column, kind, op, value (and `negated`)
+                       raw_input:dict|None=None, # the table's columns, which are categorical and the NaN policy
+                                                 # ('error' or 'indicator'); None: the columns feature_info names,
+                                                 # missing values only where a column has a `missing` feature
+                       text_levels:bool=False, # also match a category level by its text (tables read from files)
+                      ) -> np.ndarray:
+    """The 0/1 matrix (uint8, one column per record of `feature_info`) of the raw table `X`: what
+    `Binarizer.transform` computes, from plain records a model file can hold.
+
+    ```python
+    >>> info = [dict(column='age', kind='threshold', op='<=', value=30.0),
+    ...         dict(column='city', kind='category', op='==', value='Oslo'),
+    ...         dict(column='city', kind='category', op='==', value='Oslo', negated=True)]
+    >>> apply_feature_info(pd.DataFrame({'age': [25, 40], 'city': ['Oslo', 'Rome']}), info)
+    array([[1, 1, 0],
+           [0, 0, 1]], dtype=uint8)
+
+    ```"""
+    info = _check_feature_info(list(feature_info), len(feature_info))
+    if any(f is None for f in info): raise InputError("every feature needs its feature_info record to read X.")
+    raw = _check_raw_input(raw_input, info)
+    cols = raw['columns'] if raw else _info_columns(info)
+    series = _raw_columns(X, cols, raw is not None)
+    n = len(next(iter(series.values()))) if series else np.shape(X)[0]
+    if n < 1: raise InputError("X has 0 rows; at least 1 is needed.")
+    is_cat = dict(zip(cols, raw['categorical'])) if raw else {f['column']: f['kind'] == 'category' for f in info
+                                                              if f['kind'] != 'missing'}
+    nan_ok = (set(cols) if raw['missing'] == 'indicator' else set()) if raw else \
+        {f['column'] for f in info if f['kind'] == 'missing'}
+    read = {}
+    for c in cols:
+        x = series[c]
+        if is_cat.get(c, False):
+            v = x.astype(object).to_numpy()
+            read[c] = v, np.asarray(pd.isna(v), bool)
+        else: read[c] = _numbers(x, c)
+        miss = read[c][1]
+        if miss.any() and c not in nan_ok:
+            raise InputError(f"column {c!r} has {int(miss.sum())} missing value(s), but the model was fitted without "
+                             "missing values there: fill or drop those rows.")
+    out = np.zeros((n, len(info)), np.uint8)
+    groups = {}
+    for k, f in enumerate(info): groups.setdefault((f['column'], f['kind'], f['op']), []).append(k)
+    for (c, kind, op), ks in groups.items():
+        x, miss = read[c]
+        if kind == 'category':
+            _one_hot_into(out, x, miss, [(k, info[k]['value']) for k in ks], text_levels)
+        elif kind == 'missing': out[:, ks] = miss[:, None]
+        elif kind == 'binary': out[:, ks] = x[:, None] == np.array([_finite_number(info[k]['value'], 'a binary value')
+                                                                      for k in ks])
+        elif kind == 'threshold' and op in _COMPARE:
+            t = np.array([_finite_number(info[k]['value'], 'a threshold') for k in ks])
+            with np.errstate(invalid='ignore'): out[:, ks] = _COMPARE[op](x[:, None], t)   # NaN: false
+        elif kind == 'bin':
+            ends = np.array([[-_INF if a is None else a, _INF if b is None else b]
+                             for a, b in (info[k]['value'] for k in ks)], np.float64)
+            with np.errstate(invalid='ignore'): out[:, ks] = (x[:, None] > ends[:, 0]) & (x[:, None] <= ends[:, 1])
+        else: raise InputError(f"cannot read a feature of kind {kind!r} and op {op!r} (kinds: {_KINDS}).")
+    negated = [k for k, f in enumerate(info) if f.get('negated')]      # rule boosting's "not <feature>"
+    out[:, negated] = 1 - out[:, negated]
+    return out
+
+# %% ../nbs/04_models.ipynb #c0ffee08
+def _reads_raw(model, X) -> bool:
+    """Is `X` the raw table the model's 0/1 features are computed from, rather than those features? A DataFrame is
+    when it holds every raw column; an array when it is as wide as the raw table and not as wide as the features."""
+    info, raw = model.feature_info, model.raw_input
+    if info is None or any(f is None for f in info) or (not info and raw is None): return False
+    if is_dataframe(X):
+        have = {str(c) for c in X.columns}
+        return all(c in have for c in (raw['columns'] if raw else _info_columns(info)))
+    if raw is None or X is None or hasattr(X, 'toarray'): return False
+    try: shape = np.shape(X)
+    except Exception: return False          # a ragged list: check_predict_X says what is wrong with it
+    return len(shape) == 2 and shape[1] == len(raw['columns']) != len(model.feature_names)
+
+def _model_inputs(model, X) -> np.ndarray:
+    "The matrix the model's conditions read: its 0/1 features computed from the raw table X, or X itself."
+    if _reads_raw(model, X): return apply_feature_info(X, model.feature_info, model.raw_input)
+    return check_predict_X(X, model.feature_names)
+
 # %% ../nbs/04_models.ipynb #67400cb0
 @dataclass(frozen=True)
 class Leaf:
@@ -517,6 +694,8 @@ class Tree:
     classes: list|None = None # class labels (classification), in `predict_proba`'s column order
     binary_features: tuple|None = None  # None: a 0.5 threshold means a 0/1 column; or a bool, or one bool per column
     feature_info: list|None = None  # what each 0/1 feature tests on an original column (Binarizer.feature_info_)
+    raw_input: dict|None = None  # the raw table those columns are in: its columns, which are categorical, and
+                                 # what a missing value does (Binarizer.raw_input()); see apply_feature_info
 
     def __post_init__(self):
         check_option(self.task, 'task', _TASKS)
@@ -527,6 +706,7 @@ class Tree:
         if len(set(self.feature_names)) != p: raise InputError("feature names must be unique.")
         self.binary_features = _binary_flags(self.binary_features, p)
         self.feature_info = _check_feature_info(self.feature_info, p)
+        self.raw_input = _check_raw_input(self.raw_input, self.feature_info)
         leaves = []
         for node, _, _ in _walk(self.root, paths=False):
             if isinstance(node, Split):
@@ -553,8 +733,13 @@ class Tree:
                 raise InputError(f"a leaf has {len(lf.counts)} counts for {len(self.classes)} classes {self.classes}.")
 
     @classmethod
-    def from_nested(cls, spec, feature_names, task:str='classification', classes=None, binary_features=None,
-                    feature_info=None) -> Tree:
+    def from_nested(cls, spec, # nested `(feature, [threshold,] left, right)` tuples, leaf values at the bottom
+                    feature_names, # one name per column of X (a split may name its feature)
+                    task:str='classification', # 'classification' or 'regression'
+                    classes=None, # class labels (None: those of the leaves)
+                    binary_features=None, # as for `Tree`
+                    feature_info=None, # as for `Tree`
+                    raw_input=None) -> Tree: # as for `Tree`
         """Build from nested tuples `(feature, [threshold,] left, right)` with leaf values (or `Leaf`s) at the bottom.
 
         ```python
@@ -564,7 +749,7 @@ class Tree:
 
         ```"""
         names = [str(f) for f in feature_names]
-        return cls(_from_nested(spec, names), names, task, classes, binary_features, feature_info)
+        return cls(_from_nested(spec, names), names, task, classes, binary_features, feature_info, raw_input)
 
     def __repr__(self):
         return f"Tree(n_leaves={self.n_leaves}, depth={self.depth}, task={self.task!r})"
@@ -606,18 +791,18 @@ def _apply(self:Tree, A:np.ndarray) -> np.ndarray:
     return out
 
 @patch
-def apply(self:Tree, X) -> np.ndarray:
+def apply(self:Tree, X) -> np.ndarray: # its columns (or the raw table, with `feature_info`: see `apply_feature_info`)
     "Index (in `leaves()` order) of the leaf each row of `X` lands in."
-    return self._apply(check_predict_X(X, self.feature_names))
+    return self._apply(_model_inputs(self, X))
 
 @patch
-def predict(self:Tree, X) -> np.ndarray:
+def predict(self:Tree, X) -> np.ndarray: # as for `apply`
     "Predicted class label (classification) or value (regression) for each row of `X`."
     idx = self.apply(X)
     return _outputs([lf.value for lf in self.leaves()], self.task, self.classes)[idx]
 
 @patch
-def predict_proba(self:Tree, X) -> np.ndarray:
+def predict_proba(self:Tree, X) -> np.ndarray: # as for `apply`
     "Class probabilities (columns in `classes` order): the normalised leaf `counts`."
     if self.task != 'classification': raise InputError("predict_proba is only defined for classification trees.")
     leaves = self.leaves()
@@ -865,7 +1050,7 @@ def to_rules(self:Tree):   # -> RuleList (defined below; no annotation, so the d
 
     ```"""
     return RuleList(_leaf_rules(self), None, self.feature_names, self.task, self.classes, self.binary_features,
-                    self.feature_info)
+                    self.feature_info, self.raw_input)
 
 @patch
 def to_rule_ensemble(self:Tree):   # -> RuleEnsemble (defined below)
@@ -882,7 +1067,8 @@ def to_rule_ensemble(self:Tree):   # -> RuleEnsemble (defined below)
     if self.task != 'regression': raise InputError("to_rule_ensemble is defined for regression trees.")
     rules = _leaf_rules(self)
     return RuleEnsemble(rules, [r.value for r in rules], 0.0, self.feature_names, 'regression',
-                        binary_features=self.binary_features, feature_info=self.feature_info)
+                        binary_features=self.binary_features, feature_info=self.feature_info,
+                        raw_input=self.raw_input)
 
 # %% ../nbs/04_models.ipynb #324ca438
 @dataclass(eq=True, repr=False)
@@ -907,6 +1093,8 @@ class RuleList:
     classes: list|None = None # class labels (classification)
     binary_features: tuple|None = None # None: a 0.5 threshold means a 0/1 column; or a bool, or one bool per column
     feature_info: list|None = None  # what each 0/1 feature tests on an original column (Binarizer.feature_info_)
+    raw_input: dict|None = None  # the raw table those columns are in: its columns, which are categorical, and
+                                 # what a missing value does (Binarizer.raw_input()); see apply_feature_info
 
     def __post_init__(self):
         check_option(self.task, 'task', _TASKS)
@@ -916,6 +1104,7 @@ class RuleList:
         p = len(self.feature_names)
         self.binary_features = _binary_flags(self.binary_features, p)
         self.feature_info = _check_feature_info(self.feature_info, p)
+        self.raw_input = _check_raw_input(self.raw_input, self.feature_info)
         for r in self.rules:
             if r.value is None: raise InputError(f"every rule of a RuleList needs a value; {r} has none.")
             for c in r.conditions:
@@ -945,7 +1134,7 @@ class RuleList:
         return {'type': 'RuleList', 'format_version': FORMAT_VERSION, 'task': self.task,
                 'feature_names': list(self.feature_names), 'classes': _plain(self.classes),
                 'binary_features': None if self.binary_features is None else list(self.binary_features),
-                'feature_info': self.feature_info,
+                'feature_info': self.feature_info, 'raw_input': self.raw_input,
                 'default': _plain(self.default), 'rules': [r._to_dict() for r in self.rules]}
 
     @classmethod
@@ -955,7 +1144,8 @@ class RuleList:
         _required(d, 'RuleList', 'rules', 'default', 'feature_names', 'task')
         if not isinstance(d['rules'], list): raise InputError("a RuleList's rules must be a list.")
         return cls(tuple(Rule._from_dict(r) for r in d['rules']), _scalar(d['default'], 'the default'),
-                   d['feature_names'], d['task'], d.get('classes'), d.get('binary_features'), d.get('feature_info'))
+                   d['feature_names'], d['task'], d.get('classes'), d.get('binary_features'), d.get('feature_info'),
+                   d.get('raw_input'))
 
     def to_json(self, **kwargs) -> str: return json.dumps(self.to_dict(), **kwargs)
     @classmethod
@@ -976,9 +1166,9 @@ def _decide(self:RuleList, A) -> np.ndarray:
     return idx
 
 @patch
-def predict(self:RuleList, X) -> np.ndarray:
+def predict(self:RuleList, X) -> np.ndarray: # its columns (or the raw table, as for `Tree.apply`)
     "The value of the first rule covering each row of `X` (or `default`)."
-    idx = self._decide(check_predict_X(X, self.feature_names))
+    idx = self._decide(_model_inputs(self, X))
     values = [r.value for r in self.rules] + [self.default if self.default is not None else self.rules[0].value]
     return _outputs(values, self.task, self.classes)[idx]
 
@@ -1024,6 +1214,8 @@ class RuleEnsemble:
     classes: list|None = None # the two class labels (classification)
     binary_features: tuple|None = None # None: a 0.5 threshold means a 0/1 column; or a bool, or one bool per column
     feature_info: list|None = None  # what each 0/1 feature tests on an original column (Binarizer.feature_info_)
+    raw_input: dict|None = None  # the raw table those columns are in: its columns, which are categorical, and
+                                 # what a missing value does (Binarizer.raw_input()); see apply_feature_info
 
     def __post_init__(self):
         check_option(self.task, 'task', _TASKS)
@@ -1039,6 +1231,7 @@ class RuleEnsemble:
         p = len(self.feature_names)
         self.binary_features = _binary_flags(self.binary_features, p)
         self.feature_info = _check_feature_info(self.feature_info, p)
+        self.raw_input = _check_raw_input(self.raw_input, self.feature_info)
         for r in self.rules:
             for c in r.conditions:
                 if c.feature >= p:
@@ -1072,7 +1265,8 @@ class RuleEnsemble:
             raise InputError("a RuleEnsemble's weights must be a list, one per rule.")
         for w in d['weights'] + [d['intercept']]: _finite_number(w, 'a rule weight or the intercept')
         return cls(tuple(Rule._from_dict(r) for r in d['rules']), d['weights'], d['intercept'], d['feature_names'],
-                   d['task'], d['link'], d.get('classes'), d.get('binary_features'), d.get('feature_info'))
+                   d['task'], d['link'], d.get('classes'), d.get('binary_features'), d.get('feature_info'),
+                   d.get('raw_input'))
 
     @classmethod
     def from_json(cls, s:str) -> RuleEnsemble: return cls.from_dict(_loads(s))
@@ -1083,24 +1277,24 @@ def _coverage(self:RuleEnsemble, A) -> np.ndarray:
     return np.column_stack([r._covers(A) for r in self.rules]) if self.rules else np.zeros((A.shape[0], 0), bool)
 
 @patch
-def coverage(self:RuleEnsemble, X) -> np.ndarray:
+def coverage(self:RuleEnsemble, X) -> np.ndarray: # its columns (or the raw table, as for `Tree.apply`)
     "Boolean matrix (n_samples, n_rules): which rules cover which rows."
-    return self._coverage(check_predict_X(X, self.feature_names))
+    return self._coverage(_model_inputs(self, X))
 
 @patch
-def decision_function(self:RuleEnsemble, X) -> np.ndarray:
+def decision_function(self:RuleEnsemble, X) -> np.ndarray: # as for `coverage`
     "f(x) = intercept + sum of the weights of the rules covering x."
     return self.intercept + self.coverage(X).astype(np.float64) @ np.asarray(self.weights, dtype=np.float64)
 
 @patch
-def predict(self:RuleEnsemble, X) -> np.ndarray:
+def predict(self:RuleEnsemble, X) -> np.ndarray: # as for `coverage`
     "Regression: f(x) (link 'identity') or exp(f(x)) (link 'log'). Classification: `classes[1]` where f(x) > 0."
     f = self.decision_function(X)
     if self.task == 'regression': return np.exp(f) if self.link == 'log' else f
     return np.asarray(self.classes)[(f > 0).astype(np.int64)]
 
 @patch
-def predict_proba(self:RuleEnsemble, X) -> np.ndarray:
+def predict_proba(self:RuleEnsemble, X) -> np.ndarray: # as for `coverage`
     "Classification with link='logit': columns `(1 - sigmoid(f), sigmoid(f))` in `classes` order."
     if self.task != 'classification' or self.link != 'logit':
         raise InputError("predict_proba needs task='classification' and link='logit'.")
@@ -1160,7 +1354,8 @@ def to_dict(self:RuleEnsemble) -> dict:
     return {'type': 'RuleEnsemble', 'format_version': FORMAT_VERSION, 'task': self.task, 'link': self.link,
             'feature_names': list(self.feature_names), 'classes': _plain(self.classes),
             'binary_features': None if self.binary_features is None else list(self.binary_features),
-            'feature_info': self.feature_info, 'intercept': self.intercept, 'weights': list(self.weights),
+            'feature_info': self.feature_info, 'raw_input': self.raw_input, 'intercept': self.intercept,
+            'weights': list(self.weights),
             'rules': [r._to_dict() for r in self.rules]}
 
 @patch
@@ -1215,7 +1410,7 @@ def to_dict(self:Tree) -> dict:
     return {'type': 'Tree', 'format_version': FORMAT_VERSION, 'task': self.task,
             'feature_names': list(self.feature_names), 'classes': _plain(self.classes),
             'binary_features': None if self.binary_features is None else list(self.binary_features),
-            'feature_info': self.feature_info, 'root': _node_to_dict(self.root)}
+            'feature_info': self.feature_info, 'raw_input': self.raw_input, 'root': _node_to_dict(self.root)}
 
 @patch(cls_method=True)
 def from_dict(cls:Tree, d:dict) -> Tree:
@@ -1231,7 +1426,7 @@ def from_dict(cls:Tree, d:dict) -> Tree:
     _required(d, 'Tree', 'root', 'feature_names', 'task')
     if not isinstance(d['feature_names'], list): raise InputError("a Tree's feature_names must be a list.")
     return cls(_node_from_dict(d['root']), d['feature_names'], d['task'], d.get('classes'), d.get('binary_features'),
-               d.get('feature_info'))
+               d.get('feature_info'), d.get('raw_input'))
 
 @patch
 def to_json(self:Tree, **kwargs) -> str:
@@ -1354,7 +1549,7 @@ def _normalised(v:np.ndarray) -> np.ndarray:
 
 def _importance_data(model, X, y, sample_weight, task):
     "Validated (A, y, w) for the importance methods."
-    A = check_predict_X(X, model.feature_names)
+    A = _model_inputs(model, X)
     if y is not None:
         y = np.asarray(y).ravel()
         if len(y) != A.shape[0]: raise InputError(f"y has {len(y)} entries for {A.shape[0]} rows of X.")
