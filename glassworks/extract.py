@@ -4,7 +4,7 @@
 
 # %% ../nbs/40_extract.ipynb #c4d6cf8d
 from __future__ import annotations
-import time, numbers
+import time, numbers, warnings
 from fastcore.basics import patch
 import numpy as np
 from sklearn.base import clone
@@ -70,7 +70,7 @@ def _check_y_input(y, who:str):
     return arr
 
 # %% ../nbs/40_extract.ipynb #0954fe7c
-GAMMA_GRID = (1e-3, 1e-2, 1e-1, 1.0, 10.0)   # relative ridge strengths tried by gamma='cv'
+GAMMA_GRID = (1e-3, 1e-2, 1e-1, 1.0, 10.0)   # relative gammas (1 / ridge) tried by ridge='cv'
 
 def _fold_error(tab_tr, y_tr, tab_va, y_va, a, gamma_rel:float, K, penalty, include_root:bool, leaves_only:bool,
                 n_lambdas:int) -> float:
@@ -165,10 +165,10 @@ def _fit_ensemble(ens, A, y, sample_weight):
 # %% ../nbs/40_extract.ipynb #ff9ab891
 _EXTRACTOR_DETAILS = """`fit(X, y, sample_weight)` minimises the weighted squared error sum_k w_k (y_k - f(x_k))^2
     (intercept: the weighted
-    mean of y; gamma relative to the weighted column norms), so integer weights give the model of the rows repeated
+    mean of y; `ridge` relative to the weighted column norms), so integer weights give the model of the rows repeated
     that many times and zero weights that of the rows removed. An unfitted ensemble is fitted with the weights. The
-    CV over gamma splits rows, each keeping its weight (rows of weight 0 are left out of the folds), and scores the
-    weighted error: with repeated rows the folds differ, so only a fixed `gamma` (or the same `cv` splits) gives
+    CV over `ridge` splits rows, each keeping its weight (rows of weight 0 are left out of the folds), and scores the
+    weighted error: with repeated rows the folds differ, so only a fixed `ridge` (or the same `cv` splits) gives
     exactly the repeated-rows model.
 
     Attributes
@@ -181,18 +181,21 @@ _EXTRACTOR_DETAILS = """`fit(X, y, sample_weight)` minimises the weighted square
         The selected nodes (rows of `table_`).
     table_ : NodeTable
         Every node of the ensemble with its rule and cost (see `node_table`).
+    ridge_ : float
+        The relative ridge used (what `ridge` sets, or the one cross-validation chose): 1 / `gamma_rel_`.
     gamma_ : float
-        The ridge strength used, in absolute terms.
+        The paper's gamma used, in absolute terms: the weights' penalty is ||w||^2 / (2 gamma_).
     gamma_rel_ : float
-        The same relative to the median squared node-column norm (what `gamma` sets).
+        The same relative to the median squared node-column norm: 1 / `ridge_`.
     cv_results_ : dict or None
-        Validation error of each candidate gamma when `gamma` was chosen by cross-validation.
+        Validation error of each candidate when the ridge was chosen by cross-validation, keyed by its relative
+        gamma (1 / ridge).
     path_ : RulePath or None
         The regularisation path of `solver='cbcd'`.
     y_mean_ : float
         The (weighted) mean of y: the model's intercept.
     objective_ : float
-        Objective value of the selected nodes and weights (squared error + ridge, or + penalty).
+        Objective value of the selected nodes and weights (squared error + ridge, or + regularization).
 """ + CERTIFICATE_ATTRIBUTES + """\
     feature_importances_ : ndarray of shape (n_features_in_,)
         Each input column's share of the extracted rules (sums to 1; all 0 without rules).
@@ -207,7 +210,7 @@ _EXTRACTOR_DETAILS = """`fit(X, y, sample_weight)` minimises the weighted square
 class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
     __doc__ = """Prune a fitted tree ensemble jointly in rules and depth into a short additive rule list: choose nodes
     (an antichain per tree) and ridge weights to fit y under a budget sum a_i z_i <= `max_rules` (Problem (1))
-    or a penalty (Problem (4)).
+    or a price per rule, `regularization` (Problem (4)).
 
     `solver='cbcd'`: the regularisation path by block coordinate descent with the exact per-tree DP (approximate
     for the joint problem); `solver='exact'`: `exact_solve`, warm-started from the path and certified by its lower
@@ -228,8 +231,8 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
     >>> ex.model_.n_rules <= 5, round(ex.score(X, y), 2) > 0.5
     (True, True)
     >>> w = np.where(X[:, 0] > 0.5, 2, 1)                        # rows with x0 > 0.5 count twice
-    >>> ew = RuleExtractor(gb, max_rules=5, gamma=1.0).fit(X, y, sample_weight=w)
-    >>> er = RuleExtractor(gb, max_rules=5, gamma=1.0).fit(np.repeat(X, w, axis=0), np.repeat(y, w))
+    >>> ew = RuleExtractor(gb, max_rules=5, ridge=1.0).fit(X, y, sample_weight=w)
+    >>> er = RuleExtractor(gb, max_rules=5, ridge=1.0).fit(np.repeat(X, w, axis=0), np.repeat(y, w))
     >>> bool(np.allclose(ew.predict(X), er.predict(X)))        # the same model as the rows repeated
     True
 
@@ -240,18 +243,19 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
                  ensemble=None, # a scikit-learn tree/forest/boosting regressor (or XGBRegressor / LGBMRegressor),
                                 # fitted or unfitted (then a clone is fitted on `fit`'s X, y; `ensemble_` is the one
                                 # used)
-                 max_rules=None, # the budget K (an integer for the built-in budgets); default 10 when `penalty` is also
-                                 # None
-                 penalty=None, # lambda / lambda_max in [0, 1], instead of a budget
+                 max_rules=None, # the budget K: at most this many rules besides the intercept (budget='rules'; the
+                                 # total cost under another `budget`); default 10 when `regularization` is also None
+                 regularization=None, # the price of a rule (of a unit of budget): lambda / lambda_max in [0, 1],
+                                      # instead of a budget
                  budget='rules', # a node's cost a_i: 'rules' (1), 'depth' (its rule's conditions before merging),
                                  # 'features' (its distinct features), or an array with one non-negative cost per node
                                  # of `node_table`
                  solver='cbcd', # 'cbcd' (the path by block coordinate descent) or 'exact' (`exact_solve`, certified by
                                 # its lower bound)
-                 gamma='cv', # ridge strength relative to the median squared node-column norm (larger = weaker
-                             # shrinkage): a number, 'cv' (chosen from `GAMMA_GRID` by `cv`-fold validation; errors in
-                             # `cv_results_`), or a sequence of candidates
-                 cv:int=3, # folds of the gamma CV (shuffled, seeded), a scikit-learn splitter, or an iterable of
+                 ridge='cv', # L2 penalty on the rules' weights, relative to the median squared node-column norm
+                             # (1 / the paper's relative gamma; larger = more shrinkage): a number, 'cv' (chosen from
+                             # 1 / `GAMMA_GRID` by `cv`-fold validation; errors in `cv_results_`), or a sequence of them
+                 cv:int=3, # folds of the ridge CV (shuffled, seeded), a scikit-learn splitter, or an iterable of
                            # (train, validation) index arrays
                  include_root:bool=False, # allow root nodes (constant rules)
                  leaves_only:bool=False, # select leaves only (whole root-to-leaf rules, no depth pruning: a FIRE-like
@@ -262,17 +266,21 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
                  memory_limit:float|None=8.0, # GB the fit may add to the process; the path or the exact solver stops as
                                               # under a time limit
                  verbose:int=0, # progress lines of the exact solver
-                 n_jobs:int|None=None, # joblib jobs for `gamma='cv'`; None = 1 unless a `joblib.parallel_config` says
+                 n_jobs:int|None=None, # joblib jobs for `ridge='cv'`; None = 1 unless a `joblib.parallel_config` says
                                        # otherwise, -1 = all
+                 penalty='deprecated', # deprecated, use `regularization` (the same price)
+                 gamma='deprecated', # deprecated, use `ridge`: gamma=g is ridge=1/g ('cv' stays 'cv')
                 ):
-        self.ensemble, self.max_rules, self.penalty, self.budget = ensemble, max_rules, penalty, budget
-        self.solver, self.gamma, self.cv, self.include_root, self.n_lambdas = solver, gamma, cv, include_root, n_lambdas
+        self.ensemble, self.max_rules, self.regularization, self.budget = ensemble, max_rules, regularization, budget
+        self.solver, self.ridge, self.cv, self.include_root, self.n_lambdas = solver, ridge, cv, include_root, n_lambdas
         self.refit, self.leaves_only, self.time_limit, self.memory_limit = refit, leaves_only, time_limit, memory_limit
-        self.verbose, self.n_jobs = verbose, n_jobs
+        self.verbose, self.n_jobs, self.penalty, self.gamma = verbose, n_jobs, penalty, gamma
 
-    def fit(self, X, y, sample_weight=None):
-        "Extract the rules from the ensemble (fitted first, with `sample_weight`, if unfitted); weights: see the class."
-        self._check_params()
+    def fit(self, X, # numeric columns (a DataFrame's names are kept), those the ensemble reads
+            y, # the numeric target
+            sample_weight=None): # non-negative row weights (default 1): see the class
+        "Extract the rules from the ensemble (fitted first, with `sample_weight`, if unfitted); returns `self`."
+        price, gammas = self._check_params()
         X, y = _check_X_input(X), _check_y_input(y, type(self).__name__)
         fitted, X = self._ensemble_state(X)
         A, yy, sw = self._validate_fit(X, y, 'regression', sample_weight)
@@ -280,15 +288,30 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
         mon = SearchMonitor(self.time_limit, verbose=self.verbose, name='RuleExtractor',   # from the start of `fit`
                             memory_limit=self.memory_limit).start(since=getattr(self, '_fit_clock', None))
         with mon.interruptible():     # Ctrl-C: the CV, the path and the exact solver stop with their best so far
-            prob, K, stats = self._extraction_problem(A, yy, sw, mon)
-            nodes, complete = self._choose_nodes(prob, K, stats, mon)
+            prob, K, stats = self._extraction_problem(A, yy, sw, mon, price, gammas)
+            nodes, complete = self._choose_nodes(prob, K, stats, mon, price)
         self._set_model(A, sw, prob, nodes, stats)
         self._set_result(mon, stats, tol=1e-6, complete=complete)
         return self
 
 # %% ../nbs/40_extract.ipynb #62dcb3de
+_DEPRECATED = 'deprecated'   # the default of a renamed parameter: not given (scikit-learn's pattern)
+
+def _renamed(est, old:str, new:str, meaning:str='', stacklevel:int=5) -> bool:
+    """Whether the deprecated parameter `old` of `est` was given; if so, a FutureWarning names `new` (and `meaning`:
+    how the old value maps onto it). The default `stacklevel` points at the caller of `fit`."""
+    v = getattr(est, old)
+    if isinstance(v, str) and v == _DEPRECATED: return False
+    warnings.warn(f"{type(est).__name__}: `{old}` is deprecated and will be removed in a future release; use `{new}`"
+                  f"{meaning}.", FutureWarning, stacklevel=stacklevel)
+    return True
+
 @patch
-def _check_params(self:RuleExtractor):
+def _check_params(self:RuleExtractor) -> tuple:
+    """Check the parameters; returns the price of a rule (`regularization`, or a deprecated `penalty` when given)
+    and the candidate relative gammas (`_gamma_grid`)."""
+    old_price = _renamed(self, 'penalty', 'regularization', ' (the same price, as a fraction of lambda_max)')
+    price = self.penalty if old_price else self.regularization
     self._check_common_params()
     check_option(self.solver, 'solver', ('cbcd', 'exact'))
     if self.budget is None or isinstance(self.budget, str):     # else the user's array of node attributes
@@ -296,8 +319,8 @@ def _check_params(self:RuleExtractor):
     integral = isinstance(self.budget, str)   # built-in attributes are integers: K must be one too
     check_scalar(self.max_rules, 'max_rules', kind=numbers.Integral if integral else numbers.Real, low=0,
                  include_low=False, allow_none=True)
-    check_scalar(self.penalty, 'penalty', low=0, include_low=True, allow_none=True)
-    for g in self._gamma_grid(): check_scalar(g, 'gamma', low=0, include_low=False)
+    check_scalar(price, 'penalty' if old_price else 'regularization', low=0, include_low=True, allow_none=True)
+    gammas = self._gamma_grid(_renamed(self, 'gamma', 'ridge', ': gamma=g is ridge=1/g'))
     if self.cv is None or isinstance(self.cv, (numbers.Number, str, bytes)):   # a string has a `split` method too
         check_scalar(self.cv, 'cv', kind=numbers.Integral, low=2)
     elif not (callable(getattr(self.cv, 'split', None)) or np.iterable(self.cv)):  # else its splits, read at the CV
@@ -307,17 +330,20 @@ def _check_params(self:RuleExtractor):
     if self.solver == 'exact' and self.max_rules is None:
         raise ParameterError("solver='exact' solves the budget form: give max_rules.")
     if self.ensemble is None: raise ParameterError("give a tree ensemble (fitted, or unfitted to be fitted on X, y).")
+    return price, gammas
 
 @patch
-def _gamma_grid(self:RuleExtractor) -> tuple:
-    "The candidate relative gammas: one number, GAMMA_GRID for 'cv', or the user's sequence."
-    g = self.gamma
-    if isinstance(g, str):
-        check_option(g, 'gamma', ('cv',))
+def _gamma_grid(self:RuleExtractor, old:bool=False) -> tuple:
+    """The candidate relative gammas (the paper's gamma, 1 / the relative ridge): `GAMMA_GRID` for 'cv', else 1 /
+    each of `ridge` (one number or a sequence); with `old`, those of the deprecated `gamma`, as given."""
+    name, v = ('gamma', self.gamma) if old else ('ridge', self.ridge)
+    if isinstance(v, str):
+        check_option(v, name, ('cv',))
         return GAMMA_GRID
-    if np.ndim(g) == 0: return (g,)
-    if len(g) == 0: raise ParameterError("gamma: give at least one candidate.")
-    return tuple(g)
+    vals = (v,) if np.ndim(v) == 0 else tuple(v)
+    if len(vals) == 0: raise ParameterError(f"{name}: give at least one candidate.")
+    for g in vals: check_scalar(g, name, low=0, include_low=False)
+    return vals if old else tuple(1.0 / float(r) for r in vals)
 
 # %% ../nbs/40_extract.ipynb #50f87b84
 @patch
@@ -347,16 +373,18 @@ def _set_ensemble(self:RuleExtractor, A, yy, sw, fitted:bool, sample_weight):
 
 # %% ../nbs/40_extract.ipynb #aa499891
 @patch
-def _extraction_problem(self:RuleExtractor, A, yy, sw, mon:SearchMonitor):
-    """The node table (`table_`), the intercept (`y_mean_`), gamma (`gamma_rel_` by cross-validation unless given,
-    `gamma_`) and Problem (4) built from them, with the budget K and the stats begun."""
+def _extraction_problem(self:RuleExtractor, A, yy, sw, mon:SearchMonitor, price, gammas):
+    """The node table (`table_`), the intercept (`y_mean_`), gamma (`gamma_rel_` among `gammas` by cross-validation
+    unless only one is given, `gamma_`, and `ridge_` = 1 / `gamma_rel_`) and Problem (4) built from them, with the
+    budget K and the stats begun; `price` is the price of a rule (None: the budget form)."""
     tab = node_table(self.ensemble_, A, self.feature_names_, sample_weight=sw)
     a = tab.attribute(self.budget)
     self.y_mean_ = tab.average(yy)
-    K = self.max_rules if self.max_rules is not None or self.penalty is not None else 10
-    self.gamma_rel_, self.cv_results_ = _cv_gamma(self.ensemble_, A, yy, self.feature_names_, a, self._gamma_grid(), K,
-                                                  self.penalty, self.include_root, self.leaves_only, self.n_lambdas,
-                                                  self.cv, mon, self.n_jobs, sample_weight=sw)
+    K = self.max_rules if self.max_rules is not None or price is not None else 10
+    self.gamma_rel_, self.cv_results_ = _cv_gamma(self.ensemble_, A, yy, self.feature_names_, a, gammas, K, price,
+                                                  self.include_root, self.leaves_only, self.n_lambdas, self.cv, mon,
+                                                  self.n_jobs, sample_weight=sw)
+    self.ridge_ = 1.0 / self.gamma_rel_
     prob = ExtractionProblem(tab, yy - self.y_mean_, 1.0, a, self.include_root, self.leaves_only)
     prob.gamma = self.gamma_ = relative_gamma(tab, self.gamma_rel_, prob.cand)
     self.table_, stats = tab, dict(n_nodes=tab.m, n_trees=tab.n_trees, gamma_rel=self.gamma_rel_,
@@ -364,15 +392,17 @@ def _extraction_problem(self:RuleExtractor, A, yy, sw, mon:SearchMonitor):
     return prob, K, stats
 
 @patch
-def _path_choice(self:RuleExtractor, prob:ExtractionProblem, K, stats:dict, mon:SearchMonitor) -> np.ndarray:
-    "The CBCD choice: one penalised solve at `penalty` * lambda_max, or the path model within K (`path_`)."
-    if self.penalty is not None:
-        lam = self.penalty * prob.lambda_max()
+def _path_choice(self:RuleExtractor, prob:ExtractionProblem, K, stats:dict, mon:SearchMonitor,
+                 price=None) -> np.ndarray:
+    "The CBCD choice: one penalised solve at `price` * lambda_max, or (no price) the path model within K (`path_`)."
+    if price is not None:
+        lam = price * prob.lambda_max()
         s = cbcd(prob, lam)
         nodes = np.flatnonzero(s.z)
         stats.update(lam=lam, sweeps=s.sweeps)
         if K is not None and prob.a[nodes].sum() > K + 1e-9:
-            raise ParameterError(f"penalty={self.penalty} selects a budget of {prob.a[nodes].sum():g} > max_rules={K}.")
+            raise ParameterError(f"regularization={price} selects a budget of {prob.a[nodes].sum():g} > "
+                                 f"max_rules={K}.")
         self.path_ = None
         return nodes
     path = run_path(prob, self.n_lambdas, 1e-3, max_budget=K, y_mean=self.y_mean_, monitor=mon)
@@ -403,10 +433,10 @@ def _set_model(self:RuleExtractor, A, sw, prob:ExtractionProblem, nodes, stats:d
     stats.update(n_rules=len(nodes), budget_used=float(prob.a[nodes].sum()))
 
 @patch
-def _choose_nodes(self:RuleExtractor, prob:ExtractionProblem, K, stats:dict, mon:SearchMonitor) -> tuple:
-    """The chosen support and whether it is certified: the CBCD choice (a heuristic: its bound is q >= 0), then with
-    `solver='exact'` `exact_solve` from it."""
-    nodes = self._path_choice(prob, K, stats, mon)
+def _choose_nodes(self:RuleExtractor, prob:ExtractionProblem, K, stats:dict, mon:SearchMonitor, price=None) -> tuple:
+    """The chosen support and whether it is certified: the CBCD choice (a heuristic: its bound is q >= 0; at `price`
+    per rule when given), then with `solver='exact'` `exact_solve` from it."""
+    nodes = self._path_choice(prob, K, stats, mon, price)
     if self.solver == 'exact': return self._exact_choice(prob, K, nodes, stats, mon)
     mon.update(upper=ridge_on_support(prob.table, prob.y, nodes, prob.gamma)[2], lower=0.0)   # q >= 0
     mon.stopped_by = mon.stopped_by or 'heuristic'          # or the limit (Ctrl-C) that cut the path short
@@ -415,7 +445,9 @@ def _choose_nodes(self:RuleExtractor, prob:ExtractionProblem, K, stats:dict, mon
 
 # %% ../nbs/40_extract.ipynb #4b5d981a
 @patch
-def predict(self:RuleExtractor, X):
+def predict(self:RuleExtractor, X, # numeric columns, as in `fit`
+           ):
+    "The extracted rule list's predictions (`model_`), after the column checks of `fit`."
     check_is_fitted(self, 'model_')
     X = _check_X_input(X)
     if not hasattr(X, 'columns') and X.shape[1] != self.n_features_in_:
