@@ -50,7 +50,11 @@ def _hierscale_fold_mse(X, y, tr, val, grid, kw:dict, w=None, limits=None):
     else: mse = [float(w[val] @ (y[val] - pth.predict(X[val], k)) ** 2) / w[val].sum() for k in range(len(pth))]
     return np.array(mse), pth.stats_['stopped_by']
 
-def user_splits(cv, X, y, n:int, ints:str='an integer >= 2') -> list:
+def user_splits(cv, # a scikit-learn splitter or an iterable of (train, validation) pairs
+                X, y, # the data the splitter's `split` is given (None for an iterable)
+                n:int, # the number of rows the indices and masks refer to
+                ints:str='an integer >= 2', # the numbers the caller's `cv` also takes, for the error message
+               ) -> list:
     """The (train, validation) row indices of a `cv` that is not a number: a scikit-learn splitter (its `split(X, y)`)
     or an iterable of index pairs, each side an integer array or a boolean mask over the `n` rows. Anything else, or
     a split that is not such a pair, is a `ParameterError` (`ints` names the numbers the caller also takes).
@@ -133,6 +137,8 @@ class HierScaleRegressor(GlassworksRegressor):
         `stopped_by` (a limit, Ctrl-C, `max_support`, or None) and `complete` (False when `time_limit`,
         `memory_limit` or Ctrl-C cut the path or the CV short: the model is then the best of the solutions validated
         so far, `validated` of them, and a `ConvergenceWarning` says so).
+    fit_time_ : float
+        Seconds `fit` took (the path, the validation paths and the choice; numba's compilation not counted).
     compile_seconds_ : float
         Seconds `fit` spent compiling numba kernels (0 once they are cached).
     feature_importances_ : ndarray of shape (n_features_in_,)
@@ -142,7 +148,8 @@ class HierScaleRegressor(GlassworksRegressor):
     feature_names_ : list of str
         Names of the input columns (`x0, x1, ...` for arrays).
     """
-    def __init__(self, alpha:float=2.0, # lambda2 = alpha * lambda1: the extra lasso penalty on interactions
+    def __init__(self, alpha:float=2.0, # lambda2 = alpha * lambda1: the interactions' extra lasso penalty, as a ratio
+                                        # to the hierarchy penalty lambda1 (the paper's alpha; lambda1 runs a path)
                  n_lambda:int=100, # length of the lambda1 grid
                  lambda_min_ratio:float=0.05, # the grid runs geometrically from lambda_max to lambda_min_ratio * that
                  lambdas=None, # an explicit decreasing lambda1 grid instead (a single value: no selection)
@@ -161,7 +168,10 @@ class HierScaleRegressor(GlassworksRegressor):
         self.cv, self.validation_fraction, self.tol, self.max_support = cv, validation_fraction, tol, max_support
         self.standardize, self.random_state, self.verbose, self.n_jobs = standardize, random_state, verbose, n_jobs
         self.time_limit, self.memory_limit = time_limit, memory_limit
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, # numeric columns (main effects; their pairwise products are the interactions)
+            y, # the numeric target
+            sample_weight=None): # non-negative row weights (default 1): see the class
+        "Fit the path on all rows, choose lambda1 by validation (see the class); returns `self`."
         X, y, w = self._validate_fit(X, y, 'regression', sample_weight)
         self._check_fit_params(w)                     # before the (costly) path on all the data
         wp = None if (w == 1).all() else w            # all ones: the unweighted code path, bit for bit
@@ -172,6 +182,7 @@ class HierScaleRegressor(GlassworksRegressor):
             folds = self._folds(X, y, w)
             self.cv_mse_, stops = self._cv_mse(X, y, full.lambda1, folds, wp, mon)
         self._choose(full, len(folds), stops)
+        self.fit_time_ = mon.elapsed
         return self
 
 # %% ../nbs/20_hierscale.ipynb #5106f9ba
@@ -297,7 +308,8 @@ def _select(self:HierScaleRegressor, k:int):
     return self
 
 @patch
-def select(self:HierScaleRegressor, k:int):
+def select(self:HierScaleRegressor, k:int, # position on `path_` (0: lambda_max, the empty model)
+           ):
     "Use solution `k` of the fitted path (e.g. from the slider)."
     check_is_fitted(self, 'path_')
     if not 0 <= k < len(self.path_): raise ParameterError(f"`k` must be in [0, {len(self.path_) - 1}], got {k}.")
@@ -305,7 +317,9 @@ def select(self:HierScaleRegressor, k:int):
     return self._select(k)
 
 @patch
-def predict(self:HierScaleRegressor, X):
+def predict(self:HierScaleRegressor, X, # numeric columns, as in `fit`
+           ):
+    "The selected solution's predictions (`best_index_` on `path_`)."
     A = self._validate_predict(X)
     return self.path_.predict(A, self.best_index_)
 
@@ -338,7 +352,8 @@ def hierarchy_respected(self:HierScaleRegressor) -> bool:
 
 # %% ../nbs/20_hierscale.ipynb #63a178de
 @patch
-def to_string(self:HierScaleRegressor, digits:int=4) -> str:
+def to_string(self:HierScaleRegressor, digits:int=4, # significant digits of the coefficients
+              ) -> str:
     "The selected model: each main effect followed by the interactions it takes part in."
     check_is_fitted(self, 'path_')
     nm = self.feature_names_
@@ -358,3 +373,33 @@ def to_string(self:HierScaleRegressor, digits:int=4) -> str:
 def __str__(self:HierScaleRegressor):
     try: return self.to_string()
     except Exception: return super(HierScaleRegressor, self).__repr__()
+
+# %% ../nbs/20_hierscale.ipynb #90b76bb8
+@patch
+def summary(self:HierScaleRegressor) -> str:
+    """One line on the last fit: main effects and interactions selected, the lambda1 chosen and by what validation,
+    the KKT certificate of that solution, whether the path and the validation were complete, and the time.
+
+    ```python
+    >>> rng = np.random.default_rng(0); X = rng.normal(size=(200, 4))
+    >>> y = X[:, 0] - X[:, 1] + X[:, 0] * X[:, 1] + 0.1 * rng.normal(size=200)
+    >>> print(HierScaleRegressor(n_lambda=10, random_state=0).fit(X, y).summary())
+    HierScaleRegressor: 2 main effects, 1 interaction (strong hierarchy respected), lambda1 ... (solution 10 of 10, by
+    validation split: MSE ...), KKT ... (optimal for that lambda1), path and validation complete, ...s
+
+    ```"""
+    check_is_fitted(self, 'path_')
+    n_main, n_int, st = int(np.count_nonzero(self.coef_main_)), len(self.interactions_), self.stats_
+    how = ('validation split' if self.cv is None else
+           f"{st['folds']}-fold CV" if isinstance(self.cv, numbers.Integral) else f"CV on {st['folds']} splits")
+    cert = 'optimal for that lambda1' if st['kkt'] <= self.tol else 'not certified'
+    done = ('path and validation complete' if st['complete'] else
+            f"stopped by {st['stopped_by']} ({st['validated']} of {len(self.path_.grid)} lambda1 validated)")
+    if st['complete'] and st['stopped_by'] == 'max_support': done = 'path stopped at max_support'
+    comp = getattr(self, 'compile_seconds_', 0.0)
+    comp = f" (+{comp:.1f}s compiling numba kernels, once)" if comp >= 0.05 else ''
+    return (f"{type(self).__name__}: {n_main} main effect{'s' * (n_main != 1)}, {n_int} interaction"
+            f"{'s' * (n_int != 1)} (strong hierarchy {'respected' if self.hierarchy_respected() else 'VIOLATED'}), "
+            f"lambda1 {self.lambda1_:.4g} (solution {self.best_index_ + 1} of {len(self.path_)}, by {how}: MSE "
+            f"{self.cv_mse_[self.best_index_]:.4g}), KKT {st['kkt']:.1e} ({cert}), {done}, "
+            f"{getattr(self, 'fit_time_', st.get('time', 0.0)):.2f}s{comp}")
