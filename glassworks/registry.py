@@ -4,7 +4,7 @@
 
 # %% ../nbs/80_registry.ipynb #3d226f00
 from __future__ import annotations
-import importlib, sys
+import importlib, sys, warnings
 from dataclasses import dataclass
 from typing import Callable
 import numpy as np
@@ -39,7 +39,8 @@ class Method:
     @property
     def tasks(self) -> tuple: return tuple(self.estimators)
 
-    def estimator_class(self, task:str):
+    def estimator_class(self, task:str, # 'classification' or 'regression'
+                       ):
         "The estimator class that fits `task`, imported on first use."
         if task not in self.estimators:
             raise ParameterError(f"method {self.name} fits {' and '.join(self.tasks)}, not {task}")
@@ -48,7 +49,8 @@ class Method:
 
 # %% ../nbs/80_registry.ipynb #a74e191b
 def given_or(o:dict, # options, None where not given
-             key:str, default):
+             key:str, # the option's name
+             default): # its value when not given
     """The user's option, or `default` when it was not given (`0` is a value the estimator validates, not 'not given').
 
     ```python
@@ -59,11 +61,24 @@ def given_or(o:dict, # options, None where not given
     v = o.get(key)
     return default if v is None else v
 
+def _old_regularization(o:dict, method:str, ridge):
+    """The ridge a deprecated `--regularization` gives boosting or extraction (`ridge`: its value -> the ridge),
+    after a FutureWarning naming `--ridge`; None when it was not given (or `--ridge` was)."""
+    r = o.get('regularization')
+    if r is None or o.get('ridge') is not None: return None
+    new = ridge(r)
+    warnings.warn(f"--regularization with method {method} is deprecated: it is the price of a leaf (osdt, osrt); "
+                  f"for the ridge penalty on the rules' weights use --ridge {new:g}", FutureWarning, stacklevel=3)
+    return new
+
 def _build_tree(task:str, o:dict):
-    "OSDT or OSRT: penalty per leaf 0.01 unless given, depth and time limits as given."
+    "OSDT or OSRT: price per leaf 0.01 unless given; depth, leaf size, class weights (OSDT) and time limit as given."
     cls = METHODS['osdt' if task == 'classification' else 'osrt'].estimator_class(task)
-    return cls(regularization=given_or(o, 'regularization', 0.01), max_depth=o.get('max_depth'),
-               time_limit=o.get('time_limit'), verbose=int(bool(o.get('verbose'))))
+    kw = dict(regularization=given_or(o, 'regularization', 0.01), max_depth=o.get('max_depth'),
+              min_samples_leaf=given_or(o, 'min_samples_leaf', 1), time_limit=o.get('time_limit'),
+              verbose=int(bool(o.get('verbose'))))
+    if task == 'classification': kw['class_weight'] = o.get('class_weight')
+    return cls(**kw)
 
 def _build_hierscale(task:str, o:dict):
     "hierScale: a path of 30 penalties, chosen by cross-validation, within the time limit as given."
@@ -71,22 +86,27 @@ def _build_hierscale(task:str, o:dict):
     return cls(n_lambda=30, random_state=0, time_limit=o.get('time_limit'), verbose=int(bool(o.get('verbose'))))
 
 def _build_ogb(task:str, o:dict):
-    "Orthogonal gradient boosting: `max_rules` rules of at most `max_depth` conditions, `n_bins` - 1 cut points."
-    kw = dict(n_rules=given_or(o, 'max_rules', 10), max_rule_length=given_or(o, 'max_depth', 3),
+    """Orthogonal gradient boosting: `max_rules` rules (besides the intercept) of at most `max_depth` conditions,
+    `n_bins` - 1 cut points, the `ridge` and (classification) `class_weight` as given."""
+    kw = dict(max_rules=given_or(o, 'max_rules', 10), max_rule_length=given_or(o, 'max_depth', 3),
               time_limit=o.get('time_limit'), verbose=int(bool(o.get('verbose'))))
-    if o.get('regularization') is not None: kw['reg'] = o['regularization']
+    ridge = o.get('ridge') if o.get('ridge') is not None else _old_regularization(o, 'ogb', lambda r: r)
+    if ridge is not None: kw['ridge'] = ridge
+    if task == 'classification': kw['class_weight'] = o.get('class_weight')
     if o.get('n_bins') is not None:
         if o['n_bins'] < 2: raise ParameterError(f"--n-bins must be at least 2 (one cut), got {o['n_bins']}")
         kw['n_cutpoints'] = o['n_bins'] - 1
     return METHODS['ogb'].estimator_class(task)(**kw)
 
 def _build_extract(task:str, o:dict):
-    "Rule extraction from 50 boosted trees of depth `max_depth` (3); `regularization` is the ridge strength."
+    "Rule extraction from 50 boosted trees of depth `max_depth` (3): `max_rules` rules, the `ridge` as given."
     from sklearn.ensemble import GradientBoostingRegressor
     gb = GradientBoostingRegressor(n_estimators=50, max_depth=given_or(o, 'max_depth', 3), random_state=0)
     kw = dict(max_rules=given_or(o, 'max_rules', 10), time_limit=o.get('time_limit'),
               verbose=int(bool(o.get('verbose'))))
-    if o.get('regularization') is not None: kw['gamma'] = o['regularization']
+    old = _old_regularization(o, 'extract', lambda g: 1.0 / g if g > 0 else float('inf'))   # it was gamma = 1/ridge
+    ridge = o.get('ridge') if o.get('ridge') is not None else old
+    if ridge is not None: kw['ridge'] = ridge
     return METHODS['extract'].estimator_class(task)(gb, **kw)
 
 # %% ../nbs/80_registry.ipynb #951528bb
@@ -134,8 +154,8 @@ def _warm_ogb():
     m = METHODS['ogb']
     reg, clf = m.estimator_class('regression'), m.estimator_class('classification')
     _, _, _, X, y = _tiny_data()
-    return [('RuleBoostingRegressor', lambda: reg(n_rules=2, max_rule_length=2).fit(X, y)),
-            ('RuleBoostingClassifier', lambda: clf(n_rules=2, max_rule_length=2).fit(X, y > 0))]
+    return [('RuleBoostingRegressor', lambda: reg(max_rules=2, max_rule_length=2).fit(X, y)),
+            ('RuleBoostingClassifier', lambda: clf(max_rules=2, max_rule_length=2).fit(X, y > 0))]
 
 def _warm_extract():
     from sklearn.ensemble import GradientBoostingRegressor
@@ -148,25 +168,26 @@ def _warm_extract():
 METHODS = {m.name: m for m in [
     Method('osdt', 'optimal sparse decision trees',
            'Hu, Rudin, Seltzer. Optimal Sparse Decision Trees. NeurIPS 2019', '11_osdt',
-           {'classification': 'osdt.OSDTClassifier'}, 'binary', _build_tree, _warm_osdt, ('max_rules',)),
+           {'classification': 'osdt.OSDTClassifier'}, 'binary', _build_tree, _warm_osdt, ('max_rules', 'ridge')),
     Method('osrt', 'optimal sparse regression trees',
            'Zhang, Xin, Seltzer, Rudin. Optimal Sparse Regression Trees. AAAI 2023', '13_osrt',
-           {'regression': 'osrt.OSRTRegressor'}, 'binary', _build_tree, _warm_osrt, ('max_rules',)),
+           {'regression': 'osrt.OSRTRegressor'}, 'binary', _build_tree, _warm_osrt,
+           ('max_rules', 'ridge', 'class_weight')),
     Method('hierscale', 'sparse pairwise interactions under strong hierarchy',
            ('Hazimeh, Mazumder. Learning Hierarchical Interactions at Scale: A Convex Optimization Approach. '
             'AISTATS 2020'), '20_hierscale',
            {'regression': 'hierscale.HierScaleRegressor'}, 'numeric', _build_hierscale, _warm_hierscale,
-           ('regularization', 'max_depth', 'max_rules', 'n_bins')),
+           ('regularization', 'ridge', 'max_depth', 'max_rules', 'n_bins', 'class_weight', 'min_samples_leaf')),
     Method('ogb', 'additive rule ensembles by orthogonal gradient boosting',
            'Yang, Le Bodic, Kamp, Boley. Orthogonal Gradient Boosting for Simpler Additive Rule Ensembles. '
            'AISTATS 2024',
            '30_ogb', {'regression': 'ogb.RuleBoostingRegressor', 'classification': 'ogb.RuleBoostingClassifier'},
-           'table', _build_ogb, _warm_ogb),
+           'table', _build_ogb, _warm_ogb, ('min_samples_leaf',)),
     Method('extract', 'rules extracted from a tree ensemble',
            ('Liu, Mazumder, Radchenko. Extracting Interpretable Models from Tree Ensembles: Computational and '
             'Statistical Perspectives. arXiv:2506.20114'),
            '40_extract', {'regression': 'extract.RuleExtractor'}, 'numeric', _build_extract, _warm_extract,
-           ('n_bins',)),
+           ('n_bins', 'class_weight', 'min_samples_leaf')),
 ]}
 
 # %% ../nbs/80_registry.ipynb #6dc0666e
