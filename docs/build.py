@@ -50,20 +50,31 @@ def out_stem(rel: str) -> str:
 def _public_lookup():
     """nbdev links every exported name in backticks to its docs anchor. A module's internal names (exported from
     `#| exporti` cells, outside its `__all__`: the tree engine's parts that the Rashomon search shares) have no docs
-    entry, so linking them would leave dead links: keep only a module's public interface in nbdev's lookup table."""
-    import importlib
+    entry, so linking them would leave dead links: keep only a module's public interface in nbdev's lookup table.
+    nbdev caches its table (`lru_cache`): so does this filter, which nbdev calls for every markdown cell
+    (`NbdevLookup()`); uncached, it re-imported thousands of names per call, 90% of a notebook's processing time."""
+    import functools, importlib
     import nbdev.doclinks as dl
     build = dl._build_lookup_table
     if getattr(build, '_public_only', False): return
+    modules = {}
 
+    def module(name):
+        "The module `name`, or None when it is not one (`glassworks.models.Tree`): each name is tried once."
+        if name not in modules:
+            try: modules[name] = importlib.import_module(name)
+            except Exception: modules[name] = None
+        return modules[name]
+
+    @functools.lru_cache(maxsize=None)
     def public(*args, **kwargs):
         entries, syms = build(*args, **kwargs)
         hidden = set()
         for key, val in syms.items():
             mod, _, rest = key.rpartition('.')
             while mod and rest:                      # 'glassworks.models.Tree.to_text': the module is a prefix
-                try: m = importlib.import_module(mod)
-                except Exception:
+                m = module(mod)
+                if m is None:
                     mod, _, head = mod.rpartition('.')
                     rest = f'{head}.{rest}'
                     continue
@@ -132,6 +143,46 @@ def add_method_docs_factory():
 
 
 _MIXED = 'Found cells containing imports and other code'
+_EXPORTED = {'export', 'exports', 'exporti', 'exec_doc'}
+
+
+def imports_of_mixed(cell):
+    """For a code cell that mixes imports with other code (not an exported or `exec_doc` cell): the source of its
+    top-level imports (a `try:` whose body is only imports counts as one), else None. nbdev's docs processing runs
+    every cell with an import so that `show_doc` finds the names; such a cell's other code is a check or an example
+    (a fit, a timing), which costs the build time and would replace the cell's saved output."""
+    import ast
+    src = cell.source or ''
+    if cell.cell_type != 'code' or ('import' not in src): return None
+    if set(getattr(cell, 'directives_', {}) or {}) & _EXPORTED: return None
+    try: tree = ast.parse('\n'.join(l for l in src.split('\n') if not l.lstrip().startswith(('%', '!'))))
+    except SyntaxError: return None
+    imp = (ast.Import, ast.ImportFrom)
+
+    def is_import(n):
+        return isinstance(n, imp) or (isinstance(n, ast.Try) and n.body and all(isinstance(b, imp) for b in n.body))
+    keep = [n for n in tree.body if is_import(n)]
+    if len(keep) == len(tree.body): return None  # imports only: nbdev runs it as it is
+    if not keep and not any(isinstance(n, imp) for n in ast.walk(tree)): return None  # no import at all
+    return '\n'.join(ast.unparse(n) for n in keep)
+
+
+def exec_docs_factory():
+    from nbdev.processors import exec_show_docs, _do_eval
+    from fastcore.basics import str2bool
+
+    class exec_docs(exec_show_docs):
+        "nbdev's `exec_show_docs`, except that a cell mixing imports with other code runs only its imports."
+        def __call__(self, cell):
+            imports = imports_of_mixed(cell)
+            if imports is None: return super().__call__(cell)
+            if not self.nb.has_docs_ or not hasattr(self, 'k'): return
+            if str2bool(getattr(self.nb, 'frontmatter_', {}).get('skip_showdoc', False)): return
+            if not _do_eval(cell): return  # `#| eval: false` (nbdev's warning counts the cell as mixed)
+            if imports.strip(): self.k.run(imports)
+            if self.k.exc: raise Exception(f'Error in the imports of cell {cell.idx_}:\n{imports}') from self.k.exc
+
+    return exec_docs
 
 
 def process_notebook(src: str, rel: str) -> dict:
@@ -146,12 +197,13 @@ def process_notebook(src: str, rel: str) -> dict:
         if 'rfc3987_syntax' not in sys.modules: sys.modules['rfc3987_syntax'] = None
         import warnings
         from execnb.nbio import read_nb, nb2dict
-        from nbdev.processors import FilterDefaults, add_show_docs
+        from nbdev.processors import FilterDefaults, add_show_docs, exec_show_docs
 
         class Procs(FilterDefaults):
             def base_procs(self):
                 ps = list(super().base_procs())
                 ps.insert(ps.index(add_show_docs) + 1, add_method_docs_factory())
+                ps[ps.index(exec_show_docs)] = exec_docs_factory()
                 return ps
 
         nb = read_nb(src)
@@ -829,7 +881,8 @@ def build(out: Path, nbs: Path, jobs: int, stage: Path | None = None, quiet: boo
     if not quiet:
         for rel in rels:
             r = res.get(rel)
-            note = f'  ({r["mixed"]} cell(s) mixing imports and code were executed)' if r and r.get('mixed') else ''
+            note = (f'  ({r["mixed"]} cell(s) mixing imports and code: their imports were run)'
+                    if r and r.get('mixed') else '')
             secs = f'{r["seconds"]:5.1f}s' if r and r.get('ok') else '     '
             print(f'  {rel:<32} -> {src2out[rel] + ".html":<28} {secs}{note}')
         print(f'docs/build.py: built {len(rels)} page(s) from {nbs} into {out} in {dt:.1f}s '
