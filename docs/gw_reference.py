@@ -182,8 +182,9 @@ def write_pages(src: Path) -> list:
 # ------------------------------------------------------------------------------------------------ docments
 def _comments_of_signature(src: str) -> dict:
     """{param: comment} from a `def`'s signature: nbdev's docments (a comment after the parameter), and comment-only
-    lines right under it continue it. The comment after the closing `)` / `->` belongs to the return value."""
-    res, cur, depth, started, after_arrow = {}, None, 0, False, False
+    lines right under it continue it. The comment after the closing `)` / `->` belongs to the return value, unless
+    that line also holds a parameter (`def predict(self, X) -> T: # the data`): then it is the parameter's."""
+    res, cur, depth, started, after_arrow, cur_line = {}, None, 0, False, False, None
     expect_name = False
     try: toks = list(tokenize.generate_tokens(io.StringIO(src).readline))
     except (tokenize.TokenError, IndentationError, SyntaxError): return res
@@ -202,15 +203,15 @@ def _comments_of_signature(src: str) -> dict:
                 end_line = t.start[0]
                 for u in toks:
                     if u.type == tokenize.COMMENT and u.start[0] == end_line and u.start > t.start:
-                        key = 'return' if after_arrow else cur
+                        key = 'return' if after_arrow and end_line != cur_line else cur
                         if key: res[key] = (res.get(key, '') + ' ' + u.string[1:].strip()).strip()
                 break
             continue
         if t.type == tokenize.NAME and depth == 1 and expect_name:
-            cur, expect_name = t.string, False
+            cur, expect_name, cur_line = t.string, False, t.start[0]
             continue
         if t.type == tokenize.COMMENT and cur:
-            key = 'return' if after_arrow else cur
+            key = 'return' if after_arrow and t.start[0] != cur_line else cur
             res[key] = (res.get(key, '') + ' ' + t.string[1:].strip()).strip()
     return res
 
@@ -247,6 +248,21 @@ def docments_of(obj) -> dict:
     try: src = textwrap.dedent(inspect.getsource(obj))
     except (OSError, TypeError): return {}
     return _comments_of_signature(src)
+
+
+def returns_only_self(obj) -> bool:
+    "Does every `return` of `obj`'s body return `self` (scikit-learn's `fit`)? False without source or returns."
+    import ast
+    f = inspect.unwrap(getattr(obj, '__func__', obj))
+    try: fn = ast.parse(textwrap.dedent(inspect.getsource(f))).body[0]
+    except (OSError, TypeError, SyntaxError, IndexError): return False
+    stack, vals = list(getattr(fn, 'body', [])), []
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)): continue
+        if isinstance(n, ast.Return): vals.append(n.value)
+        stack.extend(ast.iter_child_nodes(n))
+    return bool(vals) and all(isinstance(v, ast.Name) and v.id == 'self' for v in vals)
 
 
 # ------------------------------------------------------------------------------------------------ docstring -> numpydoc
@@ -362,6 +378,8 @@ def numpydoc_lines(what: str, name: str, obj, lines: list, names: dict) -> list:
             out += ['Returns', '-------', (t or 'result')]
             if rdoc: out.append('    ' + prose_to_rst(rdoc, names))
             out.append('')
+        elif what == 'method' and returns_only_self(obj):
+            out += ['Returns', '-------', 'self', '    the object itself, so that calls can be chained', '']
     for s in ('Returns', 'Yields', 'Raises', 'Warns'):
         if s in sections: out += [s, '-' * len(s), _section_rst(sections.pop(s), names), '']
     if 'Attributes' in sections: out += attributes_rst(sections.pop('Attributes'), names)
