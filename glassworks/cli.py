@@ -244,8 +244,12 @@ def _column(df:pd.DataFrame, col:str, numeric:bool):
                        f"{_show(x[bad].iloc[0])}")
     return v.to_numpy(np.float64), v.isna().to_numpy()
 
-def apply_feature_info(df:pd.DataFrame, feature_info:list) -> np.ndarray:
-    """The 0/1 matrix (uint8) of the binary features `feature_info` on the columns of `df`.
+def apply_feature_info(df:pd.DataFrame, # the new table (columns found by name)
+                       feature_info:list, # the envelope's records of the binary features
+                      ) -> np.ndarray:
+    """The 0/1 matrix (uint8) of the binary features `feature_info` on the columns of `df`: the models' own
+    `glassworks.models.apply_feature_info`, for a table read from a file (a category level also matches by its
+    text, `12` read as a number matching the level `'12'`), its errors as `CLIError`s.
 
     ```python
     >>> info = [dict(column='age', kind='threshold', op='<=', value=30.0),
@@ -255,41 +259,9 @@ def apply_feature_info(df:pd.DataFrame, feature_info:list) -> np.ndarray:
            [0, 0]], dtype=uint8)
 
     ```"""
-    out = np.zeros((len(df), len(feature_info)), np.uint8)
-    with_missing = {f['column'] for f in feature_info if f['kind'] == 'missing'}
-    read, levels = {}, {}                   # each column converted once; categories: column -> {value: [features]}
-    for k, f in enumerate(feature_info):
-        kind, col = f['kind'], f['column']
-        numeric = kind in ('threshold', 'bin', 'binary')
-        if (col, numeric) not in read: read[col, numeric] = _column(df, col, numeric)
-        x, miss = read[col, numeric]
-        if numeric and miss.any() and col not in with_missing:
-            raise CLIError(f"column {_show(col)} has {int(miss.sum())} missing value(s), but the model was fitted "
-                           "without missing values there: fill or drop those rows")   # NaN <= t is False: a silent '>'
-        if kind == 'threshold': b = x >= f['value'] if f.get('op') == '>=' else x <= f['value']
-        elif kind == 'binary': b = x == 1
-        elif kind == 'bin': b = (x > f['value'][0]) & (x <= f['value'][1])
-        elif kind == 'category':
-            levels.setdefault(col, {}).setdefault(str(f['value']), []).append(k)
-            continue
-        elif kind == 'missing': b = miss
-        else: raise CLIError(f"unknown binary feature kind {_show(kind)} in the model file")
-        out[:, k] = np.asarray(b, bool)
-    for col, feats in levels.items(): _one_hot_into(out, read[col, False], feats)
-    negated = [k for k, f in enumerate(feature_info) if f.get('negated')]    # rule boosting's "not <feature>"
-    out[:, negated] = 1 - out[:, negated]
-    return out
-
-def _one_hot_into(out:np.ndarray, column, feats:dict):
-    """Set the category features `feats` ({value: [feature indices]}) of one column in `out`, in one pass over the
-    rows (a comparison per category costs rows x categories: 20,000 levels took minutes)."""
-    x, miss = column
-    codes = pd.Index(list(feats)).get_indexer(x.astype(str))            # -1: a value the model has no feature for
-    rows = np.flatnonzero((codes >= 0) & ~miss)
-    first = np.array([ks[0] for ks in feats.values()], np.int64)
-    out[rows, first[codes[rows]]] = 1
-    for ks in feats.values():                  # a value listed twice in the model file: the same column again
-        for k in ks[1:]: out[:, k] = out[:, ks[0]]
+    from glassworks.models import apply_feature_info as features_of
+    try: return features_of(df, feature_info, text_levels=True)
+    except InputError as e: raise CLIError(_one_line(e).rstrip('.')) from None
 
 # %% ../nbs/92_cli.ipynb #6804a487
 def _say(msg:str, verbose:bool=True):
