@@ -183,7 +183,8 @@ def write_pages(src: Path) -> list:
 def _comments_of_signature(src: str) -> dict:
     """{param: comment} from a `def`'s signature: nbdev's docments (a comment after the parameter), and comment-only
     lines right under it continue it. The comment after the closing `)` / `->` belongs to the return value, unless
-    that line also holds a parameter (`def predict(self, X) -> T: # the data`): then it is the parameter's."""
+    that line also holds a parameter (`def predict(self, X) -> T: # the data`): then it is the parameter's (but
+    never `self`'s or `cls`'s: `def count(self) -> int: # the number` describes the return value)."""
     res, cur, depth, started, after_arrow, cur_line = {}, None, 0, False, False, None
     expect_name = False
     try: toks = list(tokenize.generate_tokens(io.StringIO(src).readline))
@@ -203,7 +204,7 @@ def _comments_of_signature(src: str) -> dict:
                 end_line = t.start[0]
                 for u in toks:
                     if u.type == tokenize.COMMENT and u.start[0] == end_line and u.start > t.start:
-                        key = 'return' if after_arrow and end_line != cur_line else cur
+                        key = 'return' if after_arrow and (end_line != cur_line or cur in ('self', 'cls')) else cur
                         if key: res[key] = (res.get(key, '') + ' ' + u.string[1:].strip()).strip()
                 break
             continue
@@ -211,7 +212,7 @@ def _comments_of_signature(src: str) -> dict:
             cur, expect_name, cur_line = t.string, False, t.start[0]
             continue
         if t.type == tokenize.COMMENT and cur:
-            key = 'return' if after_arrow and t.start[0] != cur_line else cur
+            key = 'return' if after_arrow and (t.start[0] != cur_line or cur in ('self', 'cls')) else cur
             res[key] = (res.get(key, '') + ' ' + t.string[1:].strip()).strip()
     return res
 

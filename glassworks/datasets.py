@@ -418,7 +418,7 @@ def resolve_name(name:str) -> str:
         raise ValueError(f"unknown dataset {name!r}.{hint} See glassworks.datasets.list_datasets().")
     return key
 
-def list_datasets() -> pd.DataFrame:
+def list_datasets() -> pd.DataFrame: # one row per data set
     """Catalogue of every loadable data set: name, task, rows, features, folder, source, aliases, summary.
 
     ```python
@@ -589,12 +589,12 @@ class Dataset:
     ('regression', (167, 15), "Shape: 167 rows, 15 features; task: regression; target: 'class'.")
 
     ```"""
-    name: str
+    name: str          # the data set's name in `list_datasets()`
     task: str          # 'classification' | 'regression' | 'counts'
-    X: pd.DataFrame
-    y: pd.Series
-    description: str
-    source_url: str | None = None
+    X: pd.DataFrame    # the features, one column each, named
+    y: pd.Series       # the target, named as in the source
+    description: str   # what the data are, their shape and task, where they came from
+    source_url: str | None = None  # the URL of the source file (None when it has none)
 
     def __iter__(self): return iter((self.X, self.y, self.description))
     def __repr__(self):
@@ -677,7 +677,7 @@ def read_dl85(path) -> tuple:
 def load(name:str, # a name or alias from `list_datasets()`
          data_home=None, # folder searched first for a local copy (then `$GLASSWORKS_DATA`, the cache, the shipped copy)
          download:bool=True, # fetch a missing file from its source (False: local copies only)
-        ) -> Dataset:
+        ) -> Dataset: # the table, target and description; unpacks as `X, y, description`
     """Load data set `name` (see `list_datasets()`) as a `Dataset`; unpack it as `X, y, description`.
 
     ```python

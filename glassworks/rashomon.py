@@ -1310,7 +1310,10 @@ def _width(self:RashomonSet) -> int:
     return 2 * self._max_leaves + 1
 
 @patch
-def preorders(self:RashomonSet, first:int=0, k:int|None=None) -> np.ndarray:
+def preorders(self:RashomonSet,
+              first:int=0, # index of the first tree, in order of objective
+              k:int|None=None, # how many trees (None: every tree from `first` on); fewer at the end of the set
+             ) -> np.ndarray: # (k, width) int array, a tree's preorder per row (-1 a leaf, -2 padding)
     """Trees first, ..., first + k - 1 in order of objective (all from `first` if k is None; fewer at the end):
     (k, width) int array of preorders (-1 leaf, -2 padding).
 
@@ -1363,7 +1366,9 @@ def __iter__(self:RashomonSet):
         for p in self.preorders(first, 1024): yield self._tree(p)
 
 @patch
-def objective(self:RashomonSet, k:int) -> float:
+def objective(self:RashomonSet,
+              k:int, # index of the tree in order of objective (a negative index counts from the end)
+             ) -> float: # the tree's objective, normalised as `optimum` and `threshold`
     """Objective of the k-th tree (its level's, Proposition 8).
 
     ```python
@@ -1481,7 +1486,10 @@ def _check_nonempty(self:RashomonSet, what:str):
         raise InputError(f"{what}: the set holds no tree ({why}).")
 
 @patch
-def sample(self:RashomonSet, n:int=1, random_state=None) -> list:
+def sample(self:RashomonSet,
+           n:int=1, # how many trees to draw
+           random_state=None, # seed (int), numpy Generator, or None for fresh randomness
+          ) -> list: # `n` trees (`Tree`), drawn uniformly from the set with replacement
     """`n` trees drawn uniformly from the set (with replacement).
 
     ```python
@@ -1497,7 +1505,10 @@ def sample(self:RashomonSet, n:int=1, random_state=None) -> list:
     return [self._tree(self.preorders(k, 1)[0]) for k in _draw(self.count, n, random_state)]
 
 @patch
-def filter(self:RashomonSet, keep, limit:int|None=None) -> list:
+def filter(self:RashomonSet,
+           keep, # function of a `Tree`, true for the trees to keep
+           limit:int|None=None, # stop after this many trees are kept (None: no limit)
+          ) -> list: # (index, tree) pairs, in order of objective
     """The (index, tree) pairs, in order, of the trees for which `keep(tree)` is true (at most `limit`).
 
     ```python
@@ -1518,7 +1529,7 @@ def filter(self:RashomonSet, keep, limit:int|None=None) -> list:
     return out
 
 @patch
-def feature_usage(self:RashomonSet) -> np.ndarray:
+def feature_usage(self:RashomonSet) -> np.ndarray: # for each feature, how many trees split on it
     """For each feature, the number of trees of the set that split on it (exact integers, an object array when they
     exceed int64). Divide by `count` for shares.
 
@@ -1569,7 +1580,10 @@ def _unit_losses(self:RashomonSet, pre, leaf_of_unit) -> np.ndarray:
     return d.ueq + d.stats[:, 0] * (d.stats[:, 1] - m[leaf_of_unit]) ** 2
 
 @patch
-def model_class_reliance(self:RashomonSet, max_trees:int=20000, random_state=0) -> dict:
+def model_class_reliance(self:RashomonSet,
+                         max_trees:int=20000, # all trees up to this many, else a uniform sample of this many
+                         random_state=0, # seed of that sample
+                        ) -> dict: # arrays `low`, `high`, `best` (one value per feature) and the flag `exact`
     """Least and largest reliance of the set's trees on each feature (the increase of the normalised loss when the
     feature is redrawn independently), and each feature's reliance in the best tree: a dict of arrays `low`,
     `high`, `best`, and `exact` (False when computed on a uniform sample of `max_trees` trees).
@@ -1606,7 +1620,11 @@ def model_class_reliance(self:RashomonSet, max_trees:int=20000, random_state=0) 
 
 # %% ../nbs/14_rashomon.ipynb #1794412e
 @patch
-def predictions(self:RashomonSet, X, max_trees:int=20000, random_state=0) -> tuple:
+def predictions(self:RashomonSet,
+                X, # rows to predict: 0/1 features, or what the estimator that made the set accepts
+                max_trees:int=20000, # all trees up to this many, else a uniform sample of this many
+                random_state=0, # seed of that sample
+               ) -> tuple: # (predictions of shape (trees, rows), exact): exact is False for a sample
     """Every tree's prediction for each row of X: (array (trees, rows), exact) — all trees when the set holds at most
     `max_trees`, else a uniform sample (exact False). X is 0/1 (or what the estimator that made the set accepts).
 
@@ -1646,7 +1664,11 @@ def _score_of(score, tree) -> float:
     raise InputError(f"`score` must return a number (not NaN), got {type(s).__name__} ({_short(s)}).")
 
 @patch
-def best_by(self:RashomonSet, score, max_trees:int=20000, random_state=0):
+def best_by(self:RashomonSet,
+            score, # function of a `Tree` giving a number, higher is better
+            max_trees:int=20000, # all trees up to this many, else a uniform sample of this many
+            random_state=0, # seed of that sample
+           ) -> tuple: # (tree, score, exact): the best tree, its score, and False when it is the best of a sample
     """The tree of the set with the highest `score(tree)` (a second objective: balanced accuracy, a fairness
     measure, ...) as (tree, score, exact); over all trees when at most `max_trees`, else over a uniform sample.
 
@@ -1668,7 +1690,10 @@ def best_by(self:RashomonSet, score, max_trees:int=20000, random_state=0):
     return best[0], best[1], exact
 
 @patch
-def plot(self:RashomonSet, ax=None, max_trees:int=20000):
+def plot(self:RashomonSet,
+         ax=None, # matplotlib Axes to draw on (None: a new figure)
+         max_trees:int=20000, # all trees up to this many, else a uniform sample of this many
+        ) -> object: # the matplotlib Axes drawn on
     """Objective against number of leaves over the set (each dot a group of trees, its size the count).
 
     ```python

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / 'docs'))
+sys.path[:0] = [str(ROOT / 'docs'), str(ROOT)]  # gw_reference, and this checkout's package
 import gw_reference as R  # noqa: E402
 
 
