@@ -87,7 +87,7 @@ _NEGATED_OP = {'<=': '>', '>': '<=', '<': '>=', '>=': '<', '==': '!=', '!=': '==
 _INTERVAL = re.compile(r'(?P<lhs>.+?)(?P<sp> +)(?P<op>not in|in)(?P<sp2> +)(?P<rhs>[\(\[][^\(\)\[\]]*[\)\]])')
 _COMPARISON = re.compile(r'(?P<lhs>.*?[^<>=!\s])(?P<sp>\s*)(?P<op><=|>=|==|!=|<|>)(?P<sp2>\s*)(?P<rhs>[^<>=!]+)')
 
-def negate_name(name:str) -> str:
+def negate_name(name:str) -> str: # a binary feature's name
     """The name of the complement of binary feature `name`: `a <= t` -> `a > t`, `a == v` -> `a != v`, else `not name`.
 
     ```python
@@ -153,7 +153,7 @@ class Condition:
         object.__setattr__(self, 'feature', int(self.feature))
         object.__setattr__(self, 'threshold', t)
 
-    def holds(self, X) -> np.ndarray:
+    def holds(self, X) -> np.ndarray: # a 2-D array of the columns
         "Boolean array: does the condition hold on each row of the 2-D array `X`?"
         col = np.asarray(X, dtype=np.float64)[:, self.feature]
         return col <= self.threshold if self.op == '<=' else col > self.threshold
@@ -162,7 +162,10 @@ class Condition:
         "The complementary condition (same feature and threshold, the other side)."
         return Condition(self.feature, '>' if self.op == '<=' else '<=', self.threshold)
 
-    def to_text(self, feature_names=None, precision:int=3, binary_features=None) -> str:
+    def to_text(self, feature_names=None, # one name per column (None: x0, x1, ...)
+                precision:int=3, # digits of the threshold
+                binary_features=None, # as for `Tree`
+               ) -> str:
         "Render with feature names; a binary split reads `name` (true side) or `negate_name(name)` (false side)."
         name = _feature_name(self.feature, feature_names)
         if _is_binary_split(self.feature, self.threshold, binary_features):
@@ -327,7 +330,7 @@ class Rule:
         for c in self.conditions: out &= c.holds(A)
         return out
 
-    def covers(self, X) -> np.ndarray:
+    def covers(self, X) -> np.ndarray: # a 2-D array of the columns
         "Boolean array: does every condition hold on each row of `X`? (The empty rule covers everything.)"
         A, _ = check_X(X)
         need = max((c.feature for c in self.conditions), default=-1) + 1
@@ -343,8 +346,12 @@ class Rule:
             else: best[key] = min(best[key], c.threshold) if c.op == '<=' else max(best[key], c.threshold)
         return Rule(tuple(Condition(f, op, t) for (f, op), t in best.items()), self.value, self.n_samples)
 
-    def to_text(self, feature_names=None, precision:int=3, binary_features=None, feature_info=None,
-                merge:bool=True) -> str:
+    def to_text(self, feature_names=None, # one name per column (None: x0, x1, ...)
+                precision:int=3, # digits of the thresholds
+                binary_features=None, # as for `Tree`
+                feature_info=None, # as for `Tree`: conditions on one original column merge into one interval
+                merge:bool=True, # merge the conditions on one column (False: each as it is)
+               ) -> str:
         """The conjunction as text, conditions on one column merged into the tightest interval (`merge=False`:
         each condition as it is); the empty rule reads `TRUE`.
 
@@ -409,7 +416,7 @@ def _outputs(values, task, classes):
     if task == 'regression': return np.asarray(values, dtype=np.float64)
     return np.asarray(classes)[[_class_index(v, classes) for v in values]] if len(values) else np.asarray(classes)[:0]
 
-def sigmoid(f):
+def sigmoid(f): # scores (a number or an array)
     """The logistic function 1 / (1 + exp(-f)), elementwise, without overflow for large |f|.
 
     ```python
@@ -849,7 +856,9 @@ def _tree_to_text(tree:Tree, precision:int=3, class_names=None) -> str:
 
 # %% ../nbs/04_models.ipynb #0729e29f
 @patch
-def to_text(self:Tree, precision:int=3, class_names=None) -> str:
+def to_text(self:Tree, precision:int=3, # digits of thresholds and regression values
+            class_names=None, # display names of the classes: a dict, or a list aligned with `classes`
+           ) -> str:
     """Nested if/else text of the tree; `class_names` relabels classes (dict, or list aligned with `classes`).
 
     ```python
@@ -881,7 +890,10 @@ def _dot_label(*lines) -> str:
 
 # %% ../nbs/04_models.ipynb #cf24c53e
 @patch
-def to_graphviz(self:Tree, precision:int=3, class_names=None, yes:str='yes', no:str='no'):
+def to_graphviz(self:Tree, precision:int=3, # as for `to_text`
+                class_names=None, # as for `to_text`
+                yes:str='yes', # label of the edge to the branch where the question holds
+                no:str='no'): # label of the other edge
     """A `graphviz.Digraph` of the tree (needs the `dot` program only to render, not to build).
 
     ```python
@@ -945,7 +957,10 @@ def _sk_class(node, counts, classes):
     return classes[int(np.argmax(counts))]
 
 @patch
-def export_text(self:Tree, decimals:int=2, show_weights:bool=False, spacing:int=3) -> str:
+def export_text(self:Tree, decimals:int=2, # decimals of thresholds and values
+                show_weights:bool=False, # print each leaf's class weights
+                spacing:int=3, # width of the indentation
+               ) -> str:
     """The tree in the layout of scikit-learn's `sklearn.tree.export_text` (`show_weights`: leaf class counts).
 
     ```python
@@ -988,7 +1003,9 @@ def export_text(self:Tree, decimals:int=2, show_weights:bool=False, spacing:int=
 
 # %% ../nbs/04_models.ipynb #741c72cd
 @patch
-def export_graphviz(self:Tree, precision:int=3, class_names=None) -> str:
+def export_graphviz(self:Tree, precision:int=3, # digits of thresholds and values
+                    class_names=None, # as for `to_text`
+                   ) -> str:
     r"""Graphviz source in the layout of scikit-learn's `sklearn.tree.export_graphviz(..., impurity=False)`: one box per
     node with its test, `samples`, `value` and `class`; the root's edges labelled True (left) / False (right). The
     class is printed in the tree's labels (`class_names` relabels them, as in `to_text`).
@@ -1138,7 +1155,7 @@ class RuleList:
                 'default': _plain(self.default), 'rules': [r._to_dict() for r in self.rules]}
 
     @classmethod
-    def from_dict(cls, d:dict) -> RuleList:
+    def from_dict(cls, d:dict) -> RuleList: # a `to_dict()` output
         "Inverse of `to_dict`."
         _check_header(d, 'RuleList')
         _required(d, 'RuleList', 'rules', 'default', 'feature_names', 'task')
@@ -1147,9 +1164,13 @@ class RuleList:
                    d['feature_names'], d['task'], d.get('classes'), d.get('binary_features'), d.get('feature_info'),
                    d.get('raw_input'))
 
-    def to_json(self, **kwargs) -> str: return json.dumps(self.to_dict(), **kwargs)
+    def to_json(self, **kwargs) -> str: # passed to `json.dumps`
+        "The rule list as a JSON string."
+        return json.dumps(self.to_dict(), **kwargs)
     @classmethod
-    def from_json(cls, s:str) -> RuleList: return cls.from_dict(_loads(s))
+    def from_json(cls, s:str) -> RuleList: # a `to_json()` output
+        "Inverse of `to_json`."
+        return cls.from_dict(_loads(s))
 
 # %% ../nbs/04_models.ipynb #cac966e7
 @patch
@@ -1174,7 +1195,7 @@ def predict(self:RuleList, X) -> np.ndarray: # its columns (or the raw table, as
 
 # %% ../nbs/04_models.ipynb #29a6ff22
 @patch
-def to_text(self:RuleList, precision:int=3) -> str:
+def to_text(self:RuleList, precision:int=3) -> str: # digits of thresholds and values
     "`IF ... THEN predict ...` / `ELSE IF ...` / `ELSE predict default`."
     lines = []
     for k, r in enumerate(self.rules):
@@ -1256,7 +1277,7 @@ class RuleEnsemble:
         return sum(r.length for r in self.rules)
 
     @classmethod
-    def from_dict(cls, d:dict) -> RuleEnsemble:
+    def from_dict(cls, d:dict) -> RuleEnsemble: # a `to_dict()` output
         "Inverse of `to_dict`."
         _check_header(d, 'RuleEnsemble')
         _required(d, 'RuleEnsemble', 'rules', 'weights', 'intercept', 'feature_names', 'task', 'link')
@@ -1269,7 +1290,9 @@ class RuleEnsemble:
                    d.get('raw_input'))
 
     @classmethod
-    def from_json(cls, s:str) -> RuleEnsemble: return cls.from_dict(_loads(s))
+    def from_json(cls, s:str) -> RuleEnsemble: # a `to_json()` output
+        "Inverse of `to_json`."
+        return cls.from_dict(_loads(s))
 
 # %% ../nbs/04_models.ipynb #20c9ae0e
 @patch
@@ -1308,7 +1331,8 @@ def __repr__(self:RuleEnsemble):
             + (f", link={self.link!r})" if self.link != 'identity' or self.task == 'classification' else ")"))
 
 @patch
-def to_text(self:RuleEnsemble, precision:int=3, sort:bool=False) -> str:
+def to_text(self:RuleEnsemble, precision:int=3, # digits of weights and thresholds
+            sort:bool=False) -> str: # order the rules by decreasing |weight|
     "One line per rule, `+1.234  IF age <= 25.5 AND smoker`; `sort=True` orders by decreasing |weight|."
     total = 'intercept + the weights of the rules that hold'
     if self.task == 'regression':
@@ -1334,7 +1358,7 @@ def _repr_mimebundle_(self:RuleEnsemble, include=None, exclude=None): return {'t
 
 # %% ../nbs/04_models.ipynb #3ef07ce0
 @patch
-def to_graphviz(self:RuleEnsemble, precision:int=3):
+def to_graphviz(self:RuleEnsemble, precision:int=3): # digits of weights and thresholds
     "A `graphviz.Digraph`: the sum node on the left, one box per rule, edges labelled with the weights."
     g = new_digraph('rules', rankdir='LR')
     g.node('f', _dot_label('f(x)', f"intercept {format_value(self.intercept, precision)}"), shape='box',
@@ -1359,7 +1383,9 @@ def to_dict(self:RuleEnsemble) -> dict:
             'rules': [r._to_dict() for r in self.rules]}
 
 @patch
-def to_json(self:RuleEnsemble, **kwargs) -> str: return json.dumps(self.to_dict(), **kwargs)
+def to_json(self:RuleEnsemble, **kwargs) -> str: # passed to `json.dumps`
+    "The ensemble as a JSON string."
+    return json.dumps(self.to_dict(), **kwargs)
 
 # %% ../nbs/04_models.ipynb #bd2a8b43
 def _node_to_dict(node) -> dict:
@@ -1413,7 +1439,7 @@ def to_dict(self:Tree) -> dict:
             'feature_info': self.feature_info, 'raw_input': self.raw_input, 'root': _node_to_dict(self.root)}
 
 @patch(cls_method=True)
-def from_dict(cls:Tree, d:dict) -> Tree:
+def from_dict(cls:Tree, d:dict) -> Tree: # a `to_dict()` output
     """Inverse of `to_dict`.
 
     ```python
@@ -1429,7 +1455,7 @@ def from_dict(cls:Tree, d:dict) -> Tree:
                d.get('feature_info'), d.get('raw_input'))
 
 @patch
-def to_json(self:Tree, **kwargs) -> str:
+def to_json(self:Tree, **kwargs) -> str: # passed to `json.dumps`
     """The tree as a JSON string (`kwargs` go to `json.dumps`).
 
     ```python
@@ -1440,7 +1466,7 @@ def to_json(self:Tree, **kwargs) -> str:
     return json.dumps(self.to_dict(), **kwargs)
 
 @patch(cls_method=True)
-def from_json(cls:Tree, s:str) -> Tree:
+def from_json(cls:Tree, s:str) -> Tree: # a `to_json()` output
     """Inverse of `to_json`.
 
     ```python
@@ -1480,7 +1506,8 @@ def model_from_json(s:str): # a model's `to_json()` output
 
 # %% ../nbs/04_models.ipynb #161c4a81
 @patch(cls_method=True)
-def from_sklearn(cls:Tree, estimator, feature_names=None) -> Tree:
+def from_sklearn(cls:Tree, estimator, # a fitted DecisionTreeClassifier or DecisionTreeRegressor (or its `tree_`)
+                 feature_names=None) -> Tree: # one name per column (None: the estimator's, else x0, x1, ...)
     """Convert a fitted scikit-learn `DecisionTreeClassifier`/`DecisionTreeRegressor` (or its `tree_`) to a `Tree`.
 
     ```python
@@ -1561,8 +1588,11 @@ def _importance_data(model, X, y, sample_weight, task):
 
 # %% ../nbs/04_models.ipynb #13e26826
 @patch
-def feature_importances(self:Tree, X, y, sample_weight=None,
-                        metric:str='l2') -> np.ndarray: # regression loss: 'l2' (squared) or 'l1' (absolute) error
+def feature_importances(self:Tree, X, # the data: its columns, or the raw table (as for `apply`)
+                        y, # the targets of its rows
+                        sample_weight=None, # row weights (None: all 1)
+                        metric:str='l2', # regression loss: 'l2' (squared) or 'l1' (absolute) error
+                       ) -> np.ndarray:
     """Weighted loss decrease of each feature's splits on data `(X, y)`, normalised to sum to one (all zeros when
     the tree removes no loss); see the proposition above.
 
@@ -1590,7 +1620,9 @@ def feature_importances(self:Tree, X, y, sample_weight=None,
     return _normalised(out)
 
 @patch
-def feature_importances(self:RuleEnsemble, X, sample_weight=None) -> np.ndarray:
+def feature_importances(self:RuleEnsemble, X, # the data: its columns, or the raw table (as for `coverage`)
+                        sample_weight=None, # row weights (None: all 1)
+                       ) -> np.ndarray:
     """|weight| times the weighted share of the rows of `X` each rule covers, split equally among the features the
     rule tests; summed per feature and normalised to sum to one (all zeros for an ensemble without rules).
 
