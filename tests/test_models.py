@@ -320,3 +320,60 @@ def test_tree_text_uses_one_precision_for_binarised_names():
                                         '    if s6 <= 0.0673: predict 2', '    else: predict 1']
     assert t.to_text(precision=6).splitlines()[0] == 'if -0.02507 < bmi <= 0.04014: predict 3'
     assert 'bmi' in t.to_graphviz().source and '0.0401' in t.to_graphviz().source
+
+
+# --- issue 44, item 4: a model that carries feature_info and raw_input predicts the raw table -----------------------
+INFO = [dict(column='age', kind='threshold', op='<=', value=30.0), dict(column='city', kind='category', op='==',
+                                                                        value='Oslo'),
+        dict(column='city', kind='category', op='==', value='Oslo', negated=True),
+        dict(column='bmi', kind='bin', op='in', value=[20.0, None]), dict(column='bmi', kind='missing', op='isnan',
+                                                                          value=None)]
+RAW = {'columns': ['age', 'bmi', 'city'], 'categorical': [False, False, True], 'missing': 'indicator'}
+FEATURES = ['age <= 30', 'city == Oslo', 'city != Oslo', 'bmi > 20', 'bmi is missing']
+TABLE = pd.DataFrame({'city': ['Oslo', 'Rome', 'Lima', 'Oslo'], 'bmi': [25.0, np.nan, 18.0, 30.0],
+                      'age': [25, 40, 35, 31]})
+BINARY = np.array([[1, 1, 0, 1, 0], [0, 0, 1, 0, 1], [0, 0, 1, 0, 0], [0, 1, 0, 1, 0]])
+
+
+def _raw_tree():
+    t = Tree.from_nested((0, ('city == Oslo', 'b', 'c'), ('bmi > 20', 'd', ('bmi is missing', 'e', 'f'))), FEATURES,
+                         feature_info=INFO, raw_input=RAW)
+    return t
+
+
+def test_a_model_reads_the_raw_table_as_its_features():
+    t = _raw_tree()
+    want = t.predict(BINARY)
+    for X in (TABLE, TABLE.to_numpy()[:, [2, 1, 0]], TABLE[['age', 'city', 'bmi', ]].assign(other=1)):
+        np.testing.assert_array_equal(t.predict(X), want)
+    for m in (t.to_rules(), model_from_json(t.to_json())):
+        np.testing.assert_array_equal(m.predict(TABLE), want)
+    ens = RuleEnsemble([Rule([(2, '>', 0.5)]), Rule([(4, '>', 0.5)])], [1.0, 10.0], 0.0, FEATURES,
+                       feature_info=INFO, raw_input=RAW)
+    np.testing.assert_array_equal(ens.predict(TABLE), [0.0, 11.0, 1.0, 0.0])
+    np.testing.assert_array_equal(ens.predict(TABLE), ens.predict(BINARY))
+    np.testing.assert_allclose(t.feature_importances(TABLE, want), t.feature_importances(BINARY, want))
+    assert 'city != Oslo' in ens.to_text()                                  # a negated feature reads as its test
+    with pytest.raises(InputError, match='missing column'): t.predict(TABLE.drop(columns='bmi'))
+    without = Tree(t.root, FEATURES, feature_info=INFO)                     # no raw_input: DataFrames only
+    np.testing.assert_array_equal(without.predict(TABLE), want)
+    with pytest.raises(InputError): without.predict(TABLE.to_numpy())
+
+
+@pytest.mark.parametrize('damage, message', [
+    (dict(missing='maybe'), "missing must be 'error' or 'indicator'"),
+    (dict(columns=['age', 'bmi']), 'one bool per column'),
+    (dict(columns=['age', 'bmi', 'town']), "column 'city', not in raw_input"),
+    (dict(categorical=[False, True, True]), "a bin feature on column 'bmi'"),
+    (dict(categorical='yes'), 'one bool per column'),
+    (dict(columns=['age', 'age', 'city']), 'distinct'),
+])
+def test_a_damaged_raw_input_is_refused(damage, message):
+    d = _raw_tree().to_dict()
+    d['raw_input'] = dict(d['raw_input'], **damage)
+    with pytest.raises(InputError, match=message): Tree.from_dict(d)
+    d = _raw_tree().to_dict()
+    d['feature_info'] = None
+    with pytest.raises(InputError, match='needs a feature_info entry'): Tree.from_dict(d)
+    d['feature_info'] = [dict(INFO[0], negated='yes')] + INFO[1:]
+    with pytest.raises(InputError, match='must be true or false'): Tree.from_dict(d)
