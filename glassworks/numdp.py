@@ -18,8 +18,8 @@ from fastcore.basics import patch
 # %% auto #0
 __all__ = ['BINARY', 'CLASSES', 'SQUARED', 'TOL', 'NO_DONOR', 'NO_STOP', 'WATCH_FROM', 'WATCH_EVERY', 'encode', 'NumericData',
            'binary_columns', 'split_view', 'leaf_loss', 'one_binary', 'one_classes', 'one_squared', 'depth_one',
-           'split_points', 'child_bounds', 'shrink', 'feature_order', 'depth_two', 'run_watched', 'Search',
-           'search_numeric']
+           'split_points', 'child_bounds', 'shrink', 'feature_order', 'depth_two', 'run_watched', 'spec_of_two',
+           'Search', 'search_numeric']
 
 # %% ../nbs/15_numdp.ipynb #271db025
 BINARY, CLASSES, SQUARED = 0, 1, 2   # what a node's sweeps read: two classes at unit weight, any classes, squared loss
@@ -644,6 +644,21 @@ def run_watched(kernel, # a numba function compiled with nogil=True, whose last 
 class _Stop(Exception):
     "Raised inside the recursion when the monitor's limits are reached."
 
+def spec_of_two(out) -> tuple|None:
+    """`depth_two`'s layout as a nested spec (f, lastu, nextu, left, right), children None or a depth-one spec; a
+    leaf is None.
+
+    ```python
+    >>> spec_of_two(np.array([0, 3, 4, 1, 7, 8, -1, -1, -1, 0, 0]))
+    (0, 3, 4, (1, 7, 8, None, None), None)
+    >>> spec_of_two(np.array([-2, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0])) is None   # a leaf
+    True
+
+    ```"""
+    def one(f, lu, nu): return (int(f), int(lu), int(nu), None, None) if f >= 0 else None
+    if out[0] == -2: return one(*out[3:6])
+    return (int(out[0]), int(out[1]), int(out[2]), one(*out[3:6]), one(*out[6:9]))
+
 class Search:
     """Depth-first search over every threshold: `solve(rows, codes, d, ub)` for the subproblem of a view, `tree()`
     for the optimal tree once the root is solved. Costs in the scaled units of `NumericData`.
@@ -716,6 +731,26 @@ class Search:
         cl, sl = self.greedy(lr, lc, d - 1)
         cr, sr = self.greedy(rr, rc, d - 1)
         return cl + cr, (int(f), int(a), int(b), sl, sr)
+
+    def lookahead(self, rows, codes, d):
+        """(cost, spec) of the tree grown top-down by the root split of the optimal depth-two tree at each node, the
+        last two levels solved exactly (within the depth that pays): `greedy`'s spec layout. Exact subtrees of depth
+        two go into the memo, where the search finds them again."""
+        D = self.data
+        key, d, c0 = self.node(rows, d)
+        if d == 0: return c0, None
+        if self.mon is not None and self.mon.expired(self.stats['subproblems']): raise _Stop
+        v, out = self._shallow(rows, codes, min(d, 2), np.inf)
+        spec = spec_of_two(out)
+        if d <= 2:
+            self.memo[key] = [v, v, out]
+            return v, spec
+        if spec is None: return c0, None
+        f, lu, nu = spec[:3]
+        lr, lc, rr, rc = split_view(rows, codes, D.ranks[f], lu)
+        cl, sl = self.lookahead(lr, lc, d - 1)
+        cr, sr = self.lookahead(rr, rc, d - 1)
+        return cl + cr, (f, lu, nu, sl, sr)
 
     def _shallow(self, rows, codes, d, ub, donor=None, donor2=None, shift2=0.0):
         "Depth one or two, in one kernel call: (cost below ub or inf, the splits in `depth_two`'s layout)."
@@ -836,8 +871,7 @@ def _split_of(self:Search, rows, codes, d):
     sp = self.memo[key][2]
     if sp is None: return None, d
     if isinstance(sp, tuple): return (sp if len(sp) == 5 else (*sp, 'memo', 'memo')), d
-    if sp[0] == -2: return ((int(sp[3]), int(sp[4]), int(sp[5]), None, None) if sp[3] >= 0 else None), d
-    return (int(sp[0]), int(sp[1]), int(sp[2]), tuple(int(v) for v in sp[3:6]), tuple(int(v) for v in sp[6:9])), d
+    return spec_of_two(sp), d
 
 def _leaf_of(D:NumericData, rows) -> Leaf:
     "A refitted `Leaf` for the rows of `D` (original units; loss divided by the normaliser)."
@@ -899,7 +933,11 @@ def search_numeric(data:NumericData, # the problem
     g_cost, g_spec = S.greedy(data.rows, data.codes, min(depth, 64))   # a start, and the anytime fallback
     complete = True
     with mon.interruptible():
-        try: v, lb = S.solve(data.rows, data.codes, depth, g_cost + TOL)   # only trees better than the greedy one
+        try:
+            if S.node(data.rows, depth)[1] > 2:        # a better start, mostly: depth-two lookahead
+                l_cost, l_spec = S.lookahead(data.rows, data.codes, min(depth, 64))
+                if l_cost < g_cost: g_cost, g_spec = l_cost, l_spec
+            v, lb = S.solve(data.rows, data.codes, depth, g_cost + TOL)   # only trees better than the start
         except _Stop: complete = False
     key = S.node(data.rows, depth)[0]
     if complete and v < np.inf: objective = lower = v
