@@ -377,11 +377,15 @@ class Linker:
         return _re_md_link.sub(sub, md)
 
 
+_re_inline_math = r'(?<![\\$\w])\$[^$\s`](?:[^$\n`]*[^$\s\\`])?\$(?![\w$])'
+
+
 def escape_literal(text: str) -> str:
-    "Markdown that shows `text` literally (docstring prose): keep code spans and links, escape what would format."
+    """Markdown that shows `text` literally (docstring prose): keep code spans, links and `$x$` formulas (as in the
+    reference), escape what would format."""
     out = []
     for line in text.split('\n'):
-        parts = re.split(r'(`[^`\n]+`|\[(?:[^\[\]]|\[[^\[\]]*\])*\]\([^)\s]*\))', line)
+        parts = re.split(r'(`[^`\n]+`|\[(?:[^\[\]]|\[[^\[\]]*\])*\]\([^)\s]*\)|' + _re_inline_math + ')', line)
         for i, p in enumerate(parts):
             if i % 2 == 0: p = re.sub(r'([\\*_<>$~|#\[\]])', r'\\\1', p)
             parts[i] = p
@@ -486,7 +490,7 @@ def _false(v) -> bool: return str(v).strip().lower() in ('false', 'no', '0')
 
 def path_scrubber():
     "Replace machine-specific paths in saved outputs (temporary folders, this checkout, the home folder)."
-    subs = [(re.compile(r'(?:/private)?/(?:var/folders/[\w/]+/T|tmp)/tmp[\w.-]+'), '<tmpdir>'),
+    subs = [(re.compile(r'(?:/private)?/(?:var/folders/[\w/]+/T|tmp)/tmp[\w.-]+'), '/tmp/…'),
             (re.compile(re.escape(str(ROOT))), '.'),
             (re.compile(r'(?:\.\./)+shared/data'), '<data>')]
     home = os.path.expanduser('~')
@@ -556,10 +560,81 @@ def stage_notebook(nb: dict, fm: dict, rel: str, linker: Linker, scrub) -> dict:
         if 'remove-input' in tags and (not new_outs or 'remove-output' in tags): continue
         cells.append({'cell_type': 'code', 'execution_count': None, 'metadata': {'tags': tags} if tags else {},
                       'source': code, 'outputs': new_outs})
+    hide_checks(cells)
     for i, c in enumerate(cells): c['id'] = f'c{i}'  # nbformat 4.5 wants cell ids
     return {'cells': cells, 'nbformat': 4, 'nbformat_minor': 5,
             'metadata': {'kernelspec': {'display_name': 'Python 3', 'language': 'python', 'name': 'python3'},
                          'language_info': {'name': 'python', 'pygments_lexer': 'ipython3'}}}
+
+
+CHECKS = re.compile(r'^(?:test(?:_\w+)?|assert_\w+)$')  # fastcore.test's test_eq, test_fail, ...; numpy's assert_*
+
+
+def _names(node, ctx) -> set:
+    import ast
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ctx)}
+
+
+def check_cell(code: str):
+    """A cell that only checks: every top-level statement is an `assert`, a check call (`test_eq(...)`,
+    `test_fail(...)`), an assignment, an import, a `del`, or a `for`/`with`/`if`/`try` block of those, at least one
+    check among them, and no definition but private helpers (`def _f`). Returns (names it binds, names it reads),
+    or None for any other cell (a definition, a bare expression whose value Jupyter shows, a call like `fit(...)`)."""
+    import ast
+    try: tree = ast.parse(code)
+    except SyntaxError: return None  # IPython magics, shell lines: a reader's cell
+
+    def ok(nodes) -> tuple:
+        "(all allowed, some check)"
+        found = False
+        for n in nodes:
+            if isinstance(n, ast.Assert): found = True
+            elif isinstance(n, ast.Expr) and isinstance(n.value, ast.Call):
+                f = n.value.func
+                name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ''
+                if not CHECKS.match(name): return False, found
+                found = True
+            elif isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Import, ast.ImportFrom, ast.Delete,
+                                ast.Pass, ast.Continue, ast.Break)): pass
+            elif isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name.startswith('_'): pass
+            elif isinstance(n, (ast.For, ast.While, ast.With, ast.If, ast.Try)):
+                blocks = [n.body, getattr(n, 'orelse', []), getattr(n, 'finalbody', [])]
+                blocks += [h.body for h in getattr(n, 'handlers', [])]
+                for b in blocks:
+                    a, f2 = ok(b)
+                    if not a: return False, found
+                    found |= f2
+            else: return False, found
+        return True, found
+
+    allowed, found = ok(tree.body)
+    if not (allowed and found): return None
+    binds = _names(tree, ast.Store) | {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    binds |= {(a.asname or a.name).split('.')[0] for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))
+              for a in n.names}
+    return binds, _names(tree, ast.Load)
+
+
+def hide_checks(cells: list) -> int:
+    """Tag `remove-cell` the code cells that only check (see `check_cell`), have no output and bind no name that a
+    cell shown after them reads without setting it first: the notebook keeps its checks (nbdev_test runs them), the
+    page shows the prose, the examples and their outputs. Returns how many cells were hidden."""
+    import ast
+    read_later, hidden = set(), 0
+    for c in reversed(cells):
+        if c.get('cell_type') != 'code': continue
+        tags = c.setdefault('metadata', {}).setdefault('tags', [])
+        chk = None if c.get('outputs') or 'remove-input' in tags else check_cell(_text(c.get('source')))
+        if chk is not None and not (chk[0] & read_later):
+            tags.append('remove-cell')
+            hidden += 1
+            continue
+        try:  # names it reads but does not bind itself (a later cell that sets `X` first needs no earlier `X`)
+            t = ast.parse(_text(c.get('source')))
+            read_later |= _names(t, ast.Load) - _names(t, ast.Store)
+        except SyntaxError: read_later |= set(re.findall(r'\b\w+\b', _text(c.get('source'))))
+        if not tags: del c['metadata']['tags']
+    return hidden
 
 
 def download_html(rel: str) -> str:

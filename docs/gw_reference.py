@@ -453,6 +453,130 @@ def _add_see_also(app, what, name, obj, options, lines):
     lines[at:at] = block
 
 
+# ------------------------------------------------------------------------------------------------ "Used in"
+def _snake(name: str) -> str: return re.sub(r'(?<=[a-z0-9])(?=[A-Z])', '_', name).lower()
+
+
+def _page_name(rel: str) -> str:
+    "Output name of a source page under nbs/ (docs/build.py's rule): `tutorials/01_x.ipynb` -> `tutorials/x`."
+    p = Path(rel)
+    stem = re.sub(r'^\d+[a-zA-Z0-9]*_', '', p.stem.lower()) if p.suffix == '.ipynb' else p.stem
+    return (p.parent / stem).as_posix()
+
+
+def _sources_of(path: Path) -> tuple:
+    "(title, [(section title or None, text a reader runs or names: code and `code` spans)]) of a notebook or .md page."
+    if path.suffix == '.ipynb':
+        import json
+        cells = json.loads(path.read_text(encoding='utf-8')).get('cells', [])
+        src = lambda c: ''.join(c.get('source') or '')
+        title = next((m.group(1).strip() for c in cells if c.get('cell_type') == 'markdown'
+                      for m in [re.search(r'^#\s+(.+)$', src(c), re.M)] if m), path.stem)
+        text = '\n'.join(src(c) if c.get('cell_type') == 'code' else ' '.join(re.findall(r'`([^`\n]+)`', src(c)))
+                         for c in cells)
+        return title, [(None, text)]
+    md = path.read_text(encoding='utf-8')
+    m = re.match(r'^---\s*\n(.*?)\n---\s*\n', md, re.S)
+    title = (re.search(r'^title:\s*(.+)$', m.group(1), re.M) or [None, path.stem])[1].strip(' "\'') if m else path.stem
+    md = md[m.end():] if m else md
+    secs, cur, buf = [], None, []
+    for line in md.split('\n') + ['## ']:
+        h = re.match(r'^#{2,3}\s+(.*)$', line)
+        if h:
+            body = '\n'.join(buf)
+            code = re.findall(r'^```.*?\n(.*?)^```', body, re.M | re.S) + re.findall(r'`([^`\n]+)`', body)
+            if buf: secs.append((cur, '\n'.join(code)))
+            cur, buf = h.group(1).strip(), []
+        else: buf.append(line)
+    return title, secs
+
+
+@functools.lru_cache(maxsize=None)
+def usage() -> dict:
+    """{class name: [(link from a reference page, label)]}: the tutorials (`nbs/tutorials/`) and the user-guide pages
+    and sections (nbs/sidebar.yml's "User guide") whose code or `code` spans use the class: its name, or a method
+    named after it (`rashomon_set(` for `RashomonSet`). Found by scanning the sources, in sidebar order."""
+    import yaml
+    from docutils.nodes import make_id
+    nbs = ROOT / 'nbs'
+    try: side = yaml.safe_load((nbs / 'sidebar.yml').read_text(encoding='utf-8'))['website']['sidebar']['contents']
+    except Exception: side = []
+    guide = [r for s in side if isinstance(s, dict) and s.get('section') == 'User guide' for r in s.get('contents', [])
+             if isinstance(r, str)]
+    rels = [*(p.relative_to(nbs).as_posix() for p in sorted((nbs / 'tutorials').glob('*.ipynb'))),
+            *(r for r in guide if (nbs / r).exists())]
+    classes = [n for n, (_, full) in PAGE_OF.items() if inspect.isclass(_import(full))
+               and not issubclass(_import(full), BaseException)]
+    res = {c: [] for c in classes}
+    for rel in rels:
+        title, secs = _sources_of(nbs / rel)
+        kind = 'Tutorial' if rel.startswith('tutorials/') else 'Guide'
+        for sec, text in secs:
+            for c in classes:
+                if re.search(rf'\b{c}\b|\.{_snake(c)}\(', text):
+                    name = re.sub(r'`', '', sec) if sec else None
+                    href = f'../{_page_name(rel)}.html' + (f'#{make_id(name)}' if name else '')
+                    label = f'{kind}: {title}' + (f' \N{RIGHTWARDS ARROW} {name}' if name else '')
+                    if (href, label) not in res[c]: res[c].append((href, label))
+    return res
+
+
+def _add_used_in(app, what, name, obj, options, lines):
+    "After napoleon: a class's *Used in* box (tutorials and guide sections that use it), before the Examples."
+    if what != 'class' or not name.startswith('glassworks'): return
+    uses = usage().get(name.rsplit('.', 1)[1])
+    if not uses: return
+    block = ['.. admonition:: Used in', '   :class: gw-used-in', '',
+             *[f'   * `{label.replace("`", "")} <{href}>`__' for href, label in uses], '']
+    at = next((i for i, l in enumerate(lines) if l.strip() == '.. rubric:: Examples'), len(lines))
+    lines[at:at] = block
+
+
+# ------------------------------------------------------------------------------------------------ search ranking
+USER_BOOST = 20  # added to a search result's score on a reader's page; a title match scores 15, a word in the text 5
+
+
+def user_pages() -> list:
+    """Output names of the pages a reader starts from: the landing page, the sidebar's "User guide" and "Tutorials",
+    the reference, and the estimators' method pages (the Rashomon set's included). The rest (foundations, engines,
+    experiments, checks) is the internals."""
+    import yaml
+    try: side = yaml.safe_load((ROOT / 'nbs' / 'sidebar.yml').read_text(encoding='utf-8'))['website']['sidebar']
+    except Exception: side = {'contents': []}
+    res = ['index', 'reference/']
+    for s in side.get('contents', []):
+        if isinstance(s, dict) and s.get('section') in ('User guide', 'Tutorials'):
+            kids = s.get('contents')
+            for r in kids if isinstance(kids, list) else [kids]:
+                if isinstance(r, str): res.append(_page_name(r.rstrip('*').rstrip('/')) + ('/' if '*' in r else ''))
+    readers = {slug for title, slugs in GROUPS if title in ('Estimators', 'Model sets') for slug in slugs}
+    res += [guide for slug, _, _, guide, _ in PAGES if guide and slug in readers]
+    return list(dict.fromkeys(res))
+
+
+def _search_scorer(app):
+    "Sphinx's search scorer (`html_search_scorer`): its defaults, plus `USER_BOOST` for results on `user_pages()`."
+    pages = user_pages()
+    js = ('var Scorer = {\n'
+          f'  gwUser: {json_dumps(pages)},\n'
+          '  score: function (result) {\n'
+          '    const doc = result[0];\n'
+          '    const user = Scorer.gwUser.some(p => p.endsWith("/") ? doc.startsWith(p) : doc === p);\n'
+          f'    return result[4] + (user ? {USER_BOOST} : 0);\n'
+          '  },\n'
+          '  objNameMatch: 11, objPartialMatch: 6, objPrio: {0: 15, 1: 5, 2: -5}, objPrioDefault: 0,\n'
+          '  title: 15, partialTitle: 7, term: 5, partialTerm: 2,\n};\n')
+    f = Path(app.doctreedir) / 'gw-search-scorer.js'
+    f.parent.mkdir(parents=True, exist_ok=True)
+    f.write_text(js, encoding='utf-8')
+    app.config.html_search_scorer = str(f)
+
+
+def json_dumps(x) -> str:
+    import json
+    return json.dumps(x)
+
+
 def _config(app, config):
     for k, v in dict(napoleon_google_docstring=False, napoleon_numpy_docstring=True, napoleon_use_param=True,
                      napoleon_use_rtype=False, napoleon_use_ivar=False, napoleon_preprocess_types=False,
@@ -472,4 +596,6 @@ def setup(app):
     app.add_css_file('gw-reference.css')  # docs/_static (html_static_path)
     app.connect('autodoc-process-docstring', _process_docstring, priority=400)  # napoleon runs at 500
     app.connect('autodoc-process-docstring', _add_see_also, priority=600)
+    app.connect('autodoc-process-docstring', _add_used_in, priority=610)
+    app.connect('builder-inited', _search_scorer)
     return {'parallel_read_safe': True, 'parallel_write_safe': True}
