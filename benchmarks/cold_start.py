@@ -70,7 +70,7 @@ elif method == 'ogb':
     from sklearn.datasets import load_diabetes
     from glassworks.ogb import RuleBoostingRegressor
     X, y = load_diabetes(return_X_y=True, as_frame=True)
-    fit = lambda: RuleBoostingRegressor(n_rules=6, max_rule_length=2).fit(X, y)
+    fit = lambda: RuleBoostingRegressor(max_rules=6, max_rule_length=2).fit(X, y)
 elif method == 'extract':
     from sklearn.datasets import load_diabetes
     from sklearn.ensemble import GradientBoostingRegressor

@@ -116,8 +116,9 @@ def fastogb_fit(X, y, loss, rules):
 
 
 def ours_same(X, y, task, rules, **kw):
+    # n_rules (deprecated) counts steps, the intercept's among them, as fastogb's num_rules: the same budget for both
     cfg = dict(n_rules=rules, objective='ogb', search='greedy', weights='corrective', max_rule_length=100,
-               n_cutpoints=4, epsilon=1e-4, reg=1.0, **kw)
+               n_cutpoints=4, epsilon=1e-4, ridge=1.0, **kw)
     if task == 'classification': return RuleBoostingClassifier(**cfg).fit(X, y)
     # fastogb starts every loss from f = 0: no Poisson offset (ours defaults to the paper's log of the geometric mean)
     return RuleBoostingRegressor(loss='poisson' if task == 'counts' else 'squared', offset=None, **cfg).fit(X, y)
@@ -213,7 +214,8 @@ def part2(name, X, y, args):
                       ('ogb_bnb_fine', dict(search=args.search, bound='admissible', max_rule_length=2, n_cutpoints=9)),
                       ('ogb_greedy', dict(search='greedy', max_rule_length=100))]:
         t = time.perf_counter()
-        m = RuleBoostingRegressor(n_rules=100, max_complexity=C, reg=1.0, time_limit=args.time_limit, **kw).fit(X, y)
+        m = RuleBoostingRegressor(max_rules=100, max_complexity=C, ridge=1.0, time_limit=args.time_limit,
+                                  **kw).fit(X, y)
         row[f'{label}_s'] = time.perf_counter() - t
         row[label] = step_average([(h['complexity'], h['risk'] / base) for h in m.history_], C)
         row[f'{label}_stop'] = m.stopping_reason_
@@ -262,7 +264,8 @@ def equal_language(name, X, y, task, args, search='greedy'):
     without a length limit; 'bnb': our branch-and-bound against fastogb's exhaustive search, rule length <= 3."""
     loss = {'regression': 'squared', 'classification': 'logistic', 'counts': 'poisson'}[task]
     yy = encode(y, task, y.mean())
-    kw = dict(n_rules=args.rules, objective='ogb', weights='corrective', epsilon=1e-4, reg=1.0, n_cutpoints=4,
+    # n_rules: steps, as fastogb's num_rules (see `ours_same`)
+    kw = dict(n_rules=args.rules, objective='ogb', weights='corrective', epsilon=1e-4, ridge=1.0, n_cutpoints=4,
               language='fastogb', search=search, max_rule_length=100 if search == 'greedy' else 3)
     if task == 'counts': kw['offset'] = None            # fastogb starts from f = 0
     with warnings.catch_warnings():

@@ -47,12 +47,13 @@ class _RuleBoosting(GlassworksEstimator):
         """Check the parameters; returns the settings of `boost` whose values a deprecated name may give (`max_rules`,
         `max_steps`, `ridge`)."""
         kw = dict(max_rules=self.max_rules, max_steps=None, ridge=self.ridge)
-        if _renamed(self, 'n_rules', 'max_rules', " (it counts the rules besides the intercept; n_rules counted the "
-                    "steps, the intercept's among them)"): kw.update(max_rules=None, max_steps=self.n_rules)
+        old_steps = _renamed(self, 'n_rules', 'max_rules', " (it counts the rules besides the intercept; n_rules "
+                             "counted the steps, the intercept's among them)")
+        if old_steps: kw.update(max_rules=None, max_steps=self.n_rules)
         old_reg = _renamed(self, 'reg', 'ridge', ' (the same penalty)')
         if old_reg: kw['ridge'] = self.reg
-        if kw['max_steps'] is None: check_scalar(kw['max_rules'], 'max_rules', numbers.Integral, low=1)
-        else: check_scalar(kw['max_steps'], 'n_rules', numbers.Integral, low=1)
+        if old_steps: check_scalar(kw['max_steps'], 'n_rules', numbers.Integral, low=1)
+        else: check_scalar(kw['max_rules'], 'max_rules', numbers.Integral, low=1)
         check_option(self.loss, 'loss', self._losses)
         check_option(self.objective, 'objective', OBJECTIVES)
         check_option(self.search, 'search', SEARCHES)

@@ -152,11 +152,11 @@ def test_lemma_4_2_gradient_orthogonal_after_fit(loss):
     X = pd.DataFrame({'a': rng.normal(size=80), 'b': rng.normal(size=80)})
     if loss == 'logistic':
         y = (X['a'] + rng.normal(size=80) > 0).astype(int)
-        m = RuleBoostingClassifier(n_rules=4, reg=0.0, search='greedy', max_rule_length=2).fit(X, y)
+        m = RuleBoostingClassifier(max_rules=4, ridge=0.0, search='greedy', max_rule_length=2).fit(X, y)
         yy = np.where(y == m.classes_[1], 1.0, -1.0)
     else:
         y = rng.poisson(np.exp(0.5 * X['a'])) if loss == 'poisson' else X['a'] + X['b'] ** 2
-        m = RuleBoostingRegressor(n_rules=4, loss=loss, reg=0.0, search='greedy', max_rule_length=2).fit(X, y)
+        m = RuleBoostingRegressor(max_rules=4, loss=loss, ridge=0.0, search='greedy', max_rule_length=2).fit(X, y)
         yy = np.asarray(y, float)
     F = m._scores_path(X)[:, -1]
     B = m.binarizer_.transform(X).astype(bool)
@@ -180,8 +180,8 @@ def test_three_point_toy():
     "Spec §5.6: OGB reaches SSE 1/3 with two rules, GB stays at 8."
     X = pd.DataFrame({'x1': [1, 0, 1], 'x2': [1, 1, 0]})
     y = np.array([-6., -10., 5.])
-    ogb = RuleBoostingRegressor(n_rules=2, objective='ogb', weights='corrective', reg=0.0).fit(X, y)
-    gb = RuleBoostingRegressor(n_rules=2, objective='gb', weights='line', reg=0.0).fit(X, y)
+    ogb = RuleBoostingRegressor(max_rules=2, objective='ogb', weights='corrective', ridge=0.0).fit(X, y)
+    gb = RuleBoostingRegressor(max_rules=2, objective='gb', weights='line', ridge=0.0).fit(X, y)
     assert np.allclose([3 * h['risk'] for h in ogb.history_], [161, 33, 1 / 3])
     assert np.allclose([3 * h['risk'] for h in gb.history_], [161, 33, 8])
     assert np.allclose(sorted(ogb.model_.weights), [-31 / 3, 14 / 3])
@@ -192,10 +192,10 @@ def test_estimator_contract_and_errors():
     from sklearn.base import clone
     from sklearn.datasets import load_diabetes
     X, y = load_diabetes(return_X_y=True, as_frame=True)
-    m = RuleBoostingRegressor(n_rules=3, max_rule_length=2, max_complexity=5)
+    m = RuleBoostingRegressor(max_rules=3, max_rule_length=2, max_complexity=5)
     assert clone(m).get_params() == m.get_params()
     m.fit(X, y - y.mean())
-    assert m.stopping_reason_ in ('max_complexity', 'n_rules') and m.history_[-1]['complexity'] <= 5 + 2
+    assert m.stopping_reason_ in ('max_complexity', 'max_rules') and m.history_[-1]['complexity'] <= 5 + 2
     assert list(m.feature_names_in_) == list(X.columns)
     c = m.risk_complexity_curve(max_complexity=10)
     assert list(c.complexity) == list(range(11)) and c.normalized_risk.iloc[0] == 1.0
@@ -207,7 +207,7 @@ def test_estimator_contract_and_errors():
     Xn.iloc[3, 2] = np.nan
     with pytest.raises(InputError, match='NaN'): RuleBoostingRegressor().fit(Xn, y)
     with pytest.raises(InputError, match='non-negative'): RuleBoostingRegressor(loss='poisson').fit(X, -y)
-    with pytest.raises(ParameterError): RuleBoostingRegressor(n_rules=0).fit(X, y)
+    with pytest.raises(ParameterError): RuleBoostingRegressor(max_rules=0).fit(X, y)
     with pytest.raises(ParameterError): RuleBoostingRegressor(epsilon=-0.1).fit(X, y)
     with pytest.raises(ParameterError): RuleBoostingRegressor(loss='logistic').fit(X, y)
     with pytest.raises(InputError, match='class'): RuleBoostingClassifier().fit(X, np.zeros(len(X)))
@@ -218,7 +218,7 @@ def test_classifier_labels_and_verbose(capsys):
     from sklearn.datasets import load_breast_cancer
     X, y = load_breast_cancer(return_X_y=True, as_frame=True)
     lab = np.where(y == 1, 'benign', 'malignant')
-    m = RuleBoostingClassifier(n_rules=3, search='greedy', max_rule_length=2, verbose=1).fit(X, lab)
+    m = RuleBoostingClassifier(max_rules=3, search='greedy', max_rule_length=2, verbose=1).fit(X, lab)
     assert list(m.classes_) == ['benign', 'malignant']
     assert set(m.predict(X)) <= {'benign', 'malignant'} and m.score(X, lab) > 0.85
     assert np.allclose(m.predict_proba(X).sum(1), 1)
@@ -229,15 +229,15 @@ def test_time_limit_and_dependent_stop():
     rng = np.random.default_rng(0)
     X = pd.DataFrame(rng.normal(size=(300, 6)), columns=list('abcdef'))
     y = X.a * X.b + X.c
-    m = RuleBoostingRegressor(n_rules=50, max_rule_length=3, time_limit=0.3).fit(X, y)
-    assert m.stopping_reason_ in ('time_limit', 'n_rules') and m.fit_time_ < 5
+    m = RuleBoostingRegressor(max_rules=50, max_rule_length=3, time_limit=0.3).fit(X, y)
+    assert m.stopping_reason_ in ('time_limit', 'max_rules') and m.fit_time_ < 5
     # with reg > 0 the GB objective wants the same single-column rule again: dependent under corrective weights
     Xb = pd.DataFrame({'x': [0, 1] * 10})
     yb = np.array([0., 100.] * 10)
-    m = RuleBoostingRegressor(n_rules=5, objective='gb', weights='corrective', reg=10.0).fit(Xb, yb)
+    m = RuleBoostingRegressor(max_rules=5, objective='gb', weights='corrective', ridge=10.0).fit(Xb, yb)
     assert m.stopping_reason_ == 'linearly_dependent_query_extent' and len(m.conjunctions_) >= 1
     # OGB never proposes a query in the span: it runs out of queries instead
-    m = RuleBoostingRegressor(n_rules=5, objective='ogb', reg=10.0).fit(Xb, yb)
+    m = RuleBoostingRegressor(max_rules=5, objective='ogb', ridge=10.0).fit(Xb, yb)
     assert m.stopping_reason_ == 'no_query' and len(m.conjunctions_) >= 1
 
 
@@ -260,8 +260,8 @@ def test_peer_agreement_fastogb():
                 num_rules=2, objective_function=fastogb.OrthogonalBoostingObjective,
                 weight_update_method=fastogb.FullyCorrective(reg=0.0), loss='squared', reg=0.0, search='greedy',
                 max_col_attr=10, objective_params={'epsilon': 1e-4}).fit(X, y)
-        ours = RuleBoostingRegressor(n_rules=2, search='greedy', max_rule_length=20, n_cutpoints=4, epsilon=1e-4,
-                                     reg=0.0).fit(X, y)
+        ours = RuleBoostingRegressor(max_rules=2, search='greedy', max_rule_length=20, n_cutpoints=4, epsilon=1e-4,
+                                     ridge=0.0).fit(X, y)
         assert np.allclose([h['risk'] for h in ours.history_[1:]], f.loss_history_[:2], rtol=1e-8)
         theirs = (np.asarray(f.training_rule_matrix_, dtype=float)[:, :2] if hasattr(f, 'training_rule_matrix_')
                   else None)
@@ -272,10 +272,10 @@ def test_peer_agreement_fastogb():
 
 # ---- scikit-learn's estimator contract -----------------------------------------------------------------------------
 
-@parametrize_with_checks([RuleBoostingRegressor(n_rules=3, search='greedy', max_rule_length=2),
-                          RuleBoostingRegressor(n_rules=5, loss='poisson', search='greedy', max_rule_length=2),
-                          RuleBoostingRegressor(n_rules=5, search='bnb', bound='admissible', max_rule_length=2),
-                          RuleBoostingClassifier(n_rules=3, search='greedy', max_rule_length=2)],
+@parametrize_with_checks([RuleBoostingRegressor(max_rules=3, search='greedy', max_rule_length=2),
+                          RuleBoostingRegressor(max_rules=5, loss='poisson', search='greedy', max_rule_length=2),
+                          RuleBoostingRegressor(max_rules=5, search='bnb', bound='admissible', max_rule_length=2),
+                          RuleBoostingClassifier(max_rules=3, search='greedy', max_rule_length=2)],
                         )
 def test_sklearn_estimator_checks(estimator, check):
     """Every check of `check_estimator` passes, the sample-weight equivalence included (the quantile cut-points are
@@ -304,16 +304,16 @@ def test_nan_in_X_names_the_column():
     X = _frame()
     X.loc[4, 'a'] = np.nan
     with pytest.raises(InputError, match="NaN.*'a'"): RuleBoostingRegressor().fit(X, np.arange(20.))
-    m = RuleBoostingRegressor(n_rules=2).fit(_frame(), np.arange(20.))
+    m = RuleBoostingRegressor(max_rules=2).fit(_frame(), np.arange(20.))
     with pytest.raises(InputError, match='NaN'): m.predict(X)
 
 
 def test_constant_y_gives_the_intercept():
     X = _frame()
-    m = RuleBoostingRegressor(n_rules=3, reg=0.0).fit(X, np.full(20, 5.0))
+    m = RuleBoostingRegressor(max_rules=3, ridge=0.0).fit(X, np.full(20, 5.0))
     assert np.allclose(m.predict(X), 5.0) and m.model_.rules == () and np.isclose(m.model_.intercept, 5.0)
     assert m.history_[-1]['complexity'] == 1                      # the empty rule (intercept) counts 1
-    m = RuleBoostingRegressor(n_rules=3).fit(X, np.zeros(20))     # zero gradient: nothing to add
+    m = RuleBoostingRegressor(max_rules=3).fit(X, np.zeros(20))     # zero gradient: nothing to add
     assert m.stopping_reason_ == 'no_query' and m.conjunctions_ == [] and np.allclose(m.predict(X), 0.0)
 
 
@@ -336,7 +336,7 @@ def test_single_row_and_one_class_are_refused():
 def test_constant_X_gives_the_intercept():
     X = pd.DataFrame({'a': np.ones(6)})
     for search in ('bnb', 'greedy', 'beam'):
-        m = RuleBoostingRegressor(n_rules=3, search=search, reg=0.0).fit(X, np.arange(6.))
+        m = RuleBoostingRegressor(max_rules=3, search=search, ridge=0.0).fit(X, np.arange(6.))
         assert m.model_.rules == () and np.isclose(m.model_.intercept, 2.5)
 
 
@@ -344,22 +344,22 @@ def test_string_labels_and_categorical_columns():
     X = _frame(60)
     X['b'] = np.tile([0.0, 1.0, 2.0, 5.0], 15)
     lab = np.where(X.c == 'y', 'yes', 'no')
-    m = RuleBoostingClassifier(n_rules=3, search='bnb', max_rule_length=1).fit(X, lab)
+    m = RuleBoostingClassifier(max_rules=3, search='bnb', max_rule_length=1).fit(X, lab)
     assert list(m.classes_) == ['no', 'yes'] and (m.predict(X) == lab).all()
     assert 'c == y' in str(m.model_) or 'c != y' in str(m.model_)
     assert set(m.predict(X.iloc[:5])) <= {'no', 'yes'}
-    r = RuleBoostingRegressor(n_rules=2, max_rule_length=1, reg=0.0).fit(X, 10.0 * (X.c == 'z'))
+    r = RuleBoostingRegressor(max_rules=2, max_rule_length=1, ridge=0.0).fit(X, 10.0 * (X.c == 'z'))
     assert np.allclose(r.predict(X), 10.0 * (X.c == 'z')) and 'c' in str(r.model_)
     # an object array with strings is read as categorical too; a dict entry is a TypeError
     Xo = np.array([['u', 1], ['v', 2], ['u', 3], ['v', 4]], dtype=object)
-    RuleBoostingRegressor(n_rules=2).fit(Xo, [1., 2., 3., 4.])
+    RuleBoostingRegressor(max_rules=2).fit(Xo, [1., 2., 3., 4.])
     Xo[0, 0] = {'a': 1}
     with pytest.raises(TypeError, match='string or a number'): RuleBoostingRegressor().fit(Xo, [1., 2., 3., 4.])
 
 
 @pytest.mark.parametrize('params, word', [
-    (dict(n_rules=0), 'n_rules'), (dict(n_rules=-2), 'n_rules'), (dict(n_rules=2.5), 'n_rules'),
-    (dict(epsilon=-1e-3), 'epsilon'), (dict(reg=-1.0), 'reg'), (dict(objective='adaboost'), 'objective'),
+    (dict(max_rules=0), 'max_rules'), (dict(max_rules=-2), 'max_rules'), (dict(max_rules=2.5), 'max_rules'),
+    (dict(epsilon=-1e-3), 'epsilon'), (dict(ridge=-1.0), 'ridge'), (dict(objective='adaboost'), 'objective'),
     (dict(search='dfs'), 'search'), (dict(weights='fixed'), 'weights'), (dict(bound='loose'), 'bound'),
     (dict(loss='logistic'), 'loss'), (dict(max_rule_length=0), 'max_rule_length'), (dict(time_limit=0), 'time_limit'),
     (dict(max_complexity=0), 'max_complexity'), (dict(beam_width=0), 'beam_width'),
@@ -372,20 +372,20 @@ def test_time_limit_returns_rules_so_far():
     rng = np.random.default_rng(0)
     X = pd.DataFrame(rng.normal(size=(200, 5)), columns=list('abcde'))
     y = X.a * X.b + X.c
-    m = RuleBoostingRegressor(n_rules=500, max_rule_length=3, time_limit=0.2, n_cutpoints=8).fit(X, y)
+    m = RuleBoostingRegressor(max_rules=500, max_rule_length=3, time_limit=0.2, n_cutpoints=8).fit(X, y)
     assert m.stopping_reason_ == 'time_limit' and m.stats_['stopping_reason'] == 'time_limit'
     assert 1 <= len(m.conjunctions_) < 500 and len(m.history_) == len(m.conjunctions_) + 1
     assert m.fit_time_ < 3.0
     assert np.isclose(np.mean((m.predict(X) - y) ** 2), m.history_[-1]['risk'])   # the model is the one reported
     # a limit reached inside the first search still returns a usable (possibly intercept-only) model
-    m = RuleBoostingRegressor(n_rules=5, time_limit=1e-9).fit(X, y)
+    m = RuleBoostingRegressor(max_rules=5, time_limit=1e-9).fit(X, y)
     assert m.stopping_reason_ == 'time_limit' and m.predict(X).shape == (200,)
 
 
 def test_predict_follows_column_names_and_refuses_missing_ones():
     X = _frame()
     y = X.a + 5.0 * (X.c == 'y')
-    m = RuleBoostingRegressor(n_rules=4, reg=0.0).fit(X, y)
+    m = RuleBoostingRegressor(max_rules=4, ridge=0.0).fit(X, y)
     assert np.allclose(m.predict(X[['c', 'a']]), m.predict(X))
     with pytest.raises(InputError, match='missing'): m.predict(X[['a']])
     with pytest.raises(InputError, match='expecting 2 features'): m.predict(np.zeros((3, 5)))
@@ -441,7 +441,7 @@ def test_integer_weights_equal_repeated_rows(loss, search):
         w = rng.integers(1, 5, size=len(X))
         rows = np.repeat(np.arange(len(X)), w)
         for objective, weights in _COMBOS:
-            kw = dict(n_rules=5, objective=objective, weights=weights, search=search, max_rule_length=2)
+            kw = dict(max_rules=5, objective=objective, weights=weights, search=search, max_rule_length=2)
             a = _make(loss, **kw).fit(X, y, sample_weight=w)
             b = _make(loss, **kw).fit(X.iloc[rows], y[rows])
             _assert_same_fit(a, b, X)
@@ -461,8 +461,8 @@ def test_integer_weights_equal_repeated_rows_random(seed, loss, search, combo, b
     rng, X, y = _weighted_problem(seed, loss, n=int(np.random.default_rng(seed).integers(8, 40)))
     w = rng.integers(1, 6, size=len(X))
     rows = rng.permutation(np.repeat(np.arange(len(X)), w))          # the copies need not be adjacent
-    kw = dict(n_rules=4, objective=combo[0], weights=combo[1], search=search, bound=bound, max_rule_length=L,
-              reg=reg, epsilon=eps)
+    kw = dict(max_rules=4, objective=combo[0], weights=combo[1], search=search, bound=bound, max_rule_length=L,
+              ridge=reg, epsilon=eps)
     a = _make(loss, **kw).fit(X, y, sample_weight=w)
     b = _make(loss, **kw).fit(X.iloc[rows], y[rows])
     _assert_same_fit(a, b, X)
@@ -478,7 +478,7 @@ def test_zero_weights_equal_dropped_rows(loss):
         w[rng.random(len(X)) < 0.3] = 0.0
         keep = w > 0
         for search in ('greedy', 'bnb'):
-            kw = dict(n_rules=4, search=search, max_rule_length=2)
+            kw = dict(max_rules=4, search=search, max_rule_length=2)
             a = _make(loss, **kw).fit(X, y, sample_weight=w)
             b = _make(loss, **kw).fit(X[keep], y[keep], sample_weight=w[keep])
             assert list(a.binarizer_.get_feature_names_out()) == list(b.binarizer_.get_feature_names_out())
@@ -489,22 +489,22 @@ def test_zero_weights_equal_dropped_rows(loss):
     lab[0] = 'other'
     w = np.ones(20)
     w[0] = 0
-    assert list(RuleBoostingClassifier(n_rules=2).fit(X, lab, sample_weight=w).classes_) == ['hi', 'lo']
+    assert list(RuleBoostingClassifier(max_rules=2).fit(X, lab, sample_weight=w).classes_) == ['hi', 'lo']
     yp = np.arange(20.)
     yp[0] = -1.0
-    RuleBoostingRegressor(n_rules=2, loss='poisson').fit(X, yp, sample_weight=w)
+    RuleBoostingRegressor(max_rules=2, loss='poisson').fit(X, yp, sample_weight=w)
 
 
 def test_unit_weights_equal_no_weights():
     rng, X, y = _weighted_problem(0, 'squared')
-    a = RuleBoostingRegressor(n_rules=4).fit(X, y)
-    b = RuleBoostingRegressor(n_rules=4).fit(X, y, sample_weight=np.ones(len(X)))
+    a = RuleBoostingRegressor(max_rules=4).fit(X, y)
+    b = RuleBoostingRegressor(max_rules=4).fit(X, y, sample_weight=np.ones(len(X)))
     _assert_same_fit(a, b, X, rtol=0)
 
 
 def test_bad_sample_weights_raise():
     X, y = _frame(), np.arange(20.)
-    for est in (RuleBoostingRegressor(n_rules=2), RuleBoostingClassifier(n_rules=2)):
+    for est in (RuleBoostingRegressor(max_rules=2), RuleBoostingClassifier(max_rules=2)):
         yy = y if isinstance(est, RuleBoostingRegressor) else (y > 9).astype(int)
         for w, word in [(-np.ones(20), 'non-negative'), (np.r_[np.nan, np.ones(19)], 'NaN'), (np.ones(19), '19'),
                         (np.zeros(20), 'zero'), (np.r_[1.0, np.zeros(19)], 'positive on 1 row'),
@@ -596,7 +596,7 @@ def test_zero_projected_gradient_stops():
     "Once the targets lie in the span of the rules, OGB stops instead of adding rules picked by rounding noise."
     rng = np.random.default_rng(0)
     X = pd.DataFrame({'a': rng.integers(0, 2, 40), 'b': rng.integers(0, 2, 40)})
-    m = RuleBoostingRegressor(n_rules=6, reg=0.0).fit(X, 0.1 + 0.7 * X.a + 0.3 * X.b)
+    m = RuleBoostingRegressor(max_rules=6, ridge=0.0).fit(X, 0.1 + 0.7 * X.a + 0.3 * X.b)
     assert m.stopping_reason_ == 'no_query' and len(m.conjunctions_) == 3      # no 4th rule of objective ~1e-16
     assert min(h['objective'] for h in m.history_[1:]) > 0.1 and np.allclose(m.predict(X), 0.1 + 0.7 * X.a + 0.3 * X.b)
 
@@ -668,7 +668,7 @@ def test_fastogb_language_equals_fastogb_encoder(seed):
         enc = PropositionEncoder(max_col_attr=2 * (n_cutpoints + 1)).fit(X)
         M = enc.transform(X).astype(bool)
         ref = {M[:, j].tobytes() for j in range(M.shape[1]) if 0 < M[:, j].sum() < len(X)}
-        m = RuleBoostingRegressor(n_rules=1, search='greedy', language='fastogb',
+        m = RuleBoostingRegressor(max_rules=1, search='greedy', language='fastogb',
                                   n_cutpoints=n_cutpoints).fit(X, X[:, 1])
         assert _extents_of(m, X) == ref
         assert len(m.propositions_) == len(ref)
@@ -680,23 +680,23 @@ def test_quantile_language_results_unchanged():
     from sklearn.datasets import load_diabetes, load_breast_cancer
     X, y = load_diabetes(return_X_y=True, as_frame=True)
     y = y - y.mean()
-    m = RuleBoostingRegressor(n_rules=6, search='greedy', max_rule_length=100, language='quantile').fit(X, y)
+    m = RuleBoostingRegressor(max_rules=6, search='greedy', max_rule_length=100, language='quantile').fit(X, y)
     assert np.allclose([h['risk'] for h in m.history_], [5929.884897, 4683.311681, 3507.319152, 3223.052151,
                                                          2981.444028, 2891.705907, 2746.104865], rtol=0, atol=1e-6)
     assert m.conjunctions_ == [(68, 43, 46), (7, 28, 31), (49, 45, 24), (73, 67, 37, 63), (29, 50),
                                (4, 21, 3, 20, 16, 36)]
-    m = RuleBoostingRegressor(n_rules=6, search='bnb', max_rule_length=2, language='quantile').fit(X, y)
+    m = RuleBoostingRegressor(max_rules=6, search='bnb', max_rule_length=2, language='quantile').fit(X, y)
     assert np.allclose([h['risk'] for h in m.history_], [5929.884897, 4677.397376, 3546.728249, 3258.909851,
                                                          3081.138028, 2969.280229, 2856.411059], rtol=0, atol=1e-6)
     assert m.conjunctions_ == [(44, 67), (7, 31), (49, 66), (68, 73), (20, 22), (11, 41)]
     Xc, yc = load_breast_cancer(return_X_y=True, as_frame=True)
-    m = RuleBoostingClassifier(n_rules=5, search='greedy', max_rule_length=3,
+    m = RuleBoostingClassifier(max_rules=5, search='greedy', max_rule_length=3,
                                language='quantile').fit(Xc.iloc[:, :8], yc)
     assert np.allclose([h['risk'] for h in m.history_], [0.69314718, 0.39503733, 0.21157508, 0.18594788, 0.17278632,
                                                          0.14268602], rtol=0, atol=1e-8)
     assert m.conjunctions_ == [(30, 3), (42, 36, 60), (38, 45, 60), (31, 3), (58, 49, 40)]
     yp = np.random.default_rng(0).poisson(3, size=len(X)).astype(float)
-    m = RuleBoostingRegressor(n_rules=4, loss='poisson', max_rule_length=2, language='quantile',
+    m = RuleBoostingRegressor(max_rules=3, loss='poisson', max_rule_length=2, language='quantile',   # + intercept
                               offset=None).fit(X.iloc[:, :4], yp)   # the Poisson default before offset='auto'
     assert np.allclose([h['risk'] for h in m.history_], [1.91560329, 0.53173731, 0.52602031, 0.52030248, 0.51538766],
                        rtol=0, atol=1e-8)
@@ -710,9 +710,9 @@ def test_language_predict_matches_training_scores(language):
     X = pd.DataFrame({'a': rng.integers(0, 5, 70), 'b': rng.normal(size=70),
                       'c': pd.Categorical(rng.choice(['u', 'v', 'w'], 70))})
     y = X.a + (X.c == 'u') * 2.0 + rng.normal(size=70) * 0.1
-    m = RuleBoostingRegressor(n_rules=5, language=language).fit(X, y)
+    m = RuleBoostingRegressor(max_rules=5, language=language).fit(X, y)
     assert np.isclose(np.mean((m.predict(X) - y) ** 2), m.history_[-1]['risk'])
-    mc = RuleBoostingClassifier(n_rules=4, language=language, search='greedy').fit(X, y > y.median())
+    mc = RuleBoostingClassifier(max_rules=4, language=language, search='greedy').fit(X, y > y.median())
     assert np.isclose(get_loss('logistic').risk(mc.decision_function(X), np.where(y > y.median(), 1., -1.)),
                       mc.history_[-1]['risk'])
 
@@ -723,11 +723,11 @@ def test_linear_terms():
     rng = np.random.default_rng(2)
     X = pd.DataFrame({'a': rng.normal(size=100), 'b': rng.normal(size=100), 'k': np.ones(100)})
     y = 3 * X.a - X.b + 0.01 * rng.normal(size=100)
-    m = RuleBoostingRegressor(n_rules=3, include_linear_terms=True, reg=0.0).fit(X, y - y.mean())
+    m = RuleBoostingRegressor(max_rules=3, include_linear_terms=True, ridge=0.0).fit(X, y - y.mean())
     assert [j for j, _, _ in m.linear_terms_] == [0, 1]                     # the constant column is skipped
     assert m.history_[0]['complexity'] == 2 and m.history_[0]['risk'] < 1e-3
     assert np.isclose(np.mean((m.predict(X) - (y - y.mean())) ** 2), m.history_[-1]['risk'])
-    m0 = RuleBoostingRegressor(n_rules=3, reg=0.0).fit(X, y - y.mean())
+    m0 = RuleBoostingRegressor(max_rules=3, ridge=0.0).fit(X, y - y.mean())
     assert m0.history_[-1]['risk'] > 100 * m.history_[-1]['risk']
     Z = m._linear_matrix(X)
     g = 2 * (m._decision_values(X) - (y - y.mean()).to_numpy())
@@ -741,8 +741,8 @@ def test_poisson_offset_is_the_papers_rescaling():
     X = pd.DataFrame({'a': rng.integers(0, 5, 60), 'b': rng.normal(size=60)})
     y = rng.poisson(np.exp(1.5 + 0.4 * X.a)).astype(float)
     yt = np.exp(np.mean(np.where(y > 0, np.log(np.maximum(y, 1)), 0)))
-    m = RuleBoostingRegressor(n_rules=5, loss='poisson', offset='geometric_mean', reg=0.5 * yt).fit(X, y)
-    p = RuleBoostingRegressor(n_rules=5, loss='poisson', reg=0.5, offset=None).fit(X, y / yt)
+    m = RuleBoostingRegressor(max_rules=5, loss='poisson', offset='geometric_mean', ridge=0.5 * yt).fit(X, y)
+    p = RuleBoostingRegressor(max_rules=5, loss='poisson', ridge=0.5, offset=None).fit(X, y / yt)
     assert np.isclose(m.offset_, np.log(yt)) and p.offset_ == 0.0
     assert m.conjunctions_ == p.conjunctions_
     assert np.allclose(m._decision_values(X), p._decision_values(X) + np.log(yt))
@@ -754,14 +754,14 @@ def test_poisson_offset_auto_is_the_background_for_poisson_only():
     rng = np.random.default_rng(5)
     X = pd.DataFrame({'a': rng.integers(0, 5, 50), 'b': rng.normal(size=50)})
     y = rng.poisson(np.exp(2.0 + 0.3 * X.a)).astype(float)
-    auto = RuleBoostingRegressor(n_rules=3, loss='poisson').fit(X, y)
-    gm = RuleBoostingRegressor(n_rules=3, loss='poisson', offset='geometric_mean').fit(X, y)
-    none = RuleBoostingRegressor(n_rules=3, loss='poisson', offset=None).fit(X, y)
+    auto = RuleBoostingRegressor(max_rules=3, loss='poisson').fit(X, y)
+    gm = RuleBoostingRegressor(max_rules=3, loss='poisson', offset='geometric_mean').fit(X, y)
+    none = RuleBoostingRegressor(max_rules=3, loss='poisson', offset=None).fit(X, y)
     assert RuleBoostingRegressor().offset == 'auto' and auto.offset_ == gm.offset_ > 1.0 and none.offset_ == 0.0
     assert auto.conjunctions_ == gm.conjunctions_
     assert np.allclose(auto.predict(X), gm.predict(X))
     assert auto.history_[0]['risk'] < none.history_[0]['risk']      # the start is already at the level of the counts
-    assert RuleBoostingRegressor(n_rules=2).fit(X, y).offset_ == 0.0                       # squared error: none
+    assert RuleBoostingRegressor(max_rules=2).fit(X, y).offset_ == 0.0                       # squared error: none
     with pytest.raises(ParameterError): RuleBoostingRegressor(offset='mean').fit(X, y)
 
 
@@ -795,13 +795,13 @@ def test_greedy_follows_tied_siblings():
 def test_tie_broken_by_penalised_risk():
     "After `a >= 1`, the intercept and `a <= 0` tie (same span); the L2 penalty prefers `a <= 0` here, TRUE there."
     X = pd.DataFrame({'a': [1] * 6 + [0] * 4})
-    m = RuleBoostingRegressor(n_rules=2, search='greedy').fit(X, np.where(X.a == 1, 10., -10.))
+    m = RuleBoostingRegressor(max_rules=2, search='greedy').fit(X, np.where(X.a == 1, 10., -10.))
     assert [m._conj_text(c) for c in m.conjunctions_] == ['a >= 1', 'a <= 0']
     Q = np.column_stack([X.a == 1, np.ones(10)]).astype(float)
     y = np.where(X.a == 1, 10., -10.)
     b = corrective_weights(Q, y, 'squared', 1.0)[0]
     assert m.history_[2]['risk'] < np.mean((Q @ b - y) ** 2)
-    m = RuleBoostingRegressor(n_rules=2, search='greedy').fit(X, np.where(X.a == 1, 10., 9.))
+    m = RuleBoostingRegressor(max_rules=2, search='greedy').fit(X, np.where(X.a == 1, 10., 9.))
     assert [m._conj_text(c) for c in m.conjunctions_] == ['TRUE', 'a >= 1']
 
 
@@ -811,8 +811,8 @@ def test_fastogb_greedy_never_lower_on_friedman3():
     from sklearn.datasets import make_friedman3
     X, y = make_friedman3(n_samples=5000, noise=0.1, random_state=1000)
     X, y = X[:1000], y[:1000] - y[:1000].mean()
-    ours = RuleBoostingRegressor(n_rules=10, search='greedy', max_rule_length=100, language='fastogb', n_cutpoints=4,
-                                 epsilon=1e-4, reg=1.0).fit(X, y)
+    ours = RuleBoostingRegressor(max_rules=10, search='greedy', max_rule_length=100, language='fastogb', n_cutpoints=4,
+                                 epsilon=1e-4, ridge=1.0).fit(X, y)
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         f = fastogb.GeneralRuleBoostingEstimator(
@@ -829,7 +829,7 @@ def test_risk_complexity_curve_with_linear_terms():
     rng = np.random.default_rng(0)
     X = pd.DataFrame(rng.normal(size=(60, 3)), columns=list('abc'))
     y = 2 * X.a + (X.b > 0) + 0.1 * rng.normal(size=60)
-    m = RuleBoostingRegressor(n_rules=2, include_linear_terms=True).fit(X, y)
+    m = RuleBoostingRegressor(max_rules=2, include_linear_terms=True).fit(X, y)
     p = m.history_[0]['complexity']
     assert p == 3
     d = m.risk_complexity_curve(max_complexity=p + 8)
