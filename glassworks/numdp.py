@@ -677,6 +677,7 @@ class Search:
         self.sim = self._similarity()
         self.stats = dict(subproblems=0, evaluations=0, donor_bounded=0, memo_hits=0)
         self.record = None
+        self.hints = {}       # memo key -> the split (f, lastu, nextu) to try first there (from `lookahead`)
         self.root_open = []   # lower bounds of the root's open intervals when a limit stops the search
         self.root_unstarted = 0   # the root's features not started yet (while it runs)
 
@@ -747,6 +748,7 @@ class Search:
             return v, spec
         if spec is None: return c0, None
         f, lu, nu = spec[:3]
+        self.hints[key] = (f, lu, nu)
         lr, lc, rr, rc = split_view(rows, codes, D.ranks[f], lu)
         cl, sl = self.lookahead(lr, lc, d - 1)
         cr, sr = self.lookahead(rr, rc, d - 1)
@@ -786,19 +788,23 @@ class Search:
         ub = min(ub, c0)
         root = rows is D.rows                          # the whole table (its depth may be capped, Proposition 4)
         order = feature_order(D.kind, rows, codes, D.bits, D.label, D.target, D.w, D.K, self.price, self.min_leaf)
+        hint = self.hints.get(key)                     # the lookahead's split here: its feature first
+        if hint is not None: order = [hint[0]] + [f for f in order if f != hint[0]]
         for i, f in enumerate(order):
             if ub <= 2 * self.price + TOL: break
             if root: self.root_unstarted = len(order) - i - 1
             lastu, nextu, cum = split_points(rows, codes, D.bits, f, self.sim, self.min_leaf)
-            try: ub, best, split = self._feature(rows, codes, d, ub, best, split, f, lastu, nextu, cum, root)
+            first = int(np.searchsorted(lastu, hint[1])) if hint is not None and f == hint[0] else -1
+            try: ub, best, split = self._feature(rows, codes, d, ub, best, split, f, lastu, nextu, cum, root, first)
             finally:
                 if root: self.best_root = (best, split)
         return self._close(key, best, split, ub)
 
-    def _feature(self, rows, codes, d, ub, best, split, f, lastu, nextu, cum, root=False):
+    def _feature(self, rows, codes, d, ub, best, split, f, lastu, nextu, cum, root=False, first=-1):
         """One feature's interval branch and bound: (ub, best, split) after it. Above depth-two children, each
         evaluated split point keeps its children's records while a queued interval borders it: the left child of a
-        split point to the right has the left child of `a` as donor, the right child the right child of `c`."""
+        split point to the right has the left child of `a` as donor, the right child the right child of `c`.
+        `first`: the split point to evaluate first (the lookahead's), if the incumbent does not rule it out."""
         B, lb0, mono = len(lastu), self.price, self.min_leaf == 1
         lbL, lbR = np.empty(B), np.empty(B)
         queue, head, fr = [(0, B - 1, -1, B)], 0, self.data.ranks[f]
@@ -817,7 +823,7 @@ class Search:
             if lo > hi:
                 release(a, c)
                 continue
-            mid = (lo + hi) // 2
+            mid = first if head == 1 and lo <= first <= hi else (lo + hi) // 2
             try:
                 if self.mon is not None and self.mon.expired(self.stats['subproblems']): raise _Stop
                 bL, bR = child_bounds(lbL, lbR, cum, a, c, mid, B, lb0, mono)

@@ -80,6 +80,25 @@ def test_engine_against_brute_force(seed, task, depth):
     assert res.complete and res.lower_bound == res.objective
 
 
+@given(st.integers(0, 2**31 - 1), st.sampled_from(['classification', 'regression']))
+@settings(max_examples=30, deadline=None)
+def test_engine_depth_four_against_brute_force(seed, task):
+    "Depth four: two levels above the exact depth-two solves, where the lookahead orders the search (its hints)."
+    X, y, w, rng = _problem(seed, task, n_max=9)
+    D = NumericData(X, y if task == 'classification' else y.astype(float), w, task)
+    res = search_numeric(D, 0.0, 4)
+    yy = D.label if task == 'classification' else D.target
+    def cost(S):
+        i = list(S)
+        if task == 'classification':
+            c = np.bincount(yy[i], weights=D.w[i], minlength=D.K)
+            return c.sum() - c.max()
+        mu = np.sum(D.w[i] * yy[i]) / D.w[i].sum()
+        return float(np.sum(D.w[i] * (yy[i] - mu) ** 2))
+    want = brute_thresholds(X, yy, D.w, cost, max_depth=4)[0]
+    assert abs(res.objective * D.norm - want) < 1e-7 and res.complete
+
+
 def test_ties_and_constant_columns():
     "Repeated values split only between distinct values; a constant column is never split; thresholds are midpoints."
     X = np.array([[1., 7.], [1., 7.], [2., 7.], [2., 7.], [3., 7.]])
