@@ -11,6 +11,7 @@ __all__ = ['PROGRESS_AFTER', 'ENVELOPE_VERSION', 'SHOW_CHARS', 'MESSAGE_CHARS', 
 
 # %% ../nbs/92_cli.ipynb #8e2e66ce
 import argparse, contextlib, json, math, os, secrets, shutil, signal, stat, sys, tempfile, threading, time, dataclasses
+import warnings
 import _thread
 from pathlib import Path
 import numpy as np
@@ -464,10 +465,18 @@ def _hierscale_predict(d:dict, A:np.ndarray, columns:list) -> np.ndarray:
     return f
 
 # %% ../nbs/92_cli.ipynb #5cb1333d
-def fit_method(X:pd.DataFrame, y:pd.Series, method:str, task:str, say=print, quiet:bool=True,
-               budget:TimeBudget|None=None, **options):
+def fit_method(X:pd.DataFrame, # the table's features
+               y:pd.Series, # its target
+               method:str, # a name of `METHODS`
+               task:str, # 'classification' or 'regression'
+               say=print, # where status lines go
+               quiet:bool=True, # no progress lines on stderr
+               budget:TimeBudget|None=None, # the command's time budget (None: none)
+               **options): # the command line's options (see below), None where not given
     """Fit `method` on the table's features `X` and target `y`; returns `(estimator, envelope)` (envelope: a dict,
-    see below). `options`: regularization, max_depth, time_limit, max_rules, n_bins, verbose. Unless `quiet`, stages
+    see below). `options`: regularization, ridge, max_depth, time_limit, max_rules, n_bins, class_weight ('balanced'
+    or 'LABEL=WEIGHT,...', see `_class_weight`), min_samples_leaf, verbose; a deprecated one is reported on a
+    `glassworks: warning:` line. Unless `quiet`, stages
     longer than `PROGRESS_AFTER` report their progress on stderr (`Progress`). With a `budget` (`TimeBudget`), the
     estimator's `time_limit` is what is left of it after binarising, and its `stage` names what is running.
 
@@ -483,8 +492,13 @@ def fit_method(X:pd.DataFrame, y:pd.Series, method:str, task:str, say=print, qui
     ```"""
     if method not in METHODS: raise CLIError(f"unknown method {_show(method)}; choose one of {', '.join(METHODS)}")
     m = METHODS[method]
-    try: est = m.build(task, options)
+    cw = _class_weight(options.get('class_weight'), y) if task == 'classification' else None
+    try:
+        with warnings.catch_warnings(record=True) as caught:     # a deprecated option: one warning line each
+            warnings.simplefilter('always')
+            est = m.build(task, dict(options, class_weight=cw))
     except ParameterError as e: raise CLIError(_one_line(e)) from None
+    for w in caught: print(f"glassworks: warning: {_one_line(w.message)}", file=sys.stderr, flush=True)
     budget = budget if budget is not None else TimeBudget(None)
     info, encoding = None, 'raw'
     if m.input == 'binary':                                # 0/1 columns from a Binarizer
@@ -541,6 +555,26 @@ def fit_method(X:pd.DataFrame, y:pd.Series, method:str, task:str, say=print, qui
 def _plain(v):
     return v.item() if isinstance(v, np.generic) else v
 
+def _class_weight(spec, y:pd.Series):
+    """`--class-weight` as the estimators take it: None, 'balanced', or {label: weight} from 'LABEL=WEIGHT,...',
+    each LABEL matched by its text to a class of the target `y` (labels left out weigh 1)."""
+    if spec is None or not isinstance(spec, str): return spec
+    s = spec.strip()
+    if s.lower() in ('', 'none'): return None
+    if s.lower() == 'balanced': return 'balanced'
+    labels = {str(_plain(v)): _plain(v) for v in pd.unique(y.dropna())}
+    out = {}
+    for part in s.split(','):
+        key, eq, val = (t.strip() for t in part.partition('='))
+        if not eq: raise CLIError(f"--class-weight: expected 'balanced' or LABEL=WEIGHT,..., got {_show(spec)}")
+        if key not in labels:
+            raise CLIError(f"--class-weight: {_show(key)} is not a class of the target (its classes: "
+                           f"{_show(', '.join(sorted(labels)))})")
+        try: out[labels[key]] = float(val)
+        except ValueError: raise CLIError(f"--class-weight: the weight of {_show(key)} is not a number: "
+                                          f"{_show(val)}") from None
+    return out
+
 # %% ../nbs/92_cli.ipynb #28ea5f60
 def model_inputs(env:dict, df:pd.DataFrame) -> np.ndarray:
     """The matrix the envelope's model reads, rebuilt from the columns of a new table `df` (by name, any order).
@@ -578,7 +612,10 @@ def _check_predictions(pred, env:dict, rows:int) -> np.ndarray:
                                    f"its classes {_show(classes)}")
     return p
 
-def predict_envelope(env:dict, df:pd.DataFrame) -> np.ndarray:
+def predict_envelope(env:dict, # the envelope (`load_envelope`)
+                     df:pd.DataFrame, # a table with the envelope's `columns`
+                     proba:bool=False, # the class probabilities instead (a classifier): (rows, classes)
+                    ) -> np.ndarray:
     """Predictions of a `model.json` envelope (as a dict) on a new table: finite numbers (or class labels), or a
     `CLIError`.
 
@@ -595,6 +632,8 @@ def predict_envelope(env:dict, df:pd.DataFrame) -> np.ndarray:
                        f"expected {ENVELOPE_VERSION})")
     A = model_inputs(env, df)
     m = env['model']
+    if proba and (env.get('task') != 'classification' or m.get('type') == 'HierScaleModel'):
+        raise CLIError(f"--proba needs a classifier's model; this one ({_show(env.get('method'))}) predicts numbers")
     if m.get('type') == 'HierScaleModel':
         if np.isnan(A).any(): raise CLIError("the table has missing values in a column the model reads")
         # (the Python API refuses them too)
@@ -605,10 +644,22 @@ def predict_envelope(env:dict, df:pd.DataFrame) -> np.ndarray:
     except Exception as e:                  # a damaged file: whatever model_from_dict stumbles on, it is not valid
         raise CLIError(f"the model in the file is not valid: {_one_line(e) or type(e).__name__}") from None
     try:
-        with np.errstate(all='ignore'): pred = model.predict(A)
+        with np.errstate(all='ignore'): pred = model.predict_proba(A) if proba else model.predict(A)
     except MemoryError: raise
     except Exception as e: raise CLIError(f"cannot predict: {_one_line(e) or type(e).__name__}") from None
+    if proba: return _check_probabilities(pred, env, len(df))
     return _check_predictions(pred, env, len(df))
+
+def _check_probabilities(P, env:dict, rows:int) -> np.ndarray:
+    "The class probabilities, or a `CLIError` when the model (a damaged file) gives rows that are not distributions."
+    P = np.asarray(P, dtype=np.float64)
+    k = len(env.get('classes') or [])
+    if P.shape != (rows, k): raise CLIError(f"the model in the file gives probabilities of shape {P.shape} for {rows} "
+                                            f"rows and {k} classes")
+    if not (np.isfinite(P).all() and (P >= -1e-9).all() and np.allclose(P.sum(axis=1), 1.0, atol=1e-6)):
+        raise CLIError("the model in the file gives class probabilities that are not distributions: its numbers are "
+                       "out of range or not valid")
+    return P
 
 # %% ../nbs/92_cli.ipynb #353ca822
 _INT_LIMIT = 2**64    # no integer in a model file is larger (counts, indices, class labels)
@@ -889,9 +940,23 @@ def _write_fit(est, env:dict, out:Path, draw:bool, say, table, force:bool) -> li
         for f in drawn: written.append(write_atomically(out / f.name, _copy_into(f), [table], force))
     return written
 
-def run_fit(table, target:str, method:str, out='glassworks-model', regularization=None, max_depth=None,
-            time_limit=DEFAULT_TIME_LIMIT, max_rules=None, n_bins=None, verbose:bool=False, draw:bool=True,
-            quiet:bool=False, force:bool=False) -> dict:
+def run_fit(table, # the CSV or Parquet file
+            target:str, # the column to predict
+            method:str, # a name of `METHODS`
+            out='glassworks-model', # the folder the model and its drawing are written into
+            regularization=None, # osdt/osrt: the price of a leaf (deprecated for ogb/extract, where it meant the ridge)
+            max_depth=None, # conditions on a root-to-leaf path or in a rule (extract: depth of the boosted trees)
+            time_limit=DEFAULT_TIME_LIMIT, # seconds for the whole command (None or 0: none)
+            max_rules=None, # ogb/extract: at most this many rules besides the intercept
+            n_bins=None, # quantile bins per numeric column when binarising
+            verbose:bool=False, # the solver's progress lines
+            draw:bool=True, # write the drawing too
+            quiet:bool=False, # print only the model and its summary
+            force:bool=False, # replace files already in `out`
+            ridge=None, # ogb/extract: the L2 penalty on the rules' weights
+            class_weight=None, # osdt, ogb on a class target: 'balanced' or 'LABEL=WEIGHT,...'
+            min_samples_leaf=None, # osdt/osrt: rows each leaf must hold (a count, or a fraction below 1)
+           ) -> dict:
     """`glassworks fit`: read, fit, write model.json and the drawing into `out`, print the model; returns the envelope.
     `time_limit` (seconds; None or 0: none) bounds all the work from reading the table to the end of the fit, numba's
     compilation not counted. `out` may exist, but a file in it is replaced only with `force`, and never the table.
@@ -908,6 +973,7 @@ def run_fit(table, target:str, method:str, out='glassworks-model', regularizatio
     prediction = intercept + the weights of the rules that hold
        +0  intercept
     +2.16  IF x >= 7.6
+    RuleBoostingRegressor: 1 rule, complexity 2, training risk 0.467 (0.134 of the constant model's), ...
     wrote ...model.json
     >>> run_predict(os.path.join(tmp, 'm', 'model.json'), table,
     ...             out=os.path.join(tmp, 'p.csv'))['prediction'].iloc[[0, -1]].round(3).tolist()
@@ -928,8 +994,10 @@ def run_fit(table, target:str, method:str, out='glassworks-model', regularizatio
             say(f"read {table}: {df.shape[0]} rows, {df.shape[1]} columns")
             X, y, task = split_target(df, target, method)
             opts = dict(regularization=regularization, max_depth=max_depth, time_limit=limit, max_rules=max_rules,
-                        n_bins=n_bins)
+                        n_bins=n_bins, ridge=ridge, class_weight=class_weight, min_samples_leaf=min_samples_leaf)
             unused = [k for k in METHODS[method].unused_options if opts[k] is not None and k != 'time_limit']
+            if task == 'regression' and class_weight is not None and 'class_weight' not in unused:
+                unused.append('class_weight')          # a numeric target has no classes
             if unused: say(f"note: method {method} does not use --{', --'.join(u.replace('_', '-') for u in unused)}")
             est, env = fit_method(X, y, method, task, say=say, quiet=quiet, verbose=verbose, budget=budget, **opts)
     except TimeLimitReached as e:
@@ -943,14 +1011,23 @@ def run_fit(table, target:str, method:str, out='glassworks-model', regularizatio
     say('wrote ' + ', '.join(str(p) for p in written))
     return env
 
-def run_predict(model, table, out='predictions.csv', quiet:bool=False, force:bool=False) -> pd.DataFrame:
+def run_predict(model, # the model.json written by `run_fit`
+                table, # the CSV or Parquet file to predict
+                out='predictions.csv', # the CSV written
+                quiet:bool=False, # no status line
+                force:bool=False, # replace `out` if it exists
+                proba:bool=False, # a classifier's model: also one column `proba_LABEL` per class
+               ) -> pd.DataFrame:
     """`glassworks predict`: apply model.json to a table, write a CSV with one `prediction` column (row order kept;
-    example in `run_fit`). `out` is never the model or the table, and an existing file is replaced only with `force`;
-    it is written whole or not at all (`write_atomically`)."""
+    example in `run_fit`), and with `proba` the class probabilities after it. `out` is never the model or the table,
+    and an existing file is replaced only with `force`; it is written whole or not at all (`write_atomically`)."""
     env = load_envelope(model)
     check_target(out, inputs=[model, table], force=force)
     df = read_table(table, quiet=quiet)
     res = pd.DataFrame({'prediction': predict_envelope(env, df)})
+    if proba:
+        P = predict_envelope(env, df, proba=True)
+        for k, label in enumerate(env.get('classes') or []): res[f'proba_{label}'] = P[:, k]
     write_atomically(out, lambda fh: res.to_csv(fh, index=False), inputs=[model, table], force=force)
     if not quiet: print(f"wrote {len(res)} predictions of {_show(env.get('target'))} ({str(env.get('method'))[:40]}) "
                         f"to {out}", flush=True)
@@ -972,13 +1049,22 @@ class OneLineParser(argparse.ArgumentParser):
         sys.stderr.write(f"{self.prog}: error: {_one_line(message)} (see {self.prog} --help)\n")
         raise SystemExit(2)
 
+def _min_leaf_arg(s:str) -> int|float:
+    "argparse's `type` for --min-samples-leaf: a whole number of rows, or a fraction of the rows (a number below 1)."
+    try: return int(s)
+    except ValueError: pass
+    try: return float(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of rows or a fraction below 1, got {_show(s)}") from None
+
 def _time_limit_arg(s:str) -> float|None:
     "argparse's `type` for --time-limit: seconds, or None for '0', 'none' or 'inf'."
     try: return _seconds(s)
     except CLIError:
         raise argparse.ArgumentTypeError(f"expected seconds, or 0 or 'none' for no limit, got {_show(s)}") from None
 
-def add_commands(sub):
+def add_commands(sub, # the sub-parsers of the `glassworks` command (`add_subparsers`)
+                ):
     """Add `fit` and `predict` to the sub-parsers `sub` of the `glassworks` command.
 
     ```python
@@ -994,14 +1080,25 @@ def add_commands(sub):
     f.add_argument('table', help='CSV file (or .parquet/.pq with pyarrow or fastparquet)')
     f.add_argument('--target', required=True, help='the column to predict')
     f.add_argument('--method', required=True, metavar='METHOD', help=f"one of {', '.join(METHODS)}")
-    f.add_argument('--regularization', type=float, help='osdt/osrt: penalty per leaf; ogb: reg; extract: ridge gamma')
+    f.add_argument('--regularization', type=float,
+                   help="osdt/osrt: the price of a leaf (default 0.01). Deprecated for ogb and extract, where it meant "
+                        "their ridge (extract: 1 / ridge): use --ridge")
+    f.add_argument('--ridge', type=float,
+                   help='ogb, extract: the L2 penalty on the rules\' weights, larger = more shrinkage (ogb default 1; '
+                        'extract: relative to the node columns, default chosen by cross-validation)')
     f.add_argument('--max-depth', type=int,
                    help='osdt/osrt: tree depth; ogb: conditions per rule; extract: depth of the boosted trees')
     f.add_argument('--time-limit', type=_time_limit_arg, default=DEFAULT_TIME_LIMIT, metavar='SECONDS',
                    help=f"seconds for the whole fit, reading and binarising included, numba's first-use compilation "
                         f"not (default {DEFAULT_TIME_LIMIT:g}; 0 or 'none': no limit). A search that reaches it keeps "
                         "its best model so far; any other stage stops with an error")
-    f.add_argument('--max-rules', type=int, help='ogb: number of rules; extract: rule budget')
+    f.add_argument('--max-rules', type=int, help='ogb, extract: at most this many rules besides the intercept '
+                                                  '(default 10)')
+    f.add_argument('--class-weight', metavar='WEIGHTS',
+                   help="osdt, and ogb on a class target: 'balanced' (every class the same total weight) or "
+                        "LABEL=WEIGHT,... (labels left out weigh 1)")
+    f.add_argument('--min-samples-leaf', type=_min_leaf_arg, metavar='ROWS',
+                   help='osdt/osrt: rows every leaf must hold, a count or a fraction of the rows below 1')
     f.add_argument('--n-bins', type=int,
                    help='quantile bins per numeric column when binarising (osdt/osrt default 4, ogb 5)')
     f.add_argument('--out', default='glassworks-model', help='output folder (default: ./glassworks-model)')
@@ -1016,6 +1113,8 @@ def add_commands(sub):
     p.add_argument('--out', default='predictions.csv',
                    help='output CSV (default: ./predictions.csv); never the model or the table')
     p.add_argument('--force', action='store_true', help='replace --out if it exists')
+    p.add_argument('--proba', action='store_true',
+                   help="a classifier's model: also write the class probabilities, one column proba_LABEL per class")
     p.add_argument('--quiet', action='store_true', help='no status line, no progress')
     return f, p
 
@@ -1070,7 +1169,8 @@ def guarded(command) -> int:
     finally:
         if old is signal.SIG_DFL: signal.signal(signal.SIGTERM, old)
 
-def run_command(a) -> int:
+def run_command(a, # the parsed arguments of `glassworks fit` or `glassworks predict`
+               ) -> int:
     """Run a parsed `fit`/`predict` command through `guarded`: a user error becomes one line on stderr, exit code 2.
 
     ```python
@@ -1086,6 +1186,7 @@ def run_command(a) -> int:
         if a.cmd == 'fit':
             run_fit(a.table, a.target, a.method, out=a.out, regularization=a.regularization, max_depth=a.max_depth,
                     time_limit=a.time_limit, max_rules=a.max_rules, n_bins=a.n_bins, verbose=a.verbose,
-                    draw=not a.no_draw, quiet=a.quiet, force=a.force)
-        else: run_predict(a.model, a.table, out=a.out, quiet=a.quiet, force=a.force)
+                    draw=not a.no_draw, quiet=a.quiet, force=a.force, ridge=a.ridge, class_weight=a.class_weight,
+                    min_samples_leaf=a.min_samples_leaf)
+        else: run_predict(a.model, a.table, out=a.out, quiet=a.quiet, force=a.force, proba=a.proba)
     return guarded(command)

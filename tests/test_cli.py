@@ -95,7 +95,7 @@ def test_ogb_regression(data):
     stdout, env, out, pred = fit_and_predict(tmp, 'diabetes.csv', 'progression', 'ogb', '--max-rules', 3,
                                              '--max-depth', 2, '--time-limit', 20)
     X, y = d.drop(columns='progression'), d['progression']
-    m = RuleBoostingRegressor(n_rules=3, max_rule_length=2, time_limit=20).fit(X, y)
+    m = RuleBoostingRegressor(max_rules=3, max_rule_length=2, time_limit=20).fit(X, y)
     np.testing.assert_allclose(pred, m.predict(X), rtol=1e-9)
     assert env['estimator'] == 'RuleBoostingRegressor' and (out / 'risk_complexity.png').exists()
 
@@ -105,7 +105,7 @@ def test_ogb_classification(data):
     stdout, env, out, pred = fit_and_predict(tmp, 'cancer.csv', 'diagnosis', 'ogb', '--max-rules', 3,
                                              '--max-depth', 2, '--time-limit', 20)
     X, y = c.drop(columns='diagnosis'), c['diagnosis']
-    m = RuleBoostingClassifier(n_rules=3, max_rule_length=2, time_limit=20).fit(X, y)
+    m = RuleBoostingClassifier(max_rules=3, max_rule_length=2, time_limit=20).fit(X, y)
     np.testing.assert_array_equal(pred, m.predict(X))
     assert env['estimator'] == 'RuleBoostingClassifier' and 'log-odds of malignant' in stdout
 
