@@ -38,14 +38,20 @@ class Progress:
     True
 
     ```"""
-    def __init__(self, label:str, total:float|None=None, quiet:bool=False, stream=None, after:float|None=None,
-                 poll=None, every:float=0.2):
+    def __init__(self, label:str, # what is running, the line's start
+                 total:float|None=None, # the amount `done` counts towards (None: unknown, the line shows time only)
+                 quiet:bool=False, # print nothing
+                 stream=None, # where the line goes (default: stderr)
+                 after:float|None=None, # seconds before the first line (default `PROGRESS_AFTER`)
+                 poll=None, # a function giving `done`, read by the thread (None: `update` sets it)
+                 every:float=0.2): # seconds between refreshes
         self.label, self.total, self.quiet, self.poll, self.every = label, total, quiet, poll, every
         self.stream = stream if stream is not None else sys.stderr
         self.after = PROGRESS_AFTER if after is None else after
         self.done, self.drawn, self._stop = 0.0, False, None
 
-    def update(self, done:float): self.done = done
+    def update(self, done:float, # the amount done so far, in the units of `total`
+              ): self.done = done
 
     def _line(self, elapsed):
         try: done = self.poll() if self.poll is not None else self.done
@@ -120,7 +126,9 @@ def parquet_engine() -> str|None:
         if importlib.util.find_spec(name) is not None: return name
     return None
 
-def read_table(path, quiet:bool=True) -> pd.DataFrame:
+def read_table(path, # a CSV file, or .parquet/.pq
+               quiet:bool=True, # no progress line
+              ) -> pd.DataFrame:
     """Read a CSV (or Parquet) table; raise `CLIError` with one readable line when that is not possible. Unless
     `quiet`, a read that takes longer than `PROGRESS_AFTER` reports its progress (bytes read) on stderr.
 
@@ -196,7 +204,10 @@ def _names(cols, n:int=20) -> str:
     cols = list(cols)
     return ', '.join(_show(c) for c in cols[:n]) + (' ...' if len(cols) > n else '')
 
-def split_target(df:pd.DataFrame, target:str, method:str):
+def split_target(df:pd.DataFrame, # the table read
+                 target:str, # the column to predict
+                 method:str, # a name of `METHODS`: which tasks it fits
+                ):
     """Features, target and task ('classification' or 'regression') for `method`; `CLIError` when they do not fit.
 
     ```python
@@ -318,7 +329,8 @@ class TimeBudget:
     True
 
     ```"""
-    def __init__(self, limit:float|None=None):
+    def __init__(self, limit:float|None=None, # seconds (None: no limit)
+                ):
         self.limit, self.stage, self.fired = limit, 'starting', False
         self.t0, self.c0 = time.perf_counter(), _COMPILE_CLOCK.seconds()
         self._active = self._soft = False
@@ -576,7 +588,9 @@ def _class_weight(spec, y:pd.Series):
     return out
 
 # %% ../nbs/92_cli.ipynb #28ea5f60
-def model_inputs(env:dict, df:pd.DataFrame) -> np.ndarray:
+def model_inputs(env:dict, # the envelope (`load_envelope`)
+                 df:pd.DataFrame, # a table with the envelope's `columns`
+                ) -> np.ndarray:
     """The matrix the envelope's model reads, rebuilt from the columns of a new table `df` (by name, any order).
 
     ```python
@@ -678,7 +692,8 @@ def _parse_float(s:str) -> float:
     if not math.isfinite(v): raise _BadNumber(f"the number {_show(s, 40)}, beyond the range of floats")
     return v                   # (Infinity and NaN, which `fit` writes for unbounded bins, are read as such)
 
-def load_envelope(path) -> dict:
+def load_envelope(path, # a model.json
+                 ) -> dict:
     """Read a `model.json` written by `glassworks fit`, checking every part `predict` reads (`_check_envelope`).
 
     ```python
@@ -771,7 +786,11 @@ def _folder_problem(folder:Path) -> str|None:
     if up is not None and not up.is_dir(): return f"{up} is a file, not a folder"
     return f"the folder {folder} does not exist"
 
-def check_target(path, inputs=(), force:bool=False, what:str='--out') -> Path:
+def check_target(path, # the file about to be written
+                 inputs=(), # files it must never be (the model, the table)
+                 force:bool=False, # an existing file may be replaced
+                 what:str='--out', # the option that named it, for the error message
+                ) -> Path:
     """`path`, checked as a file about to be written, or a `CLIError` saying why it must not be: it is one of the
     `inputs` (the same file, also through a symbolic or hard link; refused even with `force`), a folder, in a folder
     that does not exist or is not writable, or an existing file while `force` is not given. A device or a pipe
@@ -809,7 +828,12 @@ def check_target(path, inputs=(), force:bool=False, what:str='--out') -> Path:
     except OSError as e: raise CLIError(f"{what} {path}: {e.strerror or _one_line(e)}") from None
     return p
 
-def write_atomically(path, write, inputs=(), force:bool=False, what:str='--out') -> Path:
+def write_atomically(path, # the file to write
+                     write, # a function that writes the content into a binary file object
+                     inputs=(), # files it must never be (see `check_target`)
+                     force:bool=False, # an existing file may be replaced
+                     what:str='--out', # the option that named it, for the error message
+                    ) -> Path:
     """Write the file `path` with `write(fh)` (`fh`: a binary file) so that it is never seen half written:
     `check_target` first, then into a temporary file beside it, renamed over it at the end (`os.replace`, atomic).
     An error or an interrupt (Ctrl-C, SIGTERM) removes the temporary file and leaves `path` as it was; an error becomes
@@ -860,7 +884,8 @@ def _copy_into(src:Path):
     return write
 
 @contextlib.contextmanager
-def staging(folder):
+def staging(folder, # the folder the temporary one is made in
+           ):
     """A new temporary folder inside `folder` (so on the same file system), removed at the end: a writer that only
     takes a path (a drawing) writes there, and `write_atomically` then copies the finished file into place.
 
@@ -1045,7 +1070,8 @@ class OneLineParser(argparse.ArgumentParser):
     SystemExit: 2
 
     ```"""
-    def error(self, message):
+    def error(self, message, # argparse's message
+             ):
         sys.stderr.write(f"{self.prog}: error: {_one_line(message)} (see {self.prog} --help)\n")
         raise SystemExit(2)
 
@@ -1127,7 +1153,8 @@ def _error(message:str):
     sys.stdout.flush()
     print(f"glassworks: error: {_one_line(message)}", file=sys.stderr, flush=True)
 
-def guarded(command) -> int:
+def guarded(command, # a function of no arguments: the command's work; its result, if any, is the exit code
+           ) -> int:
     """Run `command()` as the `glassworks` command does; returns the exit code. A `CLIError` (a user error) becomes one
     line on stderr and code 2; Ctrl-C and SIGTERM stop it (code 130, 143) after removing any half-written file; any
     other exception becomes one line naming it and code 1 (`GLASSWORKS_DEBUG=1` shows its traceback).
