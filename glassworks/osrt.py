@@ -20,7 +20,8 @@ __all__ = ['greedy_regression_tree', 'OSRTRegressor']
 
 # %% ../nbs/13_osrt.ipynb #b97c4091
 def greedy_regression_tree(X, # binary features (n, M), validated
-                           y, w, # targets and positive weights
+                           y, # targets
+                           w, # positive row weights
                            lam_raw:float, # price of a leaf in raw squared-error units (lambda * SST)
                            max_depth:int|None=None, # at most this many splits on a path
                            metric:str='l2', # leaf values: means ('l2') or weighted medians ('l1')
@@ -248,14 +249,17 @@ def _set_model(self:OSRTRegressor, res, mon, A, yy, w, keep, limited):
 
 # %% ../nbs/13_osrt.ipynb #b0455d53
 @patch
-def predict(self:OSRTRegressor, X):
+def predict(self:OSRTRegressor, X, # 0/1 features or numeric columns, as in `fit`
+           ):
     "Leaf value (mean for l2, median for l1, in the target's units) for each row of `X`."
     A = self._validate_predict(X)                       # NotFittedError before fit
     return self.tree_.predict(A)
 
 # %% ../nbs/13_osrt.ipynb #f0b900de
 @patch
-def rashomon_set(self:OSRTRegressor, X, y, sample_weight=None, *, # as for `fit`
+def rashomon_set(self:OSRTRegressor, X, # as for `fit`
+                 y, # as for `fit`
+                 sample_weight=None, *, # as for `fit`
                  epsilon:float|None=None, # every tree with objective <= (1 + epsilon) * optimum
                  threshold:float|None=None, # or <= threshold
                  n_best:int|None=None): # or the best n_best trees
