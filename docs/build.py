@@ -817,8 +817,56 @@ def check_out(out: Path):
     if out == ROOT or out in ROOT.parents: raise SystemExit(f'docs/build.py: refusing to build into {out}')
 
 
+CACHE = ROOT / 'docs' / '_build' / 'cache'  # gitignored; `--no-cache` builds from scratch
+
+
+def _lib() -> Path: return ROOT / (read_settings(ROOT).get('lib_path') or 'glassworks')
+
+
+def inputs_digest(nbs: Path) -> str:
+    """What every notebook's nbdev processing depends on besides the notebook and its modules (`_cache_key`): this
+    file (the processors), settings.ini, the package's list of names (`_modidx.py`: nbdev's links) and the versions
+    of nbdev, execnb and fastcore."""
+    import hashlib
+    from importlib.metadata import version
+    h = hashlib.sha256()
+    for f in [Path(__file__), ROOT / 'settings.ini', _lib() / '_modidx.py']:
+        if f.exists(): h.update(f.as_posix().encode() + b'\0' + f.read_bytes() + b'\0')
+    for pkg in ('nbdev', 'execnb', 'fastcore'):
+        try: h.update(f'{pkg}={version(pkg)}'.encode())
+        except Exception: pass
+    h.update(str(nbs.resolve()).encode())
+    return h.hexdigest()
+
+
+def _cache_key(digest: str, nbs: Path, rel: str) -> str:
+    """A notebook's processed form depends on the notebook and on the modules it exports to (`#| default_exp`,
+    `#| export mod`): `show_doc` renders their signatures and docstrings. Other modules' edits leave it valid."""
+    import hashlib
+    raw = (nbs / rel).read_bytes()
+    h = hashlib.sha256(digest.encode() + rel.encode() + b'\0' + raw)
+    mods = sorted(set(re.findall(rb'#\|\s*(?:default_exp|export[si]?)\s+([\w.]+)', raw)))
+    for m in mods:
+        f = _lib() / (m.decode().replace('.', '/') + '.py')
+        h.update(m + b'\0' + (f.read_bytes() if f.exists() else b'-'))
+    return h.hexdigest()[:32]
+
+
+def write_if_changed(path: Path, text: str) -> bool:
+    "Write `text` unless the file already holds it (Sphinx then keeps the page's doctree: an incremental build)."
+    try:
+        if path.read_text(encoding='utf-8') == text: return False
+    except OSError: pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding='utf-8')
+    return True
+
+
 def build(out: Path, nbs: Path, jobs: int, stage: Path | None = None, quiet: bool = False,
-          keep_going: bool = False, sphinx_jobs: str = 'auto') -> dict:
+          keep_going: bool = False, sphinx_jobs: str = 'auto', cache: Path | None = None) -> dict:
+    """Build the site into `out`. With `cache` (a folder), each notebook's processed form is kept under a digest of
+    the notebook and of what processing depends on (`inputs_digest`), and the staging folder, Sphinx's doctrees and
+    its output are kept there too, so a rebuild redoes only what changed; without it, everything is built afresh."""
     t0 = time.perf_counter()
     os.chdir(ROOT)  # nbdev's get_config() finds settings.ini from the working directory
     cfg = read_settings(ROOT)
@@ -836,11 +884,27 @@ def build(out: Path, nbs: Path, jobs: int, stage: Path | None = None, quiet: boo
         try: json.loads((nbs / rel).read_text(encoding='utf-8'))
         except Exception as e: raise SystemExit(f'docs/build.py: {nbs / rel} is not a valid notebook: {e}') from None
 
-    jobs = max(1, min(jobs, len(nb_rels) or 1))
-    results = []
-    if nb_rels:
+    results, todo, keys = [], list(nb_rels), {}
+    if cache is not None:
+        digest, proc_dir = inputs_digest(nbs), cache / 'processed'
+        proc_dir.mkdir(parents=True, exist_ok=True)
+        keys = {rel: _cache_key(digest, nbs, rel) for rel in nb_rels}
+        todo = []
+        for rel in nb_rels:
+            try: results.append(dict(json.loads((proc_dir / f'{keys[rel]}.json').read_text()), cached=True))
+            except (OSError, ValueError): todo.append(rel)
+    jobs = max(1, min(jobs, len(todo) or 1))
+    if todo:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context('spawn')) as ex:
-            results = list(ex.map(process_notebook, [str(nbs / r) for r in nb_rels], nb_rels))
+            done = list(ex.map(process_notebook, [str(nbs / r) for r in todo], todo))
+        results += done
+        if cache is not None:
+            live = set(keys.values())
+            for f in proc_dir.glob('*.json'):  # entries of older versions of the notebooks go
+                if f.stem not in live: f.unlink(missing_ok=True)
+            for r in done:
+                if r['ok']: (proc_dir / f'{keys[r["rel"]]}.json').write_text(json.dumps(r))
+    results.sort(key=lambda r: nb_rels.index(r['rel']))
     t_proc = time.perf_counter() - t0
     failed = [r for r in results if not r['ok']]
     fail_msg = ''
@@ -871,14 +935,17 @@ def build(out: Path, nbs: Path, jobs: int, stage: Path | None = None, quiet: boo
     if doc_base == '/': doc_base = ''
     linker, scrub = Linker(doc_base, src2out), path_scrubber()
 
-    tmp = None
-    if stage is None: stage = Path(tmp := tempfile.mkdtemp(prefix='glassworks-docs-'))
-    else:
-        if stage.exists(): shutil.rmtree(stage)
-        stage.mkdir(parents=True)
+    tmp, keep = None, stage is None and cache is not None  # keep: an incremental Sphinx build in the cache
+    if keep:  # one staging folder per notebook folder (the tests' fixture site is another)
+        import hashlib
+        stage = cache / 'stage' / hashlib.sha256(str(nbs.resolve()).encode()).hexdigest()[:12]
+    elif stage is None: stage = Path(tmp := tempfile.mkdtemp(prefix='glassworks-docs-'))
+    elif stage.exists(): shutil.rmtree(stage)
+    stage.mkdir(parents=True, exist_ok=True)
     try:
         src = stage / 'src'
-        src.mkdir()
+        src.mkdir(exist_ok=True)
+        staged = set()
         root_rel = next((r for r in ('index.ipynb', 'index.md') if r in src2out and src2out[r] == 'index'), None)
         nav = build_nav(read_sidebar(nbs), rels)
         toc = toctree_md(nav, src2out, root_rel)
@@ -890,7 +957,8 @@ def build(out: Path, nbs: Path, jobs: int, stage: Path | None = None, quiet: boo
             if rel.endswith('.md'):
                 text = stage_markdown((nbs / rel).read_text(encoding='utf-8'), rel, linker)
                 if rel == root_rel: text += '\n\n' + toc
-                dst.write_text(text, encoding='utf-8')
+                write_if_changed(dst, text)
+                staged.add(dst)
                 m = re.search(r'^#\s+(.+)$', text, re.M)
                 titles[rel] = m.group(1).strip() if m else PurePosixPath(rel).stem
                 continue
@@ -907,12 +975,14 @@ def build(out: Path, nbs: Path, jobs: int, stage: Path | None = None, quiet: boo
                     snb['cells'].insert(1, dict(id='download', **md_cell(download_html(rel))))
                 titles[rel] = str(r['frontmatter'].get('title') or PurePosixPath(rel).stem)
             if rel == root_rel: snb['cells'].append(dict(id='toctree', **md_cell(toc)))
-            dst.write_text(json.dumps(snb, indent=1), encoding='utf-8')
+            write_if_changed(dst, json.dumps(snb, indent=1))
+            staged.add(dst)
         if root_rel is None:  # no landing page in nbs/: a generated one with the toctrees
-            (src / 'index.md').write_text(f'# {cfg.get("title") or "Documentation"}\n\n'
-                                          f'{cfg.get("description", "")}\n\n' + toc,
-                                          encoding='utf-8')
-        if REFERENCE: REFERENCE.write_pages(src)
+            write_if_changed(src / 'index.md', f'# {cfg.get("title") or "Documentation"}\n\n'
+                                               f'{cfg.get("description", "")}\n\n' + toc)
+            staged.add(src / 'index.md')
+        if REFERENCE: staged |= {src / f'{n}.rst' for n in REFERENCE.write_pages(src)}
+        for f in [f for f in src.rglob('*') if f.is_file() and f not in staged]: f.unlink()  # pages gone since
         # Sphinx
         build_dir = stage / 'html'
         env = dict(os.environ, GLASSWORKS_DOCS_ROOT=str(ROOT), PYTHONWARNINGS='ignore')
@@ -924,6 +994,11 @@ def build(out: Path, nbs: Path, jobs: int, stage: Path | None = None, quiet: boo
         if p.returncode != 0:
             raise SystemExit(f'docs/build.py: sphinx-build failed ({p.returncode}):\n'
                              f'{p.stderr[-6000:]}\n{p.stdout[-2000:]}')
+        if keep:  # the cache keeps Sphinx's own output (incremental builds); the site is a copy of it
+            site = stage / 'site'
+            if site.exists(): shutil.rmtree(site)
+            shutil.copytree(build_dir, site)
+            build_dir = site
         warns = [l for l in p.stderr.splitlines() if 'WARNING' in l or 'ERROR' in l]
         if warns and not quiet:
             print(f'docs/build.py: sphinx reported {len(warns)} warning(s):\n  ' + '\n  '.join(warns[:40]),
@@ -958,10 +1033,12 @@ def build(out: Path, nbs: Path, jobs: int, stage: Path | None = None, quiet: boo
             r = res.get(rel)
             note = (f'  ({r["mixed"]} cell(s) mixing imports and code: their imports were run)'
                     if r and r.get('mixed') else '')
-            secs = f'{r["seconds"]:5.1f}s' if r and r.get('ok') else '     '
+            secs = (' cache' if r and r.get('cached') else f'{r["seconds"]:5.1f}s' if r and r.get('ok') else '     ')
             print(f'  {rel:<32} -> {src2out[rel] + ".html":<28} {secs}{note}')
+        n_cached = sum(1 for r in results if r.get('cached'))
         print(f'docs/build.py: built {len(rels)} page(s) from {nbs} into {out} in {dt:.1f}s '
-              f'(nbdev processing {t_proc:.1f}s, sphinx {t_sphinx:.1f}s)')
+              f'(nbdev processing {t_proc:.1f}s' + (f', {n_cached} notebook(s) from the cache' if n_cached else '') +
+              f', sphinx {t_sphinx:.1f}s)')
     if fail_msg: raise SystemExit(fail_msg)
     return manifest
 
@@ -974,6 +1051,9 @@ def main(argv=None):
     ap.add_argument('--jobs', type=int, default=min(4, os.cpu_count() or 1), help='parallel nbdev worker processes')
     ap.add_argument('--sphinx-jobs', default='auto', help="sphinx-build -j (default 'auto')")
     ap.add_argument('--stage', default=None, help='keep the staging folder (myst-nb sources, Sphinx output) here')
+    ap.add_argument('--cache', default=str(CACHE),
+                    help='reuse processed notebooks and Sphinx\'s doctrees from here (default docs/_build/cache)')
+    ap.add_argument('--no-cache', action='store_true', help='build everything afresh (what the tests do)')
     ap.add_argument('--keep-going', action='store_true',
                     help='still write the site when notebooks fail (error pages for them); exit status stays 1')
     ap.add_argument('--quiet', action='store_true')
@@ -982,7 +1062,8 @@ def main(argv=None):
     nbs = Path(a.nbs).resolve() if a.nbs else (ROOT / (read_settings(ROOT).get('nbs_path') or 'nbs')).resolve()
     stage = Path(a.stage).resolve() if a.stage else None
     try:
-        build(out, nbs, a.jobs, stage, a.quiet, a.keep_going, a.sphinx_jobs)
+        build(out, nbs, a.jobs, stage, a.quiet, a.keep_going, a.sphinx_jobs,
+              None if a.no_cache else Path(a.cache).resolve())
     except SystemExit as e:
         if isinstance(e.code, str):
             print(e.code, file=sys.stderr)

@@ -140,6 +140,11 @@ def toctree() -> str:
 def _rst_title(t: str, ch: str = '=') -> str: return f'{t}\n{ch * len(t)}\n'
 
 
+def _write(path: Path, text: str):
+    "Write unless unchanged (an incremental Sphinx build re-reads only the pages whose file changed)."
+    if not path.exists() or path.read_text(encoding='utf-8') != text: path.write_text(text, encoding='utf-8')
+
+
 def write_pages(src: Path) -> list:
     "Write reference/index.rst and one page per entry of `PAGES` into the staging folder `src`; return their names."
     d = src / 'reference'
@@ -154,7 +159,7 @@ def write_pages(src: Path) -> list:
         idx += [_rst_title(title, '-'), '.. autosummary::', '   :nosignatures:', '']
         idx += [f'   ~{o}' for s in slugs for o in by_slug[s][4]]
         idx.append('')
-    (d / 'index.rst').write_text('\n'.join(idx) + '\n', encoding='utf-8')
+    _write(d / 'index.rst', '\n'.join(idx) + '\n')
     written = ['reference/index']
     for slug, title, intro, guide, objs in PAGES:
         lines = [f'.. _ref-{slug}:', '', _rst_title(title), intro]
@@ -174,7 +179,7 @@ def write_pages(src: Path) -> list:
                                                     if ms else []) + ['']
             else:
                 lines += [f'.. autofunction:: {o}', '']
-        (d / f'{slug}.rst').write_text('\n'.join(lines) + '\n', encoding='utf-8')
+        _write(d / f'{slug}.rst', '\n'.join(lines) + '\n')
         written.append(f'reference/{slug}')
     return written
 
@@ -491,20 +496,25 @@ def _sources_of(path: Path) -> tuple:
     return title, secs
 
 
-@functools.lru_cache(maxsize=None)
-def usage() -> dict:
-    """{class name: [(link from a reference page, label)]}: the tutorials (`nbs/tutorials/`) and the user-guide pages
-    and sections (nbs/sidebar.yml's "User guide") whose code or `code` spans use the class: its name, or a method
-    named after it (`rashomon_set(` for `RashomonSet`). Found by scanning the sources, in sidebar order."""
+def _usage_sources() -> list:
+    "The pages `usage` scans, relative to nbs/: the tutorials, then the sidebar's User guide section."
     import yaml
-    from docutils.nodes import make_id
     nbs = ROOT / 'nbs'
     try: side = yaml.safe_load((nbs / 'sidebar.yml').read_text(encoding='utf-8'))['website']['sidebar']['contents']
     except Exception: side = []
     guide = [r for s in side if isinstance(s, dict) and s.get('section') == 'User guide' for r in s.get('contents', [])
              if isinstance(r, str)]
-    rels = [*(p.relative_to(nbs).as_posix() for p in sorted((nbs / 'tutorials').glob('*.ipynb'))),
+    return [*(p.relative_to(nbs).as_posix() for p in sorted((nbs / 'tutorials').glob('*.ipynb'))),
             *(r for r in guide if (nbs / r).exists())]
+
+
+@functools.lru_cache(maxsize=None)
+def usage() -> dict:
+    """{class name: [(link from a reference page, label)]}: the tutorials (`nbs/tutorials/`) and the user-guide pages
+    and sections (nbs/sidebar.yml's "User guide") whose code or `code` spans use the class: its name, or a method
+    named after it (`rashomon_set(` for `RashomonSet`). Found by scanning the sources, in sidebar order."""
+    from docutils.nodes import make_id
+    nbs, rels = ROOT / 'nbs', _usage_sources()
     classes = [n for n, (_, full) in PAGE_OF.items() if inspect.isclass(_import(full))
                and not issubclass(_import(full), BaseException)]
     res = {c: [] for c in classes}
@@ -524,6 +534,8 @@ def usage() -> dict:
 def _add_used_in(app, what, name, obj, options, lines):
     "After napoleon: a class's *Used in* box (tutorials and guide sections that use it), before the Examples."
     if what != 'class' or not name.startswith('glassworks'): return
+    for rel in ['sidebar.yml', *_usage_sources()]:  # an incremental build re-reads the page when one changes
+        app.env.note_dependency(str(ROOT / 'nbs' / rel))
     uses = usage().get(name.rsplit('.', 1)[1])
     if not uses: return
     block = ['.. admonition:: Used in', '   :class: gw-used-in', '',

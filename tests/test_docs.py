@@ -101,13 +101,17 @@ def write_fixture_notebook(path: Path):
                           '::: {.panel-tabset}\n## First tab\nTAB_ONE_BODY\n\n## Second tab\nTAB_TWO_BODY\n:::'),
         _cell('code', '#| hide\nHIDDEN_MARKER_SOURCE = 1', [_stream('HIDDEN_MARKER_OUTPUT\n')]),
         _cell('code', '#| export\ndef fixture_fn(x:int, # the input\n               scale:float=2.0 # a factor\n'
-                      '              )->float:\n    "Multiply `x` by `scale`, 2**k times *not italic* a_b_c."\n'
+                      '              )->float:\n'
+                      '    "Multiply `x` by `scale`, 2**k times *not italic* a_b_c; weight $W$."\n'
                       '    return EXPORTED_BODY_MARKER * x'),
         _cell('code', '#| export\nclass FixtureThing:\n    "A thing with a method."\n'
                       '    def grow(self, k:int # how many doublings\n             ):\n'
                       '        "Double it 2**k times."\n        return 2**k\n'
                       '    def _private(self): pass'),
         _cell('code', '#| echo: false\nprint("ECHO_FALSE_SOURCE_MARKER")', [_stream('echo-false-output-visible\n')]),
+        _cell('code', 'test_eq(fixture_fn(1), 2.0)  # CHECK_ONLY_MARKER\nassert FixtureThing().grow(1) == 2'),
+        _cell('code', 'kept = fixture_fn(2)\ntest_eq(kept, 4.0)  # KEPT_CHECK_MARKER: a later cell reads `kept`'),
+        _cell('code', 'print(kept)', [_stream('4.0\n')]),
         _cell('code', 'for i in range(3): print(i)', [_stream('line 0\n'), _stream('line 1\n'), _stream('line 2\n')]),
         _cell('code', 'plot_something()',
               [{'output_type': 'display_data', 'metadata': {},
@@ -146,8 +150,9 @@ def sites(tmp_path_factory):
                                         '      - section: Guides\n        contents:\n'
                                         '          - fixture.ipynb\n          - auto: "*scaling_out*"\n'
                                         '      - section: Tutorials\n        contents: "tutorials/*"\n')
-    runs = {'real': ['--nbs', str(NBS), '--out', str(tmp / 'site')],
-            'fixture': ['--nbs', str(fx_nbs), '--out', str(tmp / 'fixture_site'), '--jobs', '1', '--sphinx-jobs', '1']}
+    runs = {'real': ['--nbs', str(NBS), '--out', str(tmp / 'site'), '--no-cache'],
+            'fixture': ['--nbs', str(fx_nbs), '--out', str(tmp / 'fixture_site'), '--jobs', '1', '--sphinx-jobs', '1',
+                        '--no-cache']}
     t0 = time.perf_counter()
     procs = {k: subprocess.Popen([sys.executable, str(BUILD), *a], cwd=ROOT, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True) for k, a in runs.items()}
@@ -265,7 +270,11 @@ return {
   jaxErrors: [...art.querySelectorAll('mjx-merror')].map(e => e.getAttribute('data-mjx-error') || e.textContent),
   version: (document.querySelector('.bd-header .gw-version') || {textContent: ''}).textContent.trim(),
   repo: [...document.querySelectorAll('.bd-header a[href^="http"]')].map(a => a.getAttribute('href')),
-  download: dl ? dl.getAttribute('href') : null};
+  download: dl ? dl.getAttribute('href') : null,
+  checkOnly: [...art.querySelectorAll('div.cell')].filter(c => !c.querySelector('.cell_output'))
+      .map(c => (c.querySelector('.cell_input pre') || {innerText: ''}).innerText)
+      .filter(t => { const ls = t.split('\\n').map(l => l.trim()).filter(l => l && !l.startsWith('#'));
+                     return ls.length && ls.every(l => /^(test(_\\w+)?\\(|assert\\b)/.test(l)); })};
 """
 
 
@@ -502,6 +511,40 @@ def test_math_and_figures_render(real):
         if exp['img']: assert p['imgs'], f'{rel}: has PNG/SVG outputs but the page shows no image'
 
 
+def _search(driver, base, q, n=5):
+    "The hrefs of the first `n` results of the site's search for `q`, once the search has listed them."
+    load(driver, f'{base}/search.html?q={q}', math=False)
+    t0, got = time.time(), []
+    while time.time() - t0 < 30:
+        got = driver.execute_script("return [...document.querySelectorAll('#search-results li a')]"
+                                    ".map(a => a.getAttribute('href'))")
+        if len(got) >= n: break
+        time.sleep(0.3)
+    return got[:n]
+
+
+def test_reference_links_its_tutorials_and_search_ranks_reader_pages(sites, driver, server):
+    """Issue 44: a class's reference entry lists the tutorials and guide sections that use it (scanned), and the
+    search puts a reader's page (tutorial, guide, reference, estimator page) before the internals."""
+    sys.path.insert(0, str(ROOT / 'docs'))
+    import gw_reference
+    ref = (sites['real'] / 'reference' / 'osdtclassifier.html').read_text(encoding='utf-8')
+    box = re.search(r'<div class="admonition gw-used-in">(.*?)</div>', ref, re.S)
+    assert box, 'OSDTClassifier: no "Used in" box'
+    hrefs = re.findall(r'href="([^"]+)"', box.group(1))
+    assert any(h.startswith('../tutorials/') for h in hrefs), hrefs
+    assert any(h.startswith('../guide.html#') for h in hrefs), hrefs
+    want = gw_reference.usage()['OSDTClassifier']
+    assert [h for h, _ in want] == [h.replace('&amp;', '&') for h in hrefs], (want, hrefs)
+    rs = (sites['real'] / 'reference' / 'rashomonset.html').read_text(encoding='utf-8')
+    assert 'tutorials/how_many_good_trees.html' in rs, 'RashomonSet: its tutorial (rashomon_set(...)) not listed'
+    user = gw_reference.user_pages()
+    is_user = lambda h: any(h.split('#')[0] == p + '.html' or (p.endswith('/') and h.startswith(p)) for p in user)
+    for q in ('rashomon', 'time limit', 'binarizer'):
+        got = _search(driver, server['real'], q)
+        assert got and is_user(got[0]), f'search {q!r}: an internal page ranks first: {got}'
+
+
 def test_search_finds_regularization(driver, server):
     load(driver, f'{server["real"]}/search.html?q=regularization', math=False)
     t0 = time.time()
@@ -575,6 +618,12 @@ def test_phone_layout(driver, server):
             return a.length""")
         shot(driver, 'phone_nav.png')
         assert opened > 5, 'the phone navigation does not open'
+        for page in ('reference/osdtclassifier.html', 'reference/models.html'):  # long signatures wrap
+            load(driver, f'{server["real"]}/{page}', math=False)
+            r = driver.execute_script("""return {doc: document.documentElement.scrollWidth, w: window.innerWidth,
+                sig: [...document.querySelectorAll('dt.sig')].filter(e => e.scrollWidth > e.clientWidth + 1)"""
+                                      """.map(e => e.innerText.slice(0, 50))}""")
+            assert not r['sig'] and r['doc'] <= r['w'], f'{page}: signatures cut off on a phone: {r}'
     finally:
         driver.set_window_size(1280, 1000)
 
@@ -621,6 +670,11 @@ def test_fixture_page(driver, sites, server):
     assert 'EXPORTED_BODY_MARKER' not in t, '#| export source shown'
     assert 'ECHO_FALSE_SOURCE_MARKER' not in t and 'echo-false-output-visible' in t, '#| echo: false mishandled'
     assert 'plot_something()' in t, 'ordinary code cells should be shown'
+    assert 'CHECK_ONLY_MARKER' not in t, 'a cell of checks only is shown'
+    assert 'KEPT_CHECK_MARKER' in t, 'a check cell whose name a later cell reads was hidden'
+    math_in_doc = driver.execute_script("const s = document.getElementById('fixture_fn'); "
+                                        "return s ? s.closest('section').querySelectorAll('mjx-container').length : -1")
+    assert '$W$' not in t and math_in_doc == 1, f'$W$ in a docstring is not math ({math_in_doc})'
     # navigation from the fixture's sidebar.yml: sections, a tutorials/ notebook, a markdown page
     nav = driver.execute_script(PAGE_INFO)
     assert nav['captions'] == ['Guides', 'Tutorials'], nav['captions']
@@ -725,6 +779,7 @@ def test_rendered_pages_have_no_leftovers(real):
         assert 'SKIPPED' not in p['text'], f'{rel}: a saved output says an example was skipped'
         assert not p['jaxErrors'], f'{rel}: MathJax errors {p["jaxErrors"][:5]}'
         assert not re.search(r'^---\s*$\s*^jupyter:', p['text'], re.M), f'{rel}: a jupytext header is shown'
+        assert not p['checkOnly'], f'{rel}: cells of checks only are shown: {p["checkOnly"][:2]}'
 
 
 def test_sidebar_opens_with_user_guide_and_tutorials(real):
