@@ -51,7 +51,8 @@ def _hierscale_fold_mse(X, y, tr, val, grid, kw:dict, w=None, limits=None):
     return np.array(mse), pth.stats_['stopped_by']
 
 def user_splits(cv, # a scikit-learn splitter or an iterable of (train, validation) pairs
-                X, y, # the data the splitter's `split` is given (None for an iterable)
+                X, # the data the splitter's `split` is given (None for an iterable)
+                y, # its target (None for an iterable)
                 n:int, # the number of rows the indices and masks refer to
                 ints:str='an integer >= 2', # the numbers the caller's `cv` also takes, for the error message
                ) -> list:
