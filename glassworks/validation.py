@@ -59,8 +59,15 @@ def _short(value, n:int=40) -> str:
     s = repr(value)
     return s if len(s) <= n else f"{s[:n // 2]}...{s[-n // 4:]} ({len(s)} characters)"
 
-def check_scalar(value, name:str, kind=numbers.Real, low=None, high=None,
-                 include_low:bool=True, include_high:bool=True, allow_none:bool=False):
+def check_scalar(value, # the hyperparameter's value
+                 name:str, # its name, for the error message
+                 kind=numbers.Real, # the type it must have (`numbers.Integral` for counts)
+                 low=None, # lower end of the allowed interval (None: unbounded)
+                 high=None, # upper end of the allowed interval (None: unbounded)
+                 include_low:bool=True, # whether `low` itself is allowed
+                 include_high:bool=True, # whether `high` itself is allowed
+                 allow_none:bool=False, # whether None is allowed (and returned)
+                ):
     """Check that hyperparameter `name` is a `kind` scalar in the interval given by `low`/`high`; return it.
 
     ```python
@@ -95,7 +102,10 @@ def check_scalar(value, name:str, kind=numbers.Real, low=None, high=None,
     return value
 
 # %% ../nbs/00_validation.ipynb #f9a4471e
-def check_option(value, name:str, options):
+def check_option(value, # the hyperparameter's value
+                 name:str, # its name, for the error message
+                 options, # the allowed values
+                ):
     """Check that hyperparameter `name` is one of `options`; return it.
 
     ```python
@@ -109,7 +119,9 @@ def check_option(value, name:str, options):
         raise ParameterError(f"`{name}` must be one of {sorted(map(repr, options))}, got {value!r}.")
     return value
 
-def check_bool(value, name:str):
+def check_bool(value, # the hyperparameter's value
+               name:str, # its name, for the error message
+              ):
     """Check that hyperparameter `name` is a boolean (True/False, numpy's too); return it as a Python bool.
 
     ```python
@@ -125,7 +137,9 @@ def check_bool(value, name:str):
         raise ParameterError(f"`{name}` must be True or False, got {type(value).__name__} ({value!r}).")
     return bool(value)
 
-def check_random_state(value, name:str='random_state'):
+def check_random_state(value, # the seed
+                       name:str='random_state', # its name, for the error message
+                      ):
     """Check a seed: None, an integer in [0, 2**32 - 1], or a numpy `Generator`/`RandomState`; return it.
 
     ```python
@@ -145,7 +159,8 @@ def check_random_state(value, name:str='random_state'):
                          f"got {type(value).__name__} ({value!r}).")
 
 # %% ../nbs/00_validation.ipynb #9e228397
-def is_dataframe(X) -> bool:
+def is_dataframe(X, # any object
+                ) -> bool: # True for a pandas (or pandas-like) DataFrame
     """Is `X` a pandas-like frame (columns, dtypes and positional indexing)? Checked by shape, not by import, so
     pandas is never imported for a numpy input.
 
@@ -159,7 +174,8 @@ def is_dataframe(X) -> bool:
 
 def column_names(X, # the input table
                  feature_names, # names given by the user, or None
-                 n_features:int) -> list:
+                 n_features:int, # the number of columns
+                ) -> list: # one string per column
     """The names of the input columns as strings: `feature_names` if given, else a frame's column names, else
     `x0, x1, ...`; a wrong count or a repeated name is an `InputError`.
 
@@ -199,8 +215,14 @@ def _report_nonfinite(X, names, what='X'):
                          "Impute or drop them first.")
 
 # %% ../nbs/00_validation.ipynb #0998a865
-def check_X(X, feature_names=None, binary:bool=False, dtype=np.float64, min_samples:int=1,
-            min_features:int=1, what:str='X'):
+def check_X(X, # the feature table: array-like or DataFrame, (n_samples, n_features)
+            feature_names=None, # column names (None: a frame's, else x0, x1, ...)
+            binary:bool=False, # require 0/1 values
+            dtype=np.float64, # dtype of the returned array
+            min_samples:int=1, # fewest rows accepted
+            min_features:int=1, # fewest columns accepted
+            what:str='X', # the input's name in error messages
+           ):
     """Validate a feature matrix; return `(array, feature_names)`.
 
     ```python
@@ -249,7 +271,10 @@ def check_X(X, feature_names=None, binary:bool=False, dtype=np.float64, min_samp
     return np.ascontiguousarray(arr, dtype=dtype), names
 
 # %% ../nbs/00_validation.ipynb #b09e2cd7
-def check_binary(X:np.ndarray, names, what='X'):
+def check_binary(X:np.ndarray, # a 2-D array
+                 names, # its column names, for the error message
+                 what='X', # the input's name in the error message
+                ):
     """Raise `InputError` naming the columns of `X` that hold values other than 0 and 1.
 
     ```python
@@ -285,7 +310,12 @@ def _column(y, what):
     return arr
 
 # %% ../nbs/00_validation.ipynb #843918eb
-def check_y(y, task:str='classification', n_samples:int|None=None, min_classes:int=1, allow_constant:bool=True):
+def check_y(y, # the target: array-like or Series, one value per row
+            task:str='classification', # 'classification' or 'regression'
+            n_samples:int|None=None, # the number of rows of X, checked against (None: not checked)
+            min_classes:int=1, # fewest distinct classes accepted (classification)
+            allow_constant:bool=True, # accept a constant regression target
+           ):
     """Validate a target. Classification returns `(codes, classes)`; regression returns a float64 array.
 
     ```python
@@ -333,7 +363,9 @@ def check_y(y, task:str='classification', n_samples:int|None=None, min_classes:i
     return codes.astype(np.int64), classes
 
 # %% ../nbs/00_validation.ipynb #6499b0bf
-def check_sample_weight(sample_weight, n_samples:int):
+def check_sample_weight(sample_weight, # one weight per row, or None for all ones
+                        n_samples:int, # the number of rows
+                       ):
     """Validate sample weights (default: all ones); they must be finite, non-negative and not all zero.
 
     ```python
@@ -355,8 +387,16 @@ def check_sample_weight(sample_weight, n_samples:int):
     return np.ascontiguousarray(w)
 
 # %% ../nbs/00_validation.ipynb #45aa5634
-def check_X_y(X, y, task:str='classification', feature_names=None, binary:bool=False, min_classes:int=1,
-              allow_constant:bool=True, min_samples:int=1, min_features:int=1):
+def check_X_y(X, # the feature table, as for `check_X`
+              y, # the target, as for `check_y`
+              task:str='classification', # 'classification' or 'regression'
+              feature_names=None, # column names, as for `check_X`
+              binary:bool=False, # require 0/1 features
+              min_classes:int=1, # fewest distinct classes accepted (classification)
+              allow_constant:bool=True, # accept a constant regression target
+              min_samples:int=1, # fewest rows accepted
+              min_features:int=1, # fewest columns accepted
+             ):
     """Validate `X` and `y` together; returns `(X, y, feature_names)` plus `classes` for classification.
 
     ```python
@@ -376,7 +416,11 @@ def check_X_y(X, y, task:str='classification', feature_names=None, binary:bool=F
     return A, out, names
 
 # %% ../nbs/00_validation.ipynb #e38673bd
-def check_predict_X(X, feature_names_in, binary:bool=False, estimator:str|None=None):
+def check_predict_X(X, # the rows to predict: array-like or DataFrame
+                    feature_names_in, # the column names seen in `fit`, in order
+                    binary:bool=False, # require 0/1 values
+                    estimator:str|None=None, # the estimator's name, for the error message
+                   ):
     """Validate `X` at predict time against the names seen in `fit`; return an array in the fitted column order.
 
     ```python
