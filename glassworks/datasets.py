@@ -398,7 +398,8 @@ _ALIASES = {'compas': 'compas-binary', 'fico': 'fico_binary', 'monk1': 'monk1-tr
             'voice': 'voice_gender', 'cancer': 'breast_cancer'}
 
 # %% ../nbs/05_datasets.ipynb #9f2ee092
-def resolve_name(name:str) -> str:
+def resolve_name(name:str, # a data set's name, an alias or a file name (case and extension ignored)
+                ) -> str: # the name `load` and `list_datasets` use
     """The canonical (file-stem) name for `name` or one of its aliases.
 
     ```python
@@ -490,7 +491,8 @@ def cache_dir() -> Path:
     except ImportError:
         return Path.home() / '.cache' / 'glassworks'
 
-def sha256_of(path) -> str:
+def sha256_of(path, # the file
+             ) -> str: # its SHA-256 digest, 64 hexadecimal digits
     """Hex SHA-256 digest of a file.
 
     ```python
@@ -505,7 +507,11 @@ def sha256_of(path) -> str:
     return h.hexdigest()
 
 # %% ../nbs/05_datasets.ipynb #a086cf0c
-def download_file(url:str, dest, sha256:str|None=None, timeout:float=60.0) -> Path:
+def download_file(url:str, # where to fetch from (http(s):// or file://)
+                  dest, # the file to write (its folder is created)
+                  sha256:str|None=None, # the expected digest (None: not checked)
+                  timeout:float=60.0, # seconds to wait for the server
+                 ) -> Path: # `dest`
     """Fetch `url` to `dest` atomically (temp file + rename), refusing it if its SHA-256 is not `sha256`.
 
     ```python
@@ -549,7 +555,11 @@ def _download_url(spec):
     mirror = os.environ.get('GLASSWORKS_MIRROR')
     return f"{mirror.rstrip('/')}/{spec.folder}/{spec.file}" if mirror else spec.url
 
-def fetch(name:str, data_home=None, download:bool=True, timeout:float=60.0) -> Path:
+def fetch(name:str, # a name or alias from `list_datasets()`
+          data_home=None, # folder searched first for a local copy
+          download:bool=True, # fetch a missing file from its source (False: local copies only)
+          timeout:float=60.0, # seconds to wait for the server when downloading
+         ) -> Path: # the local file
     """Path of a local copy of data set `name`: `data_home`, `$GLASSWORKS_DATA`, the cache, the shipped copy, then a
     download.
 
@@ -649,7 +659,8 @@ def _read(spec, path):
     return X, y.rename(target)
 
 # %% ../nbs/05_datasets.ipynb #791bbeb1
-def read_dl85(path) -> tuple:
+def read_dl85(path, # a file in DL8.5's format
+             ) -> tuple: # (X, y): 0/1 features and integer labels
     r"""`(X, y)` from a file in DL8.5's text format: space-separated integers, no header, label first, then 0/1
     features.
 
@@ -715,18 +726,20 @@ class HierarchicalTruth:
     (True, 3, [7.0])
 
     ```"""
-    beta: np.ndarray
-    interactions: list
-    sigma: float
-    setting: str = 'I'
-    snr: float = 10.0
+    beta: np.ndarray    # the main effects, one per feature
+    interactions: list  # (i, j, theta) triples, i < j
+    sigma: float        # the noise's standard deviation
+    setting: str = 'I'  # 'I' strong hierarchy, 'II' anti-hierarchical, 'III' mains only
+    snr: float = 10.0   # population Var(signal) / sigma^2
 
     @property
     def main_support(self): return np.flatnonzero(self.beta)
     @property
     def n_nonzero(self): return int(np.count_nonzero(self.beta)) + sum(t != 0 for _, _, t in self.interactions)
 
-    def signal(self, X):
+    def signal(self,
+               X, # rows of features, one column per entry of `beta`
+              ) -> np.ndarray: # the noise-free response, one value per row
         "Noise-free response `X @ beta + sum(theta_ij * x_i * x_j)` for rows of `X`."
         X = np.asarray(X, dtype=float)
         f = X @ self.beta
