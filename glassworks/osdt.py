@@ -108,7 +108,9 @@ class OSDTClassifier(ExactSolverMixin, GlassworksClassifier):
                                                                              verbose)
         self.binarizer, self.explore = binarizer, explore
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, # 0/1 features, or numeric columns (every threshold searched), array or DataFrame
+            y, # class labels
+            sample_weight=None): # non-negative row weights (default 1), times the `class_weight`s
         "Find the optimal tree on `X` (0/1 features, or numeric columns: every threshold); returns `self`."
         bnds = self._check_params()
         A, yy, w, min_leaf = self._fit_input(X, y, sample_weight)    # validated; class weights folded into w
@@ -268,13 +270,15 @@ def _set_model(self:OSDTClassifier, tree, A, yy, w, mon, stats, complete):
 
 # %% ../nbs/11_osdt.ipynb #53064f47
 @patch
-def predict(self:OSDTClassifier, X):
+def predict(self:OSDTClassifier, X, # 0/1 features or numeric columns, as in `fit`
+           ):
     "Class of each row of `X`: the majority label of the leaf it reaches."
     A = self._validate_predict(X)
     return self.tree_.predict(A)
 
 @patch
-def predict_proba(self:OSDTClassifier, X) -> np.ndarray:
+def predict_proba(self:OSDTClassifier, X, # 0/1 features or numeric columns, as in `fit`
+                 ) -> np.ndarray:
     """Class probabilities of each row of `X`, columns in `classes_` order: the weighted class shares of the
     training rows in the leaf it reaches (a leaf without training weight is certain of its label).
 
@@ -291,7 +295,9 @@ def predict_proba(self:OSDTClassifier, X) -> np.ndarray:
 
 # %% ../nbs/11_osdt.ipynb #f99987d6
 @patch
-def rashomon_set(self:OSDTClassifier, X, y, sample_weight=None, *, # as for `fit`
+def rashomon_set(self:OSDTClassifier, X, # as for `fit`
+                 y, # as for `fit`
+                 sample_weight=None, *, # as for `fit`
                  epsilon:float|None=None, # every tree with objective <= (1 + epsilon) * optimum
                  threshold:float|None=None, # or <= threshold
                  n_best:int|None=None): # or the best n_best trees
