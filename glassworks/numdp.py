@@ -678,6 +678,7 @@ class Search:
         self.stats = dict(subproblems=0, evaluations=0, donor_bounded=0, memo_hits=0)
         self.record = None
         self.hints = {}       # memo key -> the split (f, lastu, nextu) to try first there (from `lookahead`)
+        self.best_at = {}     # memo key of an unfinished node -> (cost, split) of its best tree found, children solved
         self.root_open = []   # lower bounds of the root's open intervals when a limit stops the search
         self.root_unstarted = 0   # the root's features not started yet (while it runs)
 
@@ -795,16 +796,15 @@ class Search:
             if root: self.root_unstarted = len(order) - i - 1
             lastu, nextu, cum = split_points(rows, codes, D.bits, f, self.sim, self.min_leaf)
             first = int(np.searchsorted(lastu, hint[1])) if hint is not None and f == hint[0] else -1
-            try: ub, best, split = self._feature(rows, codes, d, ub, best, split, f, lastu, nextu, cum, root, first)
-            finally:
-                if root: self.best_root = (best, split)
+            ub, best, split = self._feature(rows, codes, d, ub, best, split, f, lastu, nextu, cum, root, first, key)
         return self._close(key, best, split, ub)
 
-    def _feature(self, rows, codes, d, ub, best, split, f, lastu, nextu, cum, root=False, first=-1):
+    def _feature(self, rows, codes, d, ub, best, split, f, lastu, nextu, cum, root=False, first=-1, key=None):
         """One feature's interval branch and bound: (ub, best, split) after it. Above depth-two children, each
         evaluated split point keeps its children's records while a queued interval borders it: the left child of a
         split point to the right has the left child of `a` as donor, the right child the right child of `c`.
-        `first`: the split point to evaluate first (the lookahead's), if the incumbent does not rule it out."""
+        `first`: the split point to evaluate first (the lookahead's), if the incumbent does not rule it out. Each
+        better tree found is kept in `best_at[key]` at once, for a limit that stops the search before the node ends."""
         B, lb0, mono = len(lastu), self.price, self.min_leaf == 1
         lbL, lbR = np.empty(B), np.empty(B)
         queue, head, fr = [(0, B - 1, -1, B)], 0, self.data.ranks[f]
@@ -840,6 +840,7 @@ class Search:
                     if vR < np.inf and vL + vR < ub - TOL:
                         best = ub = vL + vR
                         split = (f, int(lastu[mid]), int(nextu[mid]))
+                        self.best_at[key] = (best, split)
             except _Stop:
                 if root: self._open_at_root(queue[head - 1:], lbL, lbR, cum, B, lb0, mono)
                 raise
@@ -858,6 +859,26 @@ class Search:
             lows += [sum(child_bounds(lbL, lbR, cum, a, c, j, B, lb0, mono)) for j in range(lo, hi + 1)]
         if self.root_unstarted: lows.append(2 * self.price)
         self.root_open = lows
+
+    def best_known(self, rows, codes, d, spec=None):
+        """(cost, spec) of the best tree known for a node after a limit stopped the search: the optimum if the node
+        was solved ('memo'), else the cheapest of its leaf, the best split found there (solved children), and `spec`
+        (the start's subtree, `greedy`'s layout) with each of its subtrees replaced by the best known for it."""
+        D = self.data
+        key, d, c0 = self.node(rows, d)
+        e = self.memo.get(key)
+        if e is not None and e[1] is not None: return e[1], 'memo'
+        best = (c0, None)
+        if key in self.best_at and self.best_at[key][0] < best[0]:
+            b, (f, lu, nu) = self.best_at[key]
+            best = (b, (f, lu, nu, 'memo', 'memo'))
+        if d > 0 and isinstance(spec, tuple) and spec[0] >= 0:
+            f, lu, nu = spec[:3]
+            lr, lc, rr, rc = split_view(rows, codes, D.ranks[f], lu)
+            cl, sl = self.best_known(lr, lc, d - 1, spec[3] if len(spec) == 5 else None)
+            cr, sr = self.best_known(rr, rc, d - 1, spec[4] if len(spec) == 5 else None)
+            if cl + cr < best[0]: best = (cl + cr, (f, lu, nu, sl, sr))
+        return best
 
     def _close(self, key, best, split, ub):
         "Store the finished node: exact if a tree below `ub` was found, else the lower bound `ub`."
@@ -894,6 +915,7 @@ def _node_of(self:Search, rows, codes, d, spec='memo'):
     "The subtree of a view: from the memo ('memo'), a given depth-one split (f, lastu, nextu), or a leaf (None)."
     D = self.data
     if spec == 'memo': spec, d = self._split_of(rows, codes, d)
+    else: d = self.node(rows, d)[1]                 # the depth that pays, as the search's memo keys have it
     if spec is None or spec[0] < 0: return _leaf_of(D, np.sort(rows[0]))
     f, lu, nu = spec[:3]
     left, right = (spec[3], spec[4]) if len(spec) == 5 else (None, None)
@@ -948,8 +970,7 @@ def search_numeric(data:NumericData, # the problem
     key = S.node(data.rows, depth)[0]
     if complete and v < np.inf: objective = lower = v
     else:
-        best, split = getattr(S, 'best_root', (np.inf, None)) if not complete else (np.inf, None)
-        if best >= g_cost: best, split = g_cost, g_spec
+        best, split = S.best_known(data.rows, data.codes, depth, g_spec) if not complete else (g_cost, g_spec)
         S.memo[key] = [best, best, split]           # the incumbent, read back as a finished root
         objective = best
         lower = best if complete else min([best] + (S.root_open or [2 * S.price]))   # stopped before the root's
