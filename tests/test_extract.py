@@ -227,14 +227,14 @@ def test_estimator_contract_and_names():
     assert 'heuristic' in ex.summary() and 'gap' not in ex.summary() and 'lower bound' not in ex.summary()
     # the exact solver on a small ensemble: never worse than the CBCD path it starts from, certified
     small = GradientBoostingRegressor(n_estimators=6, max_depth=2, random_state=0).fit(Xf, y)
-    ex1 = RuleExtractor(small, max_rules=4, gamma=0.3).fit(Xf, y)
+    ex1 = RuleExtractor(small, max_rules=4, ridge=1 / 0.3).fit(Xf, y)
     ex2 = clone(ex1).set_params(solver='exact', time_limit=20).fit(Xf, y)
     assert ex2.objective_ <= ex1.objective_ + 1e-9
     assert ex2.optimal_ and ex2.lower_bound_ <= ex2.objective_ and ex2.gap_ >= 0 and ex2.stats_['trace']
     assert 'optimal' in ex2.summary() and 'lower bound' in ex2.summary()
-    exp = RuleExtractor(gb, penalty=0.2).fit(Xf, y)
+    exp = RuleExtractor(gb, regularization=0.2).fit(Xf, y)
     assert exp.model_.n_rules >= 1
-    assert RuleExtractor(gb, penalty=1.0).fit(Xf, y).model_.n_rules == 0
+    assert RuleExtractor(gb, regularization=1.0).fit(Xf, y).model_.n_rules == 0
 
 
 def test_unfitted_ensemble_is_fitted_and_time_limit():
@@ -242,12 +242,12 @@ def test_unfitted_ensemble_is_fitted_and_time_limit():
     ex = RuleExtractor(GradientBoostingRegressor(n_estimators=10, max_depth=2, random_state=0), max_rules=3).fit(X, y)
     assert ex.model_.n_rules <= 3 and hasattr(ex.ensemble_, 'estimators_') and not hasattr(ex.ensemble, 'estimators_')
     gb = GradientBoostingRegressor(n_estimators=60, max_depth=3, random_state=0).fit(X, y)
-    ex = RuleExtractor(gb, max_rules=10, solver='exact', gamma=10.0, time_limit=2).fit(X, y)
+    ex = RuleExtractor(gb, max_rules=10, solver='exact', ridge=0.1, time_limit=2).fit(X, y)
     assert ex.fit_time_ < 6 and ex.stats_['budget_used'] <= 10
     # stopped by the limit: the incumbent (a feasible model at least as good as the CBCD start) with an open gap
     assert ex.stats_['oa_status'] == 'time_limit' and not ex.optimal_
     assert 0 <= ex.lower_bound_ < ex.objective_ and ex.gap_ == pytest.approx(ex.objective_ - ex.lower_bound_)
-    assert ex.objective_ <= RuleExtractor(gb, max_rules=10, gamma=10.0).fit(X, y).objective_ + 1e-9
+    assert ex.objective_ <= RuleExtractor(gb, max_rules=10, ridge=0.1).fit(X, y).objective_ + 1e-9
     assert is_antichain(ex.table_, ex.nodes_) and 'time_limit' in ex.summary() and 'gap' in ex.summary()
     assert np.isclose(ex.objective_, _ridge_on_support(ex.table_, y - y.mean(), ex.nodes_, ex.gamma_)[2])
 
@@ -267,7 +267,7 @@ def test_bad_input():
     with pytest.raises(InputError, match='not fitted'): node_table(GradientBoostingRegressor(), X)
     with pytest.raises(InputError, match="unsupported"): node_table(object(), X)
     with pytest.raises(ParameterError): RuleExtractor(gb, max_rules=2, solver='milp').fit(X, y)
-    with pytest.raises(ParameterError): RuleExtractor(gb, max_rules=2, gamma=0).fit(X, y)
+    with pytest.raises(ParameterError): RuleExtractor(gb, max_rules=2, ridge=0).fit(X, y)
     ex = RuleExtractor(gb, max_rules=2).fit(X, y)
     with pytest.raises(InputError, match='expecting 10 features'): ex.predict(X[:, :3])
     with pytest.raises(InputError, match='NaN'): ex.predict(Xn)
@@ -292,7 +292,7 @@ def test_real_budget_constant_y_and_pandas_unfitted():
     ex = RuleExtractor(gb, max_rules=2.5, budget=0.5 + tab.depth).fit(X, y)   # a user cost array takes a real K
     assert ex.stats_['budget_used'] <= 2.5 and ex.model_.n_rules >= 1
     # penalty + exact: OA starts from the penalised CBCD solution, so it is never worse
-    e0 = RuleExtractor(gb, max_rules=6, penalty=0.2, gamma=1.0).fit(X, y)
+    e0 = RuleExtractor(gb, max_rules=6, regularization=0.2, ridge=1.0).fit(X, y)
     e1 = clone(e0).set_params(solver='exact', time_limit=10).fit(X, y)
     assert e1.objective_ <= e0.objective_ + 1e-9 and e1.stats_['budget_used'] <= 6
     # constant y: nothing to explain, the empty model predicting the constant (also with an unfitted ensemble)
@@ -357,7 +357,7 @@ def test_gamma_cv_prefers_shrinkage_on_noise():
     yt = rng.normal(size=400)
     gb = GradientBoostingRegressor(n_estimators=50, max_depth=4, random_state=0).fit(X, y)
     e_cv = RuleExtractor(gb, max_rules=20).fit(X, y)
-    e_10 = RuleExtractor(gb, max_rules=20, gamma=10.0).fit(X, y)
+    e_10 = RuleExtractor(gb, max_rules=20, ridge=0.1).fit(X, y)
     assert e_cv.gamma_rel_ <= 0.1 and e_cv.gamma_rel_ == min(e_cv.cv_results_, key=e_cv.cv_results_.get)
     mse = lambda e: np.mean((yt - e.predict(Xt)) ** 2)
     assert mse(e_cv) < mse(e_10)
@@ -376,7 +376,7 @@ def test_gamma_cv_keeps_weak_ridge_without_noise():
 def test_leaves_only():
     X, y = make_friedman1(300, random_state=1)
     gb = GradientBoostingRegressor(n_estimators=20, max_depth=3, random_state=0).fit(X, y)
-    e = RuleExtractor(gb, max_rules=8, leaves_only=True, gamma=1.0).fit(X, y)
+    e = RuleExtractor(gb, max_rules=8, leaves_only=True, ridge=1.0).fit(X, y)
     assert e.model_.n_rules <= 8 and e.table_.is_leaf[e.nodes_].all()
     assert (e.table_.depth[e.nodes_] == 3).all()
 
@@ -394,8 +394,8 @@ _EXPECTED_CHECKS = {'RandomForestRegressor': {
 @parametrize_with_checks([RuleExtractor(DecisionTreeRegressor(max_depth=3, random_state=0)),
                           RuleExtractor(GradientBoostingRegressor(n_estimators=5, max_depth=2, random_state=0),
                                         max_rules=4, n_lambdas=20),
-                          RuleExtractor(RandomForestRegressor(n_estimators=5, max_depth=3, random_state=0), penalty=0.1,
-                                        budget='depth')],
+                          RuleExtractor(RandomForestRegressor(n_estimators=5, max_depth=3, random_state=0),
+                                        regularization=0.1, budget='depth')],
                          expected_failed_checks=lambda est: _EXPECTED_CHECKS.get(type(est.ensemble).__name__, {}))
 def test_sklearn_estimator_checks(estimator, check):
     """Every check passes but one, listed with its reason. The inner ensembles get a `random_state`: scikit-learn's
@@ -415,7 +415,7 @@ def test_exact_solver_after_another_highs_model():
     h.run()
     X, y = make_friedman1(200, random_state=1)
     gb = GradientBoostingRegressor(n_estimators=4, max_depth=2, random_state=0).fit(X, y)
-    ex = RuleExtractor(gb, max_rules=2, solver='exact', gamma=0.3).fit(X, y)
+    ex = RuleExtractor(gb, max_rules=2, solver='exact', ridge=1 / 0.3).fit(X, y)
     assert ex.optimal_ and ex.stats_['oa_iterations'] < 100
 
 
@@ -445,19 +445,19 @@ def _assert_same_fit(e1, e2, X):
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-@pytest.mark.parametrize("params", [dict(solver='cbcd', max_rules=4), dict(solver='cbcd', penalty=0.05),
+@pytest.mark.parametrize("params", [dict(solver='cbcd', max_rules=4), dict(solver='cbcd', regularization=0.05),
                                     dict(solver='exact', max_rules=3, time_limit=30)])
 def test_sample_weight_integer_equals_repeated_rows(seed, params):
     "Integer weights (zeros included) == the rows repeated that many times, at a fixed gamma, path and exact solver."
     X, y, gb, w = _weighted_data(seed)
     Xr, yr = _repeat(X, y, w, seed)
-    e_w = RuleExtractor(gb, gamma=0.5, **params).fit(X, y, sample_weight=w)
-    e_r = RuleExtractor(gb, gamma=0.5, **params).fit(Xr, yr)
+    e_w = RuleExtractor(gb, ridge=2.0, **params).fit(X, y, sample_weight=w)
+    e_r = RuleExtractor(gb, ridge=2.0, **params).fit(Xr, yr)
     _assert_same_fit(e_w, e_r, X)
     assert e_w.model_.n_rules >= 1
     if params['solver'] == 'exact': assert e_w.optimal_ and e_r.optimal_
     # and the weights matter: the unweighted fit is a different model
-    e_u = RuleExtractor(gb, gamma=0.5, **params).fit(X, y)
+    e_u = RuleExtractor(gb, ridge=2.0, **params).fit(X, y)
     assert not np.isclose(e_u.y_mean_, e_w.y_mean_)
 
 
@@ -467,21 +467,21 @@ def test_sample_weight_cv_score_is_weighted():
     g = np.arange(len(y)) % 3
     Xr, yr, gr = _repeat(X, y, w, 3, g)
     split = lambda grp: [(np.flatnonzero(grp != k), np.flatnonzero(grp == k)) for k in range(3)]
-    e_w = RuleExtractor(gb, max_rules=4, gamma=[0.01, 1.0, 10.0], cv=split(g)).fit(X, y, sample_weight=w)
-    e_r = RuleExtractor(gb, max_rules=4, gamma=[0.01, 1.0, 10.0], cv=split(gr)).fit(Xr, yr)
+    e_w = RuleExtractor(gb, max_rules=4, ridge=[100.0, 1.0, 0.1], cv=split(g)).fit(X, y, sample_weight=w)
+    e_r = RuleExtractor(gb, max_rules=4, ridge=[100.0, 1.0, 0.1], cv=split(gr)).fit(Xr, yr)
     assert sorted(e_w.cv_results_) == sorted(e_r.cv_results_) == [0.01, 1.0, 10.0]
     for k in e_w.cv_results_: assert e_w.cv_results_[k] == pytest.approx(e_r.cv_results_[k], rel=1e-8)
     assert e_w.gamma_rel_ == e_r.gamma_rel_
     _assert_same_fit(e_w, e_r, X)
 
 
-@pytest.mark.parametrize("gamma", [0.5, 'cv'])
+@pytest.mark.parametrize("ridge", [2.0, 'cv'])
 @pytest.mark.parametrize("solver", ['cbcd', 'exact'])
-def test_sample_weight_zero_equals_dropping_rows(gamma, solver):
+def test_sample_weight_zero_equals_dropping_rows(ridge, solver):
     "Zero weights remove their rows, also from the CV folds (the folds are drawn over the rows with positive weight)."
     X, y, gb, _ = _weighted_data(4)
     keep = np.random.default_rng(4).uniform(size=len(y)) > 0.3
-    params = dict(max_rules=3, gamma=gamma, solver=solver, time_limit=30)
+    params = dict(max_rules=3, ridge=ridge, solver=solver, time_limit=30)
     e_z = RuleExtractor(gb, **params).fit(X, y, sample_weight=keep.astype(float))
     e_d = RuleExtractor(gb, **params).fit(X[keep], y[keep])
     _assert_same_fit(e_z, e_d, X)
@@ -495,7 +495,7 @@ def test_sample_weight_zero_equals_dropping_rows(gamma, solver):
 
 def test_sample_weight_bad_input():
     X, y, gb, _ = _weighted_data(0, n=40)
-    ex = RuleExtractor(gb, max_rules=2, gamma=1.0)
+    ex = RuleExtractor(gb, max_rules=2, ridge=1.0)
     bad = {'negative': np.r_[-1.0, np.ones(39)], 'NaN': np.r_[np.nan, np.ones(39)], 'entries': np.ones(39),
            'zero': np.zeros(40)}
     for msg, sw in bad.items():
@@ -512,16 +512,16 @@ class _NoWeightTree(DecisionTreeRegressor):
 def test_sample_weight_passed_to_unfitted_ensemble():
     X, y, _, w = _weighted_data(5, zeros=False)
     gb = GradientBoostingRegressor(n_estimators=5, max_depth=2, random_state=0)
-    ex = RuleExtractor(gb, max_rules=3, gamma=1.0).fit(X, y, sample_weight=w)
+    ex = RuleExtractor(gb, max_rules=3, ridge=1.0).fit(X, y, sample_weight=w)
     ref = clone(gb).fit(X, y, sample_weight=w)
     np.testing.assert_array_equal(ex.ensemble_.predict(X), ref.predict(X))
     assert not np.array_equal(ex.ensemble_.predict(X), clone(gb).fit(X, y).predict(X))
     # the extraction then sees the same weights: as if the weighted ensemble had been passed in fitted
-    _assert_same_fit(ex, RuleExtractor(ref, max_rules=3, gamma=1.0).fit(X, y, sample_weight=w), X)
+    _assert_same_fit(ex, RuleExtractor(ref, max_rules=3, ridge=1.0).fit(X, y, sample_weight=w), X)
     nw = _NoWeightTree(max_depth=2, random_state=0)
-    assert RuleExtractor(nw, max_rules=2, gamma=1.0).fit(X, y).model_.n_rules >= 1   # no weights: fine
+    assert RuleExtractor(nw, max_rules=2, ridge=1.0).fit(X, y).model_.n_rules >= 1   # no weights: fine
     with pytest.raises(InputError, match='sample_weight'):
-        RuleExtractor(nw, max_rules=2, gamma=1.0).fit(X, y, sample_weight=w)
+        RuleExtractor(nw, max_rules=2, ridge=1.0).fit(X, y, sample_weight=w)
 
 
 # ---------------------------------------------------------- branch-and-bound exact solver vs brute force (issue 23)
@@ -587,7 +587,7 @@ def test_exact_solve_bound_below_optimum(seed, K, g_rel, share):
 def test_estimator_exact_certifies_small_ensemble():
     X, y = make_friedman1(50, random_state=3)
     gb = GradientBoostingRegressor(n_estimators=3, max_depth=3, random_state=0).fit(X, y)
-    ex = RuleExtractor(gb, max_rules=3, solver='exact', gamma=10.0).fit(X, y)
+    ex = RuleExtractor(gb, max_rules=3, solver='exact', ridge=0.1).fit(X, y)
     assert ex.optimal_ and ex.stats_['exact_method'] in ('enum', 'enum+bnb')
     prob = ExtractionProblem(ex.table_, y - y.mean(), ex.gamma_, ex.table_.attribute('rules'))
     assert np.isclose(ex.objective_, brute_budget(prob, 3)[0], rtol=1e-8)
