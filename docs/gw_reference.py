@@ -187,16 +187,24 @@ def write_pages(src: Path) -> list:
 # ------------------------------------------------------------------------------------------------ docments
 def _comments_of_signature(src: str) -> dict:
     """{param: comment} from a `def`'s signature: nbdev's docments (a comment after the parameter), and comment-only
-    lines right under it continue it. The comment after the closing `)` / `->` belongs to the return value, unless
-    that line also holds a parameter (`def predict(self, X) -> T: # the data`): then it is the parameter's (but
-    never `self`'s or `cls`'s: `def count(self) -> int: # the number` describes the return value)."""
-    res, cur, depth, started, after_arrow, cur_line = {}, None, 0, False, False, None
-    expect_name = False
+    lines right under it continue it; a comment on a line of several parameters (`w, mean, ss, # per-class ...`)
+    describes each of them. The comment after the closing `)` / `->` belongs to the return value, unless that line
+    also holds a parameter (`def predict(self, X) -> T: # the data`): then it is the parameter's (but never
+    `self`'s or `cls`'s: `def count(self) -> int: # the number` describes the return value)."""
+    res, cur, depth, started, after_arrow = {}, None, 0, False, False
+    expect_name, seen_def, on_line = False, False, {}
+
+    def add(line: int, text: str):
+        names = [n for n in on_line.get(line, []) if n not in ('self', 'cls')]
+        keys = names or (['return'] if after_arrow else [cur] if cur else [])
+        for k in keys: res[k] = (res.get(k, '') + ' ' + text[1:].strip()).strip()
+
     try: toks = list(tokenize.generate_tokens(io.StringIO(src).readline))
     except (tokenize.TokenError, IndentationError, SyntaxError): return res
     for t in toks:
-        if not started:
-            if t.type == tokenize.OP and t.string == '(':
+        if not started:  # the `def`'s parenthesis, not a decorator's (`@njit(cache=True)`)
+            if t.type == tokenize.NAME and t.string == 'def': seen_def = True
+            elif seen_def and t.type == tokenize.OP and t.string == '(':
                 started, depth, expect_name = True, 1, True
             continue
         if t.type == tokenize.OP:
@@ -206,19 +214,16 @@ def _comments_of_signature(src: str) -> dict:
             elif t.string == ',' and depth == 1: expect_name = True
             elif t.string == '->' and depth == 0: after_arrow = True
             elif t.string == ':' and depth == 0:  # end of the signature; a comment on this line still counts
-                end_line = t.start[0]
                 for u in toks:
-                    if u.type == tokenize.COMMENT and u.start[0] == end_line and u.start > t.start:
-                        key = 'return' if after_arrow and (end_line != cur_line or cur in ('self', 'cls')) else cur
-                        if key: res[key] = (res.get(key, '') + ' ' + u.string[1:].strip()).strip()
+                    if u.type == tokenize.COMMENT and u.start[0] == t.start[0] and u.start > t.start:
+                        add(u.start[0], u.string)
                 break
             continue
         if t.type == tokenize.NAME and depth == 1 and expect_name:
-            cur, expect_name, cur_line = t.string, False, t.start[0]
+            cur, expect_name = t.string, False
+            on_line.setdefault(t.start[0], []).append(cur)
             continue
-        if t.type == tokenize.COMMENT and cur:
-            key = 'return' if after_arrow and (t.start[0] != cur_line or cur in ('self', 'cls')) else cur
-            res[key] = (res.get(key, '') + ' ' + t.string[1:].strip()).strip()
+        if t.type == tokenize.COMMENT and cur: add(t.start[0], t.string)
     return res
 
 

@@ -19,7 +19,8 @@ __all__ = ['PACKAGE_DIR', 'NOTICE_AFTER', 'source_digest', 'install_locators', '
 # %% ../nbs/07_compiling.ipynb #544306cf
 PACKAGE_DIR = Path(__file__).resolve().parent if '__file__' in globals() else None   # None in a notebook session
 
-def source_digest(folder:Path|None=PACKAGE_DIR) -> str:
+def source_digest(folder:Path|None=PACKAGE_DIR, # the package's folder
+                 ) -> str: # 64 hexadecimal digits
     """Digest of every `.py` file under `folder` (names and contents, in sorted order) and of numba's version.
 
     ```python
@@ -121,7 +122,8 @@ class _Compilations(event.Listener):
 _LISTENER = _Compilations()
 event.register('numba:compile', _LISTENER)
 
-def compile_seconds(this_thread:bool=False) -> float:
+def compile_seconds(this_thread:bool=False, # count only the calling thread's compilations
+                   ) -> float: # seconds spent compiling so far
     """Seconds this process (or only the calling thread) has spent compiling numba kernels so far.
 
     ```python
@@ -182,7 +184,9 @@ def compiling(what:str, # what is being fitted, for the notice (e.g. 'OSDTClassi
 
 # %% ../nbs/07_compiling.ipynb #7cc1ba4c
 @njit(cache=True)
-def argsort_stable(a, n):
+def argsort_stable(a, # a 1-D array
+                   n, # sort its first n entries
+                  ):
     """Indices of `a[:n]` in ascending order of value, ties by index (as `np.argsort(a[:n], kind='mergesort')`).
 
     ```python

@@ -18,7 +18,9 @@ __all__ = ['prefix_sums', 'cluster_cost', 'fill_row_quadratic', 'fill_row_dc', '
 
 # %% ../nbs/12_kmeans1d.ipynb #716e3799
 @njit(cache=True)
-def prefix_sums(x, w):
+def prefix_sums(x, # the points, sorted ascending
+                w, # their weights
+               ):
     """Prefix sums `W, S, Q` (length n+1) of `w`, `w*(x-c)` and `w*(x-c)**2`, with `c` the middle value of sorted `x`.
 
     ```python
@@ -40,7 +42,12 @@ def prefix_sums(x, w):
     return W, S, Q
 
 @njit(cache=True, inline='always')   # small and called in the inner loops: inlined (and compiled once per caller)
-def cluster_cost(W, S, Q, j, i):
+def cluster_cost(W, # prefix sums of the weights (`prefix_sums`)
+                 S, # prefix sums of w*(x-c)
+                 Q, # prefix sums of w*(x-c)**2
+                 j, # first point of the cluster
+                 i, # last point of the cluster (inclusive)
+                ):
     """Weighted sum of squares of the sorted points `j..i` (inclusive, 0-based) about their weighted mean, clamped at 0.
 
     ```python
@@ -58,7 +65,14 @@ def cluster_cost(W, S, Q, j, i):
 
 # %% ../nbs/12_kmeans1d.ipynb #5b4569e7
 @njit(cache=True)
-def fill_row_quadratic(prev, cur, arg, q, W, S, Q):
+def fill_row_quadratic(prev, # DP row q-1: best cost of q clusters of points 0..i, per i
+                       cur, # DP row q, filled here
+                       arg, # per i, the first point of the last cluster, filled here
+                       q, # the row: q+1 clusters
+                       W, # prefix sums of the weights (`prefix_sums`)
+                       S, # prefix sums of w*(x-c)
+                       Q, # prefix sums of w*(x-c)**2
+                      ):
     """Fill DP row `q` (q+1 clusters) into `cur`/`arg` from row `q-1` in `prev` by trying every split: O(n^2).
 
     ```python
@@ -86,7 +100,14 @@ def fill_row_quadratic(prev, cur, arg, q, W, S, Q):
 
 # %% ../nbs/12_kmeans1d.ipynb #0e9d05c3
 @njit(cache=True)
-def fill_row_dc(prev, cur, arg, q, W, S, Q):
+def fill_row_dc(prev, # DP row q-1: best cost of q clusters of points 0..i, per i
+                cur, # DP row q, filled here
+                arg, # per i, the first point of the last cluster, filled here
+                q, # the row: q+1 clusters
+                W, # prefix sums of the weights (`prefix_sums`)
+                S, # prefix sums of w*(x-c)
+                Q, # prefix sums of w*(x-c)**2
+               ):
     """Fill DP row `q` (q+1 clusters) into `cur`/`arg` from row `q-1` in `prev` by divide and conquer: O(n log n).
 
     ```python
@@ -143,7 +164,10 @@ def fill_row_dc(prev, cur, arg, q, W, S, Q):
 
 # %% ../nbs/12_kmeans1d.ipynb #d70d644c
 @njit(cache=True)
-def kmeans1d_nb(x, w, k):
+def kmeans1d_nb(x, # the points, sorted ascending
+                w, # their weights
+                k, # the number of clusters
+               ):
     """Optimal weighted k-means of sorted `x` into exactly `k` (1 <= k <= n) clusters: `(cost, labels)`, labels in
     0..k-1.
 
@@ -228,7 +252,11 @@ def kmeans1d(x, # 1-D data, any order
 
 # %% ../nbs/12_kmeans1d.ipynb #619b5c35
 @njit(cache=True)
-def kmeans1d_costs_nb(x, w, k_max, quadratic=False):
+def kmeans1d_costs_nb(x, # the points, sorted ascending
+                      w, # their weights
+                      k_max, # the largest number of clusters
+                      quadratic=False, # fill the rows in O(n^2) (else divide and conquer)
+                     ):
     """Optimal weighted k-means costs of sorted `x` for 1..k_max clusters (k_max <= n); two rows of memory.
 
     ```python
@@ -271,7 +299,11 @@ def kmeans1d_costs(x_sorted, # 1-D data sorted ascending
 
 # %% ../nbs/12_kmeans1d.ipynb #714c3151
 @njit(cache=True)
-def kmeans_penalized_nb(x, w, lam, c_max=0):
+def kmeans_penalized_nb(x, # the points, sorted ascending
+                        w, # their weights
+                        lam, # price of a cluster
+                        c_max=0, # the most clusters (<= 0: no limit)
+                       ):
     """min over 1 <= C <= min(n, c_max) of WkM(C) + lam*C for sorted `x` (c_max <= 0: no limit); returns `(value, C)`.
 
     ```python
@@ -320,7 +352,11 @@ def kmeans_penalized(x_sorted, # 1-D data sorted ascending
 
 # %% ../nbs/12_kmeans1d.ipynb #5d223a0b
 @njit(cache=True)
-def class_correction_nb(w, mean, ss, centred=True):
+def class_correction_nb(w, # per-class total weight
+                        mean, # per-class weighted mean
+                        ss, # per-class weighted sum of squares
+                        centred=True, # `ss` is about the class mean (else raw)
+                       ):
     """Sum of within-class losses from per-class weight, weighted mean and (centred or raw) weighted sum of squares.
 
     ```python
@@ -335,7 +371,13 @@ def class_correction_nb(w, mean, ss, centred=True):
     return tot
 
 @njit(cache=True)
-def kmeans_eq_bound_nb(w, mean, ss, lam, c_max=0, centred=True):
+def kmeans_eq_bound_nb(w, # per-class total weight
+                       mean, # per-class weighted mean, sorted ascending
+                       ss, # per-class weighted sum of squares
+                       lam, # price of a leaf
+                       c_max=0, # the most leaves (<= 0: no limit)
+                       centred=True, # `ss` is about the class mean (else raw)
+                      ):
     """OSRT k-means bound min_C CKM(C) + lam*C on classes sorted by mean: `(bound, C*, correction)`.
 
     ```python
@@ -359,7 +401,8 @@ def _check_classes(w, mean, ss):
 def class_correction(w, # per-class total weight (> 0)
                      mean, # per-class weighted mean, sorted ascending
                      ss, # per-class weighted sum of squares: centred about the class mean, or raw if `centred=False`
-                     centred:bool=True):
+                     centred:bool=True, # `ss` is about the class mean (else raw)
+                    ):
     """Constant CKM(C) - WkM(C) of Thm 3.6: the summed within-class (equivalence-point) losses.
 
     ```python
@@ -373,7 +416,8 @@ def class_correction(w, # per-class total weight (> 0)
 def constrained_kmeans_costs(w, mean, ss, # per-class weight, sorted weighted mean, sum of squares
                                           # (see `class_correction`)
                              k_max:int|None=None, # largest number of clusters, <= number of classes (default: all)
-                             centred:bool=True):
+                             centred:bool=True, # `ss` is about the class mean (else raw)
+                            ):
     """Constrained k-means costs CKM(1..k_max) = weighted k-means on class means + correction (Thm 3.6).
 
     ```python
@@ -388,7 +432,8 @@ def constrained_kmeans_costs(w, mean, ss, # per-class weight, sorted weighted me
 def kmeans_eq_bound(w, mean, ss, # per-class weight, sorted weighted mean, sum of squares (see `class_correction`)
                     lam:float, # price of one leaf, >= 0, in the units of the squared loss
                     c_max:int|None=None, # optional leaf limit, e.g. 2**depth for a depth-limited subtree
-                    centred:bool=True):
+                    centred:bool=True, # `ss` is about the class mean (else raw)
+                   ):
     """OSRT k-means equivalent-points lower bound `(min_C CKM(C) + lam*C, C*)`; `C* == 1` means a leaf is optimal.
 
     ```python

@@ -47,7 +47,8 @@ def exhaustive_tree(X, # (n, m) array of 0/1 features
 
     return best(frozenset(range(n)), m + 1 if max_depth is None else max_depth)
 
-def n_leaves(tree) -> int:
+def n_leaves(tree, # an oracle tree: ('leaf', rows) or ('split', j, left, right)
+            ) -> int:
     """Number of leaves of an oracle tree.
 
     ```python
@@ -57,7 +58,13 @@ def n_leaves(tree) -> int:
     ```"""
     return 1 if tree[0] == 'leaf' else n_leaves(tree[2]) + n_leaves(tree[3])
 
-def oracle_predict(tree, X, y, sample_weight=None, task:str='classification', metric:str='l2'):
+def oracle_predict(tree, # an oracle tree, as `exhaustive_tree` returns
+                   X, # (n, m) 0/1 rows to predict
+                   y, # the training targets, indexed by the row numbers in the leaves
+                   sample_weight=None, # the training rows' weights (None: all 1)
+                   task:str='classification', # 'classification' or 'regression'
+                   metric:str='l2', # regression loss: 'l2' (mean) or 'l1' (median)
+                  ):
     """Predictions of an oracle tree on rows `X`: each leaf predicts the best constant for the training rows it holds
     (majority class, weighted mean, or weighted median), computed here from `y`.
 
@@ -162,7 +169,8 @@ def brute_rashomon(X, # (n, m) 0/1 features
                    threshold:float, # keep the trees of objective <= threshold (+1e-9)
                    max_depth:int|None=None, # splits allowed on any path (None: any, then lam > 0)
                    sample_weight=None, # non-negative weights (rows of weight 0 are dropped)
-                   task:str='classification', metric:str='l2', # as `brute_classification` / `brute_regression`
+                   task:str='classification', # 'classification' or 'regression'
+                   metric:str='l2', # regression loss: 'l2' or 'l1'
                    min_leaf:int=1): # rows every leaf holds
     """Every tree with objective <= threshold, listed: `[(objective, preorder), ...]` sorted by objective.
 

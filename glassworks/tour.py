@@ -19,7 +19,7 @@ FOUNDATION_STOPS = ('binarize',)   # stops that show a foundation rather than a 
 STOP_FILES = {}                    # stop -> (files it always writes, drawings it writes unless --no-draw)
 
 def tour_stop(name:str, # a method of `glassworks.registry.METHODS`, or a foundation ('binarize')
-              title:str,
+              title:str, # the stop's heading in the tour's output
               files:tuple=(), # the files it writes ('x.svg': a graphviz drawing, 'x.gv' where `dot` is missing)
               drawings:tuple=()): # the files it writes only when drawing
     """Register a tour stop: a function `f(out:Path, draw:bool, say)` that prints models and writes figures into `out`.

@@ -27,7 +27,8 @@ __all__ = ['POLICIES', 'GREEDY_CELLS', 'BOUND_DEFAULTS', 'max_leaves_apriori', '
            'ensure_compiled', 'LeafSetResult', 'search_leaf_sets']
 
 # %% ../nbs/11a_treebnb.ipynb #3063f9dd
-def max_leaves_apriori(lam:float) -> int:
+def max_leaves_apriori(lam:float, # price of a leaf
+                      ) -> int:
     """Corrected Cor. C.2: an optimal binary-label tree has at most floor(1/(2*lam)) + 1 leaves.
 
     ```python
@@ -37,7 +38,10 @@ def max_leaves_apriori(lam:float) -> int:
     ```"""
     return math.floor(1 / (2 * lam) + 1e-12) + 1
 
-def max_leaves_incumbent(Rc:float, lam:float, M:int|None=None) -> int:
+def max_leaves_incumbent(Rc:float, # the incumbent's objective R^c
+                         lam:float, # price of a leaf
+                         M:int|None=None, # number of features (None: no 2^M cap)
+                        ) -> int:
     """Thm C.1: an optimal tree has at most floor(R^c / lam) leaves (and at most 2^M).
 
     ```python
@@ -48,7 +52,10 @@ def max_leaves_incumbent(Rc:float, lam:float, M:int|None=None) -> int:
     h = math.floor(Rc / lam + 1e-12)
     return h if M is None or M >= 62 else min(h, 2 ** M)
 
-def max_new_leaves(Rc:float, b:float, lam:float) -> int:
+def max_new_leaves(Rc:float, # the incumbent's objective R^c
+                   b:float, # the descendant's lower bound b(d'_un)
+                   lam:float, # price of a leaf
+                  ) -> int:
     """Corrected Thm C.3: a descendant with b(d'_un) < R^c adds at most ceil((R^c - b)/lam) - 1 leaves.
 
     ```python
@@ -893,7 +900,13 @@ def _leaf(rows, yy, w, W, classes):
     k = 0 if rows.size == 0 else K - 1 - int(np.argmax(counts[::-1]))
     return Leaf(classes[k], n_samples=int(rows.size), counts=counts, loss=float(counts.sum() - counts[k]) / W)
 
-def tree_from_leaves(literals:list, A, yy, w, classes, feature_names) -> Tree:
+def tree_from_leaves(literals:list, # per leaf, its set of (feature, value) pairs
+                     A, # (n, M) 0/1 training rows
+                     yy, # their class codes
+                     w, # their weights
+                     classes, # the class labels of the codes
+                     feature_names, # the columns' names
+                    ) -> Tree:
     """Rebuild a `Tree` from a leaf set: `literals[k]` is a set of `(feature, value)` pairs; leaves refit on (A, y, w).
 
     ```python
@@ -919,7 +932,12 @@ def tree_from_leaves(literals:list, A, yy, w, classes, feature_names) -> Tree:
     root = build([set(l) for l in literals], np.arange(A.shape[0]))
     return Tree(root, list(feature_names), task='classification', classes=list(classes))
 
-def refit_leaves(tree:Tree, A, yy, w, classes) -> Tree:
+def refit_leaves(tree:Tree, # any tree on the columns of `A`
+                 A, # (n, M) 0/1 training rows
+                 yy, # their class codes
+                 w, # their weights
+                 classes, # the class labels of the codes
+                ) -> Tree:
     """The same splits with every leaf relabelled by the weighted majority of the training rows reaching it.
 
     ```python
@@ -939,7 +957,9 @@ def refit_leaves(tree:Tree, A, yy, w, classes) -> Tree:
     return Tree(walk(tree.root, np.arange(A.shape[0])), list(tree.feature_names), task='classification',
                 classes=list(classes), binary_features=tree.binary_features)
 
-def tree_regularized_risk(tree:Tree, lam:float) -> float:
+def tree_regularized_risk(tree:Tree, # a tree whose leaves store their losses
+                          lam:float, # price of a leaf
+                         ) -> float:
     """R = misclassified fraction + lam * leaves, from the leaves' stored losses (no data needed; the DP engine's
     `glassworks.treedp.tree_objective(data, tree, lam)` recomputes it from the data instead).
 
@@ -976,8 +996,16 @@ def _gini_of_splits(A, rows, yy, w, K:int) -> np.ndarray:
         out[lo:lo + step] = g
     return out
 
-def greedy_classification_tree(A, yy, w, lam:float, classes, feature_names, max_depth:int|None=None,
-                               depth_cap:int=8, stop=None) -> Tree:
+def greedy_classification_tree(A, # (n, M) 0/1 training rows
+                               yy, # their class codes
+                               w, # their weights
+                               lam:float, # price of a leaf: a split is kept only if it pays for its leaves
+                               classes, # the class labels of the codes
+                               feature_names, # the columns' names
+                               max_depth:int|None=None, # deepest split allowed (None: `depth_cap`)
+                               depth_cap:int=8, # the depth grown at most in any case
+                               stop=None, # function of no arguments: True stops the growth (a time limit)
+                              ) -> Tree:
     """A CART-like warm start on 0/1 features: grow by weighted Gini, then keep a split only if it pays lam per leaf.
     `stop`: a function of no arguments; once it returns True the nodes not grown yet stay leaves (a time limit).
 
@@ -1014,7 +1042,8 @@ def greedy_classification_tree(A, yy, w, lam:float, classes, feature_names, max_
 BOUND_DEFAULTS = dict(hierarchical=True, lookahead=True, support='loss', incremental=True, accuracy=True,
                       equivalent=True, symmetry=True, leaf_count='corrected', push_prune=True, similar_support=False)
 
-def resolve_bounds(bounds:dict|None=None) -> dict:
+def resolve_bounds(bounds:dict|None=None, # switches to change (None: the defaults)
+                  ) -> dict:
     """The full switch dict: defaults updated by `bounds`; unknown keys and values are refused.
 
     ```python

@@ -26,7 +26,9 @@ __all__ = ['weighted_median', 'unique_rows', 'TreeData', 'SearchResult', 'tree_o
 CLS, L2, L1 = 0, 1, 2
 
 # %% ../nbs/10_treedp.ipynb #46d5a782
-def weighted_median(y, w):
+def weighted_median(y, # the values
+                    w, # their non-negative weights
+                   ):
     """Weighted median (the lower one): the smallest `y` with at least half the total weight at or below it. It
     minimises the weighted absolute error, so it is the leaf value of the `l1` loss.
 
@@ -41,7 +43,8 @@ def weighted_median(y, w):
     c = np.cumsum(w[o])
     return y[o][np.searchsorted(c, 0.5 * c[-1])]
 
-def unique_rows(X):
+def unique_rows(X, # (n, M) array of 0/1
+               ):
     """The distinct rows of a 0/1 matrix in lexicographic order (as `np.unique(X, axis=0)`) and each row's index
     among them. Each row is packed into big-endian 64-bit words (feature 0 the highest bit of word 0), so that
     comparing the words in order compares the rows lexicographically; a `lexsort` of the words then groups equal
@@ -90,7 +93,9 @@ class TreeData:
                  sample_weight=None, # positive weights (default 1)
                  task:str='classification', # or 'regression'
                  metric:str='l2', # regression loss: 'l2' or 'l1'
-                 feature_names=None, classes=None):
+                 feature_names=None, # the columns' names (None: x0, x1, ...)
+                 classes=None, # the class labels of codes 0..K-1 (None: the codes themselves)
+                ):
         check_option(task, 'task', ('classification', 'regression'))
         check_option(metric, 'metric', ('l2', 'l1'))
         X = np.asarray(X)
@@ -1312,7 +1317,13 @@ class SearchResult:
     (2, True)
 
     ```"""
-    def __init__(self, tree, objective, lower_bound, complete, stats):
+    def __init__(self,
+                 tree, # the best tree found (a `Tree`)
+                 objective, # its objective: normalised loss + lam * leaves
+                 lower_bound, # a certified lower bound on the optimal objective
+                 complete, # True when the search finished: the tree is optimal
+                 stats, # the search's counters (a dict)
+                ):
         self.tree, self.objective, self.lower_bound, self.complete, self.stats = (tree, objective, lower_bound,
                                                                                   complete, stats)
     def __repr__(self):
@@ -1324,7 +1335,10 @@ FIRST_ROUND = 2000      # nodes in the first round (at most)
 OPS_PER_SECOND = 1e9    # a rough speed of the kernels' inner loops, to estimate the first round's worst case
 
 # %% ../nbs/10_treedp.ipynb #a576ef72
-def tree_objective(data:TreeData, tree:Tree, lam:float) -> float:
+def tree_objective(data:TreeData, # the training data
+                   tree:Tree, # any tree on its features
+                   lam:float, # price of a leaf
+                  ) -> float: # normalised loss + lam * leaves
     """Objective (normalised loss + lam * leaves) of any `tree` with its own leaf predictions, on the training data.
 
     ```python

@@ -14,7 +14,8 @@ __all__ = ['format_value', 'new_digraph', 'save_graph', 'tree_graphviz', 'plot_r
 
 # %% ../nbs/08_views.ipynb #7e332320
 def format_value(x, # a number (anything else is printed with `str`)
-                 precision:int=3) -> str:
+                 precision:int=3, # significant digits
+                ) -> str:
     """A number for people: integral values as ints, others with `precision` digits (see above); scientific below
     1e-4 and from 1e15.
 
@@ -71,7 +72,8 @@ def save_graph(graph, # a `graphviz.Digraph`
 def tree_graphviz(table, # the ensemble's `glassworks.extract.NodeTable`
                   nodes, # selected node ids (of any trees)
                   tree:int, # which tree to draw
-                  precision:int=3):
+                  precision:int=3, # significant digits of the thresholds
+                 ):
     """A `graphviz.Digraph` of tree `tree` pruned to the root paths of the selected `nodes` (filled); siblings that
     were cut off are grey stubs.
 
@@ -107,7 +109,12 @@ def tree_graphviz(table, # the ensemble's `glassworks.extract.NodeTable`
 def _r2(y, f): return 1 - np.sum((y - f) ** 2) / np.sum((y - np.mean(y)) ** 2)
 
 def plot_rule_path(path, # a `glassworks.extract.RulePath`
-                   X=None, y=None, X_test=None, y_test=None, ax=None):
+                   X=None, # training rows (with `y`: their R^2 is drawn)
+                   y=None, # their targets
+                   X_test=None, # held-out rows (with `y_test`: their R^2 is drawn)
+                   y_test=None, # their targets
+                   ax=None, # matplotlib Axes to draw on (None: a new figure)
+                  ):
     """R^2 against the number of rules along a path (training rows and/or held-out rows).
 
     ```python
@@ -131,7 +138,9 @@ def plot_rule_path(path, # a `glassworks.extract.RulePath`
     ax.legend(fontsize=8)
     return ax
 
-def plot_rule_depths(models:dict, ax=None):
+def plot_rule_depths(models:dict, # {name: `RuleEnsemble`}
+                     ax=None, # matplotlib Axes to draw on (None: a new figure)
+                    ):
     """Histogram of rule lengths (conditions after merging) for each named `RuleEnsemble`.
 
     ```python
@@ -155,7 +164,8 @@ def plot_rule_depths(models:dict, ax=None):
 
 # %% ../nbs/08_views.ipynb #6a0e3f7e
 def k_slider(path, # a `glassworks.extract.RulePath`
-              max_K:int=25):
+              max_K:int=25, # the slider's largest number of rules
+             ):
     """An ipywidgets slider over K showing the best path model within the budget.
 
     ```python
@@ -183,7 +193,9 @@ def k_slider(path, # a `glassworks.extract.RulePath`
     return box
 
 # %% ../nbs/08_views.ipynb #ffb43f8b
-def plot_hierscale_path(model, axes=None):
+def plot_hierscale_path(model, # a fitted `HierScaleRegressor` or a `HierScalePath`
+                        axes=None, # three matplotlib Axes to draw on (None: a new figure)
+                       ):
     """Coefficient paths (mains, interactions), support size and validation error against lambda1, of a fitted
     `HierScaleRegressor` or a `HierScalePath`; returns the three axes.
 
@@ -247,7 +259,8 @@ def plot_hierscale_path(model, axes=None):
     return axes
 
 # %% ../nbs/08_views.ipynb #5677d8f4
-def path_slider(model):
+def path_slider(model, # a fitted `HierScaleRegressor` or a `HierScalePath`
+               ):
     """An ipywidgets slider walking the path and printing the selected model; prints the chosen model without Jupyter.
 
     ```python

@@ -172,6 +172,11 @@ def test_rules_of_the_walk():
     assert R._comments_of_signature(src) == {'a': 'the a', 'b': 'the b'}
     src = 'def f(a, # the a\n     ) -> int: # the result\n    return 1\n'
     assert R._comments_of_signature(src) == {'a': 'the a', 'return': 'the result'}
+    src = '@njit(cache=True)\ndef f(a, # the a\n      b): # the b\n    return 1\n'  # a decorator's parenthesis
+    assert R._comments_of_signature(src) == {'a': 'the a', 'b': 'the b'}
+    assert R._comments_of_signature('def count(self) -> int: # how many\n    return 1\n') == {'return': 'how many'}
+    src = 'def f(w, mean, # per class\n      k): # how many\n    return 1\n'  # one comment, two parameters
+    assert R._comments_of_signature(src) == {'w': 'per class', 'mean': 'per class', 'k': 'how many'}
 
 
 @pytest.mark.parametrize('name', ['OSDTClassifier.fit'])
