@@ -23,7 +23,8 @@ _ONE = np.uint64(1)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 @njit(cache=True)
-def n_words(n):
+def n_words(n, # number of samples (bits)
+           ):
     """Number of `uint64` words needed for a bitset of `n` samples.
 
     ```python
@@ -34,7 +35,8 @@ def n_words(n):
     return (n + 63) // 64
 
 @njit(cache=True)
-def tail_mask(n):
+def tail_mask(n, # number of samples (bits)
+             ):
     """Mask of the bits of the last word that stand for real samples (all ones when 64 divides `n`).
 
     ```python
@@ -47,7 +49,9 @@ def tail_mask(n):
     return (_ONE << np.uint64(r)) - _ONE
 
 @njit(cache=True)
-def padding_ok(bits, n):
+def padding_ok(bits, # a bitset (uint64 words)
+               n, # number of samples (bits)
+              ):
     """True if `bits` has `n_words(n)` words and its padding bits beyond `n` are all zero.
 
     ```python
@@ -62,7 +66,8 @@ def padding_ok(bits, n):
 
 # %% ../nbs/02_bitsets.ipynb #db0112f5
 @njit(cache=True)
-def empty(n):
+def empty(n, # number of samples (bits)
+         ):
     """The empty set of `n` samples.
 
     ```python
@@ -73,7 +78,8 @@ def empty(n):
     return np.zeros(n_words(n), dtype=np.uint64)
 
 @njit(cache=True)
-def full(n):
+def full(n, # number of samples (bits)
+        ):
     """All `n` samples, with the padding bits of the last word left at zero.
 
     ```python
@@ -88,7 +94,9 @@ def full(n):
 
 # %% ../nbs/02_bitsets.ipynb #a755b1af
 @njit(cache=True)
-def get_bit(bits, i):
+def get_bit(bits, # a bitset (uint64 words)
+            i, # sample index
+           ):
     """True if sample `i` is in the set (no bounds check).
 
     ```python
@@ -100,7 +108,9 @@ def get_bit(bits, i):
     return ((bits[i >> 6] >> np.uint64(i & 63)) & _ONE) != _ZERO
 
 @njit(cache=True)
-def set_bit(bits, i):
+def set_bit(bits, # a bitset (uint64 words)
+            i, # sample index
+           ):
     """Add sample `i` to the set in place (no bounds check).
 
     ```python
@@ -111,7 +121,9 @@ def set_bit(bits, i):
     bits[i >> 6] |= _ONE << np.uint64(i & 63)
 
 @njit(cache=True)
-def clear_bit(bits, i):
+def clear_bit(bits, # a bitset (uint64 words)
+              i, # sample index
+             ):
     """Remove sample `i` from the set in place (no bounds check).
 
     ```python
@@ -123,7 +135,8 @@ def clear_bit(bits, i):
 
 # %% ../nbs/02_bitsets.ipynb #dbc53297
 @njit(cache=True)
-def from_bool(mask):
+def from_bool(mask, # boolean or 0/1 array, one entry per sample
+             ):
     """Bitset of the positions where the 1-D array `mask` is true (nonzero).
 
     ```python
@@ -138,7 +151,9 @@ def from_bool(mask):
     return out
 
 @njit(cache=True)
-def to_bool(bits, n):
+def to_bool(bits, # a bitset (uint64 words)
+            n, # number of samples (bits)
+           ):
     """Boolean mask of length `n` with `True` at the samples in `bits`.
 
     ```python
@@ -152,7 +167,9 @@ def to_bool(bits, n):
     return out
 
 @njit(cache=True)
-def from_indices(idx, n):
+def from_indices(idx, # sample indices in [0, n)
+                 n, # number of samples (bits)
+                ):
     """Bitset of `n` samples holding the sample indices `idx` (duplicates allowed); IndexError outside `[0, n)`.
 
     ```python
@@ -175,7 +192,8 @@ _H01 = np.uint64(0x0101010101010101)
 _S1, _S2, _S4, _S56 = np.uint64(1), np.uint64(2), np.uint64(4), np.uint64(56)
 
 @njit(cache=True)
-def popcount64(x):
+def popcount64(x, # a 64-bit word
+              ):
     """Number of set bits in one `uint64` word (SWAR, branch-free); returns int64.
 
     ```python
@@ -190,7 +208,8 @@ def popcount64(x):
     return np.int64((x * _H01) >> _S56)
 
 @njit(cache=True)
-def lowest_bit(x):
+def lowest_bit(x, # a 64-bit word
+              ):
     """The lowest set bit of word `x` as a one-bit word (0 if `x` is 0).
 
     ```python
@@ -201,7 +220,8 @@ def lowest_bit(x):
     return x & (~x + _ONE)
 
 @njit(cache=True)
-def trailing_zeros(x):
+def trailing_zeros(x, # a 64-bit word
+                  ):
     """Index of the lowest set bit of word `x` (64 if `x` is 0).
 
     ```python
@@ -213,7 +233,8 @@ def trailing_zeros(x):
 
 # %% ../nbs/02_bitsets.ipynb #46b50a50
 @njit(cache=True)
-def popcount(bits):
+def popcount(bits, # a bitset (uint64 words)
+            ):
     """Number of samples in the set.
 
     ```python
@@ -226,7 +247,9 @@ def popcount(bits):
     return c
 
 @njit(cache=True)
-def pop_member(k, x):
+def pop_member(k, # the word's position in the bitset
+               x, # the word's remaining bits
+              ):
     """One step of the set-bit walk: `(sample index, remaining bits)` for the lowest member of word `k`, whose
     remaining bits are `x` (nonzero).
 
@@ -239,7 +262,9 @@ def pop_member(k, x):
     return k * 64 + trailing_zeros(low), x ^ low
 
 @njit(cache=True)
-def members_into(out, bits):
+def members_into(out, # int64 array with room for every member
+                 bits, # a bitset (uint64 words)
+                ):
     """Write the samples of `bits` into `out[:count]` in increasing order and return `count`; `out` needs room for
     them all. The shared set-bit walk: O(words + members), no allocation.
 
@@ -258,7 +283,8 @@ def members_into(out, bits):
     return t
 
 @njit(cache=True)
-def indices(bits):
+def indices(bits, # a bitset (uint64 words)
+           ):
     """Sorted int64 array of the samples in the set, visiting only set bits.
 
     ```python
@@ -272,7 +298,9 @@ def indices(bits):
 
 # %% ../nbs/02_bitsets.ipynb #4f0e4c04
 @njit(cache=True)
-def copy_into(out, a):
+def copy_into(out, # output bitset (same length)
+              a, # a bitset
+             ):
     """`out = a`, in place; returns `out`. (A kernel copies bitsets with this rather than `out[:] = a`: numba's slice
     assignment checks the shapes and carries a formatted error message, which costs seconds of compile time.)
 
@@ -285,7 +313,10 @@ def copy_into(out, a):
     return out
 
 @njit(cache=True)
-def and_into(out, a, b):
+def and_into(out, # output bitset (same length)
+             a, # a bitset
+             b, # a bitset of the same length
+            ):
     """`out = a & b` (intersection), in place; returns `out`.
 
     ```python
@@ -298,7 +329,10 @@ def and_into(out, a, b):
     return out
 
 @njit(cache=True)
-def andnot_into(out, a, b):
+def andnot_into(out, # output bitset (same length)
+                a, # a bitset
+                b, # a bitset of the same length
+               ):
     """`out = a & ~b` (difference a minus b), in place; returns `out`.
 
     ```python
@@ -311,7 +345,10 @@ def andnot_into(out, a, b):
     return out
 
 @njit(cache=True)
-def or_into(out, a, b):
+def or_into(out, # output bitset (same length)
+            a, # a bitset
+            b, # a bitset of the same length
+           ):
     """`out = a | b` (union), in place; returns `out`.
 
     ```python
@@ -324,7 +361,10 @@ def or_into(out, a, b):
     return out
 
 @njit(cache=True)
-def xor_into(out, a, b):
+def xor_into(out, # output bitset (same length)
+             a, # a bitset
+             b, # a bitset of the same length
+            ):
     """`out = a ^ b` (symmetric difference), in place; returns `out`.
 
     ```python
@@ -337,7 +377,10 @@ def xor_into(out, a, b):
     return out
 
 @njit(cache=True)
-def not_into(out, a, n):
+def not_into(out, # output bitset (same length as `a`)
+             a, # a bitset
+             n, # number of samples (bits): the padding stays 0
+            ):
     """`out` = complement of `a` within `n` samples (padding stays zero), in place; returns `out`.
 
     ```python
@@ -352,7 +395,9 @@ def not_into(out, a, n):
 
 # %% ../nbs/02_bitsets.ipynb #5df1f565
 @njit(cache=True)
-def and_(a, b):
+def and_(a, # a bitset
+         b, # a bitset of the same length
+        ):
     """Intersection `a & b` as a new bitset.
 
     ```python
@@ -363,7 +408,9 @@ def and_(a, b):
     return and_into(np.empty_like(a), a, b)
 
 @njit(cache=True)
-def andnot(a, b):
+def andnot(a, # a bitset
+           b, # a bitset of the same length
+          ):
     """Difference `a & ~b` (samples in `a` but not in `b`) as a new bitset.
 
     ```python
@@ -374,7 +421,9 @@ def andnot(a, b):
     return andnot_into(np.empty_like(a), a, b)
 
 @njit(cache=True)
-def or_(a, b):
+def or_(a, # a bitset
+        b, # a bitset of the same length
+       ):
     """Union `a | b` as a new bitset.
 
     ```python
@@ -385,7 +434,9 @@ def or_(a, b):
     return or_into(np.empty_like(a), a, b)
 
 @njit(cache=True)
-def xor_(a, b):
+def xor_(a, # a bitset
+         b, # a bitset of the same length
+        ):
     """Symmetric difference `a ^ b` as a new bitset.
 
     ```python
@@ -396,7 +447,9 @@ def xor_(a, b):
     return xor_into(np.empty_like(a), a, b)
 
 @njit(cache=True)
-def not_(a, n):
+def not_(a, # a bitset
+         n, # number of samples (bits): the padding stays 0
+        ):
     """Complement of `a` within the `n` samples, padding kept zero.
 
     ```python
@@ -408,7 +461,9 @@ def not_(a, n):
 
 # %% ../nbs/02_bitsets.ipynb #c85456ae
 @njit(cache=True)
-def count_and(a, b):
+def count_and(a, # a bitset
+              b, # a bitset of the same length
+             ):
     """`|a ∩ b|` without building the intersection.
 
     ```python
@@ -421,7 +476,9 @@ def count_and(a, b):
     return c
 
 @njit(cache=True)
-def count_andnot(a, b):
+def count_andnot(a, # a bitset
+                 b, # a bitset of the same length
+                ):
     """`|a \\ b|` without building the difference.
 
     ```python
@@ -434,7 +491,9 @@ def count_andnot(a, b):
     return c
 
 @njit(cache=True)
-def is_subset(a, b):
+def is_subset(a, # a bitset
+              b, # a bitset of the same length
+             ):
     """True if every sample of `a` is in `b`.
 
     ```python
@@ -447,7 +506,9 @@ def is_subset(a, b):
     return True
 
 @njit(cache=True)
-def is_disjoint(a, b):
+def is_disjoint(a, # a bitset
+                b, # a bitset of the same length
+               ):
     """True if `a` and `b` share no sample.
 
     ```python
@@ -460,7 +521,9 @@ def is_disjoint(a, b):
     return True
 
 @njit(cache=True)
-def equal(a, b):
+def equal(a, # a bitset
+          b, # a bitset of the same length
+         ):
     """True if `a` and `b` hold the same samples (same length assumed).
 
     ```python
@@ -473,7 +536,8 @@ def equal(a, b):
     return True
 
 @njit(cache=True)
-def any_(a):
+def any_(a, # a bitset
+        ):
     """True if the set is non-empty.
 
     ```python
@@ -487,7 +551,8 @@ def any_(a):
 
 # %% ../nbs/02_bitsets.ipynb #cec93894
 @njit(cache=True)
-def columns_to_bits(Xbin):
+def columns_to_bits(Xbin, # (n, p) 0/1 matrix
+                   ):
     """`(n, p)` 0/1 matrix → `(p, n_words(n))` uint64 matrix; row `j` is the set of samples with `Xbin[:, j] == 1`.
 
     ```python
@@ -505,7 +570,8 @@ def columns_to_bits(Xbin):
     return out
 
 @njit(cache=True)
-def rows_to_bits(Xbin):
+def rows_to_bits(Xbin, # (n, p) 0/1 matrix
+                ):
     """`(n, p)` 0/1 matrix → `(n, n_words(p))` uint64 matrix; row `i` is the set of features with `Xbin[i, j] == 1`.
 
     ```python
@@ -522,7 +588,9 @@ def rows_to_bits(Xbin):
     return out
 
 @njit(cache=True)
-def classes_to_bits(y_codes, n_classes):
+def classes_to_bits(y_codes, # class code per sample
+                    n_classes, # number of classes
+                   ):
     """Class codes in `[0, n_classes)` → `(n_classes, n_words(n))` matrix; row `c` is the set of samples of class `c`.
 
     ```python
@@ -540,7 +608,11 @@ def classes_to_bits(y_codes, n_classes):
 
 # %% ../nbs/02_bitsets.ipynb #f37cdcaa
 @njit(cache=True)
-def class_counts_into(out, bits, y_codes, w):
+def class_counts_into(out, # float64 array, one entry per class
+                      bits, # a bitset (uint64 words)
+                      y_codes, # class code per sample
+                      w, # weight per sample
+                     ):
     """Weighted class counts of the samples in `bits`, written into float64 `out` (zeroed first); returns `out`.
 
     ```python
@@ -558,7 +630,11 @@ def class_counts_into(out, bits, y_codes, w):
     return out
 
 @njit(cache=True)
-def class_counts(bits, y_codes, w, n_classes):
+def class_counts(bits, # a bitset (uint64 words)
+                 y_codes, # class code per sample
+                 w, # weight per sample
+                 n_classes, # number of classes
+                ):
     """float64 array of `Σ w_i` over the samples `i` in `bits` with `y_codes[i] == c`, for each class `c`.
 
     ```python
@@ -569,7 +645,10 @@ def class_counts(bits, y_codes, w, n_classes):
     return class_counts_into(np.zeros(n_classes, dtype=np.float64), bits, y_codes, w)
 
 @njit(cache=True)
-def target_sums(bits, y, w):
+def target_sums(bits, # a bitset (uint64 words)
+                y, # target per sample
+                w, # weight per sample
+               ):
     """`(Σ w, Σ w·y, Σ w·y²)` over the samples in `bits`, as float64.
 
     ```python
@@ -604,7 +683,8 @@ def _mix64(z):
     return z ^ (z >> _S31)
 
 @njit(cache=True)
-def mix_int(i):
+def mix_int(i, # an integer
+           ):
     """A well-spread 64-bit value of the integer `i` (splitmix64's finaliser of i + the golden-ratio constant), as
     uint64; an order-free set hash sums it over the members.
 
@@ -616,7 +696,8 @@ def mix_int(i):
     return _mix64(np.uint64(i) + _GOLDEN)
 
 @njit(cache=True)
-def hash_bits(bits):
+def hash_bits(bits, # a bitset (uint64 words)
+             ):
     """64-bit hash of a bitset (splitmix64 rounds over its words), as int64; equal sets hash equally.
 
     ```python
@@ -631,7 +712,10 @@ def hash_bits(bits):
 
 # %% ../nbs/02_bitsets.ipynb #a197e4c3
 @njit(cache=True)
-def memo_new(n, capacity=64, extra_words=0):
+def memo_new(n, # number of samples (bits)
+             capacity=64, # keys it holds before it grows
+             extra_words=0, # words per key beyond the bitset's
+            ):
     """Empty memo table for bitsets of `n` samples (plus `extra_words` words per key): `(table, keys)`, the hash table
     of slots and the key matrix, with room for `capacity` keys before either grows.
 
@@ -649,7 +733,8 @@ def memo_new(n, capacity=64, extra_words=0):
     return table, keys
 
 @njit(cache=True)
-def memo_size(table):
+def memo_size(table, # the memo's hash table (from `memo_new`)
+             ):
     """Number of keys stored in a memo table.
 
     ```python
@@ -711,7 +796,10 @@ def _memo_insert_from(table, keys, bits, h):
 
 # %% ../nbs/02_bitsets.ipynb #a30b6766
 @njit(cache=True)
-def memo_find(table, keys, bits):
+def memo_find(table, # the memo's hash table (from `memo_new`)
+              keys, # the memo's key matrix (from `memo_new`)
+              bits, # a bitset (uint64 words)
+             ):
     """Slot of `bits` in the memo table, or -1 if absent (hash hits are verified against the stored key).
 
     ```python
@@ -724,7 +812,10 @@ def memo_find(table, keys, bits):
     return _memo_find_from(table, keys, bits, hash_bits(bits))
 
 @njit(cache=True)
-def memo_insert(table, keys, bits):
+def memo_insert(table, # the memo's hash table (from `memo_new`)
+                keys, # the memo's key matrix (from `memo_new`)
+                bits, # a bitset (uint64 words)
+               ):
     """Find or add `bits`; returns `(table, keys, slot, is_new)`. Both `table` and `keys` may be reallocated: rebind
     them.
 
@@ -739,7 +830,9 @@ def memo_insert(table, keys, bits):
     return _memo_insert_from(table, keys, bits, hash_bits(bits))
 
 # %% ../nbs/02_bitsets.ipynb #6054deb2
-def bitset(x, n:int|None=None) -> np.ndarray:
+def bitset(x, # a boolean/0-1 mask, or sample indices (with `n`)
+           n:int|None=None, # number of samples when `x` holds indices
+          ) -> np.ndarray:
     """Bitset from a boolean/0-1 mask `x` (when `n` is None) or from sample indices `x` in `[0, n)`.
 
     ```python
@@ -759,7 +852,9 @@ def bitset(x, n:int|None=None) -> np.ndarray:
         raise ValueError(f"sample indices must be integers, got dtype {arr.dtype}.")
     return from_indices(arr.astype(np.int64), int(n))
 
-def to_str(bits:np.ndarray, n:int) -> str:
+def to_str(bits:np.ndarray, # a bitset (uint64 words)
+           n:int, # number of samples (bits)
+          ) -> str:
     """The set as a string of 0/1, sample 0 first.
 
     ```python
