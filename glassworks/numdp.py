@@ -27,7 +27,11 @@ TOL = 1e-9                           # comparisons, in the engine's scaled units
 
 # %% ../nbs/15_numdp.ipynb #e5ef171d
 @njit(cache=True)
-def encode(rows, ranks, label, bits):
+def encode(rows, # (p, m) the view's rows in each feature's order (`NumericData.rows` at the root)
+           ranks, # (p, n) each row's rank on each feature
+           label, # class code per row (zeros in regression)
+           bits, # bits of the label in a code
+          ):
     """codes[g, k] = rank << bits | label of the row rows[g, k]: what a sweep of feature g reads, contiguously.
 
     ```python
@@ -60,7 +64,9 @@ class NumericData:
                  sample_weight=None, # positive weights (zero-weight rows removed by the caller); None: 1
                  task:str='classification', # or 'regression'
                  n_classes:int|None=None, # K (default: largest code + 1)
-                 feature_names=None, classes=None):
+                 feature_names=None, # the columns' names (None: x0, x1, ...)
+                 classes=None, # the class labels of codes 0..K-1
+                ):
         X = np.ascontiguousarray(X, dtype=np.float64)
         self.n, self.p = X.shape
         self.task, self.classes = task, classes
@@ -97,7 +103,11 @@ class NumericData:
         self.label, self.K, self.kind, self.bits = np.zeros(self.n, dtype=np.int32), 1, SQUARED, 0
         self.norm = float(np.sum(self.w * self.target ** 2)) or 1.0   # a constant target: nothing to normalise
 
-    def threshold(self, f:int, u_left:int, u_right:int) -> float:
+    def threshold(self,
+                  f:int, # the feature
+                  u_left:int, # a rank of feature f
+                  u_right:int, # a larger rank of feature f
+                 ) -> float:
         "The midpoint between the distinct values of ranks u_left < u_right of feature f (never the right value)."
         a, b = self.values[f][u_left], self.values[f][u_right]
         t = a / 2 + b / 2                  # no overflow near the largest floats
@@ -106,7 +116,8 @@ class NumericData:
     def __repr__(self): return f"NumericData(task={self.task!r}, n={self.n}, p={self.p})"
 
 # %% ../nbs/15_numdp.ipynb #9b844cd9
-def binary_columns(X) -> tuple:
+def binary_columns(X, # (n, p) array
+                  ) -> tuple:
     """One flag per column: does it hold only 0 and 1?
 
     ```python
@@ -125,7 +136,11 @@ def _count_left(rows, fr, u):
     return n
 
 @njit(cache=True)
-def split_view(rows, codes, fr, u):
+def split_view(rows, # (p, m) the view's rows in each feature's order (`NumericData.rows` at the root)
+               codes, # (p, m) their codes (`encode`): rank << bits | label
+               fr, # the split feature's rank per row
+               u, # the split's last rank on the left
+              ):
     """The view's rows with rank <= u on the feature whose ranks are `fr` (left) and the others (right), each in every
     feature's order: (left rows, left codes, right rows, right codes).
 
@@ -161,7 +176,13 @@ def split_view(rows, codes, fr, u):
 
 # %% ../nbs/15_numdp.ipynb #19642640
 @njit(cache=True)
-def leaf_loss(kind, rows, label, target, w, K):
+def leaf_loss(kind, # what the sweeps read: BINARY, CLASSES or SQUARED
+              rows, # (p, m) the view's rows in each feature's order (`NumericData.rows` at the root)
+              label, # class code per row (zeros in regression)
+              target, # scaled regression target per row (zeros in classification)
+              w, # weight per row (mean 1)
+              K, # number of classes
+             ):
     """Loss of one leaf on `rows`: the weight off its majority class, or the squared error about the weighted mean.
 
     ```python
@@ -185,7 +206,11 @@ def leaf_loss(kind, rows, label, target, w, K):
 
 # %% ../nbs/15_numdp.ipynb #78ec11d0
 @njit(cache=True)
-def one_binary(codes, price, min_leaf, order=None):
+def one_binary(codes, # (p, m) their codes (`encode`): rank << bits | label
+               price, # price of a leaf, in the engine's scaled units
+               min_leaf, # fewest rows a leaf holds
+               order=None, # features in the order to try (None: 0, 1, ...)
+              ):
     """Best depth-one tree of a two-class node at unit weights, from its codes: (cost, feature or -1 for a leaf,
     last rank on the left, first rank on the right). Skips and stops by Proposition 3.
 
@@ -233,7 +258,16 @@ def one_binary(codes, price, min_leaf, order=None):
 
 # %% ../nbs/15_numdp.ipynb #da8a8e97
 @njit(cache=True)
-def one_classes(rows, codes, bits, label, w, K, price, min_leaf, order=None):
+def one_classes(rows, # (p, m) the view's rows in each feature's order (`NumericData.rows` at the root)
+                codes, # (p, m) their codes (`encode`): rank << bits | label
+                bits, # bits of the label in a code
+                label, # class code per row (zeros in regression)
+                w, # weight per row (mean 1)
+                K, # number of classes
+                price, # price of a leaf, in the engine's scaled units
+                min_leaf, # fewest rows a leaf holds
+                order=None, # features in the order to try (None: 0, 1, ...)
+               ):
     """Best depth-one tree of a classification node with any number of classes and weights (as `one_binary`).
 
     ```python
@@ -290,7 +324,14 @@ def one_classes(rows, codes, bits, label, w, K, price, min_leaf, order=None):
 
 # %% ../nbs/15_numdp.ipynb #4c1d78de
 @njit(cache=True)
-def one_squared(rows, codes, target, w, price, min_leaf, order=None):
+def one_squared(rows, # (p, m) the view's rows in each feature's order (`NumericData.rows` at the root)
+                codes, # (p, m) their codes (`encode`): rank << bits | label
+                target, # scaled regression target per row (zeros in classification)
+                w, # weight per row (mean 1)
+                price, # price of a leaf, in the engine's scaled units
+                min_leaf, # fewest rows a leaf holds
+                order=None, # features in the order to try (None: 0, 1, ...)
+               ):
     """Best depth-one regression tree under squared loss, from prefix sums of w and w*y (as `one_binary`).
 
     ```python
@@ -338,7 +379,18 @@ def one_squared(rows, codes, target, w, price, min_leaf, order=None):
     return best, bf, bu, bv
 
 @njit(cache=True)
-def depth_one(kind, rows, codes, bits, label, target, w, K, price, min_leaf, order=None):
+def depth_one(kind, # what the sweeps read: BINARY, CLASSES or SQUARED
+              rows, # (p, m) the view's rows in each feature's order (`NumericData.rows` at the root)
+              codes, # (p, m) their codes (`encode`): rank << bits | label
+              bits, # bits of the label in a code
+              label, # class code per row (zeros in regression)
+              target, # scaled regression target per row (zeros in classification)
+              w, # weight per row (mean 1)
+              K, # number of classes
+              price, # price of a leaf, in the engine's scaled units
+              min_leaf, # fewest rows a leaf holds
+              order=None, # features in the order to try (None: 0, 1, ...)
+             ):
     """The depth-one sweep for this kind of node (see `one_binary`, `one_classes`, `one_squared`).
 
     ```python
@@ -353,7 +405,13 @@ def depth_one(kind, rows, codes, bits, label, target, w, K, price, min_leaf, ord
 
 # %% ../nbs/15_numdp.ipynb #359e22f3
 @njit(cache=True)
-def split_points(rows, codes, bits, f, sim, min_leaf):
+def split_points(rows, # (p, m) the view's rows in each feature's order (`NumericData.rows` at the root)
+                 codes, # (p, m) their codes (`encode`): rank << bits | label
+                 bits, # bits of the label in a code
+                 f, # the feature
+                 sim, # per row, what it can move a child's optimum by (its similarity weight, Proposition 2)
+                 min_leaf, # fewest rows a leaf holds
+                ):
     """Split points of feature f in a view that leave min_leaf rows each side: the rank of the last row on the left
     (lastu), of the first on the right (nextu), and the similarity weight on the left (cum).
 
@@ -382,7 +440,16 @@ def split_points(rows, codes, bits, f, sim, min_leaf):
     return lastu[:B], nextu[:B], cum[:B]
 
 @njit(cache=True)
-def child_bounds(lbL, lbR, cum, a, c, j, B, lb0, mono):
+def child_bounds(lbL, # lower bound on the left child, per split point
+                 lbR, # lower bound on the right child, per split point
+                 cum, # similarity weight on the left, per split point
+                 a, # the evaluated split point below (-1: none)
+                 c, # the evaluated split point above (B: none)
+                 j, # the split point
+                 B, # the number of split points
+                 lb0, # a lower bound on any child (its one leaf's price)
+                 mono, # the bounds are monotone (Proposition 1)
+                ):
     """Lower bounds on the children's optima at split point j from the evaluated split points a < j < c (a = -1 or
     c = B: none), by Proposition 2, and Proposition 1 when `mono`; lb0 bounds any child (its one leaf's price).
 
@@ -399,7 +466,18 @@ def child_bounds(lbL, lbR, cum, a, c, j, B, lb0, mono):
     return L, R
 
 @njit(cache=True)
-def shrink(lo, hi, a, c, lbL, lbR, cum, B, lb0, ub, mono):
+def shrink(lo, # first split point of the interval
+           hi, # last split point of the interval
+           a, # the evaluated split point below (-1: none)
+           c, # the evaluated split point above (B: none)
+           lbL, # lower bound on the left child, per split point
+           lbR, # lower bound on the right child, per split point
+           cum, # similarity weight on the left, per split point
+           B, # the number of split points
+           lb0, # a lower bound on any child (its one leaf's price)
+           ub, # an upper bound: a cost that reaches it is of no interest
+           mono, # the bounds are monotone (Proposition 1)
+          ):
     """The interval [lo, hi] of split points between the evaluated a and c, without the ends whose bound reaches
     `ub` (empty: lo > hi). With `mono`, the whole interval goes when lbL[a] + lbR[c] reaches `ub`.
 
@@ -422,7 +500,17 @@ def shrink(lo, hi, a, c, lbL, lbR, cum, B, lb0, ub, mono):
 
 # %% ../nbs/15_numdp.ipynb #cc174b49
 @njit(cache=True)
-def feature_order(kind, rows, codes, bits, label, target, w, K, price, min_leaf):
+def feature_order(kind, # what the sweeps read: BINARY, CLASSES or SQUARED
+                  rows, # (p, m) the view's rows in each feature's order (`NumericData.rows` at the root)
+                  codes, # (p, m) their codes (`encode`): rank << bits | label
+                  bits, # bits of the label in a code
+                  label, # class code per row (zeros in regression)
+                  target, # scaled regression target per row (zeros in classification)
+                  w, # weight per row (mean 1)
+                  K, # number of classes
+                  price, # price of a leaf, in the engine's scaled units
+                  min_leaf, # fewest rows a leaf holds
+                 ):
     """Features by the cost of their best single split, best first: the order the searches try them in.
 
     ```python
@@ -506,8 +594,26 @@ NO_DONOR = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0), np.zeros(
 NO_STOP = np.zeros(1, np.int64)      # a stop flag nobody raises (never written)
 
 @njit(cache=True, nogil=True)
-def depth_two(kind, rows, codes, bits, ranks, label, target, w, sim, K, price, min_leaf, ub, out, donor=NO_DONOR,
-              record=False, donor2=NO_DONOR, shift2=0.0, stop=NO_STOP):
+def depth_two(kind, # what the sweeps read: BINARY, CLASSES or SQUARED
+              rows, # (p, m) the view's rows in each feature's order (`NumericData.rows` at the root)
+              codes, # (p, m) their codes (`encode`): rank << bits | label
+              bits, # bits of the label in a code
+              ranks, # (p, n) each row's rank on each feature
+              label, # class code per row (zeros in regression)
+              target, # scaled regression target per row (zeros in classification)
+              w, # weight per row (mean 1)
+              sim, # per row, what it can move a child's optimum by (its similarity weight, Proposition 2)
+              K, # number of classes
+              price, # price of a leaf, in the engine's scaled units
+              min_leaf, # fewest rows a leaf holds
+              ub, # an upper bound: a cost that reaches it is of no interest
+              out, # int64 array of 11: the tree found and counters
+              donor=NO_DONOR, # record of a subproblem on a subset of these rows (Proposition 5)
+              record=False, # also return this solve's record
+              donor2=NO_DONOR, # record of a subproblem on a superset of these rows
+              shift2=0.0, # what `donor2`'s extra rows weigh
+              stop=NO_STOP, # a flag another thread raises to stop the search
+             ):
     """The best tree of depth <= 2 on the view if it costs less than `ub`, else inf. out[0:3] is the root split
     (f, lastu, nextu; f = -2 for a tree of depth <= 1, whose split is out[3:6]), out[3:6] and out[6:9] the
     children's splits (f = -1: a leaf); out[9] counts the split points evaluated, out[10] those a donor bounded.
@@ -644,7 +750,8 @@ def run_watched(kernel, # a numba function compiled with nogil=True, whose last 
 class _Stop(Exception):
     "Raised inside the recursion when the monitor's limits are reached."
 
-def spec_of_two(out) -> tuple|None:
+def spec_of_two(out, # int64 array of 11: the tree found and counters
+               ) -> tuple|None:
     """`depth_two`'s layout as a nested spec (f, lastu, nextu, left, right), children None or a depth-one spec; a
     leaf is None.
 
@@ -670,7 +777,13 @@ class Search:
     (0.0, 0.0)
 
     ```"""
-    def __init__(self, data:NumericData, price:float, max_depth:int, min_leaf:int=1, monitor=None):
+    def __init__(self,
+                 data:NumericData, # the problem
+                 price:float, # price of a leaf, in the engine's scaled units
+                 max_depth:int, # the deepest split allowed
+                 min_leaf:int=1, # fewest rows a leaf holds
+                 monitor=None, # limits to watch (a `SearchMonitor`), or None
+                ):
         self.data, self.price, self.min_leaf, self.max_depth = data, float(price), int(min_leaf), int(max_depth)
         self.mon = monitor
         self.memo = {}
@@ -689,7 +802,10 @@ class Search:
         span = float(np.ptp(D.target)) if D.n else 0.0
         return D.w * span * span
 
-    def node(self, rows, d:int):
+    def node(self,
+             rows, # (p, m) the view's rows in each feature's order (`NumericData.rows` at the root)
+             d:int, # the depth still allowed below the node
+            ):
         "(memo key, depth that can pay (Proposition 4), leaf cost) of a node."
         D = self.data
         c0 = leaf_loss(D.kind, rows[0], D.label, D.target, D.w, D.K) + self.price
@@ -698,7 +814,15 @@ class Search:
         d = min(d, cap)
         return (np.sort(rows[0]).tobytes(), d), d, c0
 
-    def solve(self, rows, codes, d:int, ub:float, donor=None, donor2=None, shift2=0.0):
+    def solve(self,
+              rows, # (p, m) the view's rows in each feature's order (`NumericData.rows` at the root)
+              codes, # (p, m) their codes (`encode`): rank << bits | label
+              d:int, # the depth still allowed below the node
+              ub:float, # an upper bound: a cost that reaches it is of no interest
+              donor=None, # record of a subproblem on a subset of these rows (Proposition 5)
+              donor2=None, # record of a subproblem on a superset of these rows
+              shift2=0.0, # what `donor2`'s extra rows weigh
+             ):
         """(cost, lower bound) of the subproblem: its optimal cost if below `ub` (else inf), and a lower bound on it.
         A depth-two solve leaves its record in `self.record` (None otherwise), and uses `donor`'s (Proposition 5)."""
         self.record = None
@@ -721,7 +845,11 @@ class Search:
         self.memo[key] = [lb, None, None]
         return np.inf, lb
 
-    def greedy(self, rows, codes, d):
+    def greedy(self,
+               rows, # (p, m) the view's rows in each feature's order (`NumericData.rows` at the root)
+               codes, # (p, m) their codes (`encode`): rank << bits | label
+               d, # the depth still allowed below the node
+              ):
         """(cost, spec) of the tree grown top-down by the best single split at each node (within the depth that
         pays): the first incumbent. spec: None (a leaf) or (f, lastu, nextu, left spec, right spec)."""
         D = self.data
@@ -734,7 +862,11 @@ class Search:
         cr, sr = self.greedy(rr, rc, d - 1)
         return cl + cr, (int(f), int(a), int(b), sl, sr)
 
-    def lookahead(self, rows, codes, d):
+    def lookahead(self,
+                  rows, # (p, m) the view's rows in each feature's order (`NumericData.rows` at the root)
+                  codes, # (p, m) their codes (`encode`): rank << bits | label
+                  d, # the depth still allowed below the node
+                 ):
         """(cost, spec) of the tree grown top-down by the root split of the optimal depth-two tree at each node, the
         last two levels solved exactly (within the depth that pays): `greedy`'s spec layout. Exact subtrees of depth
         two go into the memo, where the search finds them again."""
@@ -860,7 +992,12 @@ class Search:
         if self.root_unstarted: lows.append(2 * self.price)
         self.root_open = lows
 
-    def best_known(self, rows, codes, d, spec=None):
+    def best_known(self,
+                   rows, # (p, m) the view's rows in each feature's order (`NumericData.rows` at the root)
+                   codes, # (p, m) their codes (`encode`): rank << bits | label
+                   d, # the depth still allowed below the node
+                   spec=None, # the start's subtree (`greedy`'s layout), or None
+                  ):
         """(cost, spec) of the best tree known for a node after a limit stopped the search: the optimum if the node
         was solved ('memo'), else the cheapest of its leaf, the best split found there (solved children), and `spec`
         (the start's subtree, `greedy`'s layout) with each of its subtrees replaced by the best known for it."""
@@ -924,7 +1061,9 @@ def _node_of(self:Search, rows, codes, d, spec='memo'):
                  n_samples=int(rows.shape[1]))
 
 @patch
-def tree(self:Search, binary_features=None) -> Tree:
+def tree(self:Search,
+         binary_features=None, # per column, whether to print it as a 0/1 feature ('if x:')
+        ) -> Tree:
     "The optimal tree of the solved root, over `feature_names`."
     D = self.data
     root = self._node_of(D.rows, D.codes, self.max_depth)
