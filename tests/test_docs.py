@@ -529,7 +529,7 @@ def test_reference_links_its_tutorials_and_search_ranks_reader_pages(sites, driv
     sys.path.insert(0, str(ROOT / 'docs'))
     import gw_reference
     ref = (sites['real'] / 'reference' / 'osdtclassifier.html').read_text(encoding='utf-8')
-    box = re.search(r'<div class="admonition gw-used-in">(.*?)</div>', ref, re.S)
+    box = re.search(r'<div class="[^"]*\bgw-used-in\b[^"]*">(.*?)</div>', ref, re.S)
     assert box, 'OSDTClassifier: no "Used in" box'
     hrefs = re.findall(r'href="([^"]+)"', box.group(1))
     assert any(h.startswith('../tutorials/') for h in hrefs), hrefs
