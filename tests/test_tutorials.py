@@ -11,8 +11,9 @@ The kernel runs as on a fresh machine without network: no `GLASSWORKS_DATA`, an 
 Cells `nbdev_test` skips (`#| eval: false`, the flags in settings.ini's `tst_flags`, `nbdev_export()`) are skipped here
 too; their saved outputs are neither compared nor evidence for the prose.
 
-To refresh a tutorial after a change: `jupyter nbconvert --to notebook --execute --inplace nbs/tutorials/NAME.ipynb`,
-`nbdev_clean --fname nbs/TUTORIAL`, then reread its prose against the new outputs.
+To refresh a tutorial after a change: `jupyter nbconvert --to notebook --execute --inplace nbs/tutorials/NAME.ipynb`
+(with the numba cache warm, or the saved outputs show the first-use compile notice), `nbdev_clean --fname` it, then
+reread its prose against the new outputs.
 `python tests/test_tutorials.py [NAME ...]` executes tutorials and prints the differences and the timings.
 """
 import copy, configparser, functools, json, os, re, sys, tempfile, time
@@ -101,7 +102,7 @@ def _kernel_env(empty:Path) -> dict:
 @functools.lru_cache(maxsize=None)
 def execute(name:str) -> tuple:
     """Execute tutorial `name` afresh: the executed notebook (a dict), seconds per code cell, and the run's
-    seconds (`wall`; `cpu`, the kernel's CPU time; `compile`, the part of it spent compiling numba kernels)."""
+    seconds (`wall`; `compile`, the wall seconds the kernel spent compiling numba kernels; `cpu`, its CPU time)."""
     import nbformat
     from nbclient import NotebookClient
     saved = nbformat.read(TUTORIALS / name, as_version=4)
@@ -134,7 +135,7 @@ def execute(name:str) -> tuple:
 
 
 def _children_cpu() -> float:
-    "CPU seconds of the finished child processes (the kernels): a timing that a loaded machine does not inflate."
+    "CPU seconds of the finished child processes (the kernels): a timing that a loaded machine inflates less."
     import resource
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return r.ru_utime + r.ru_stime
@@ -144,9 +145,10 @@ def _saved(name:str) -> dict:
     return json.loads((TUTORIALS / name).read_text(encoding='utf-8'))
 
 
-def stale_outputs(saved:dict, fresh:dict, flags=frozenset({'slow', 'notest'})) -> list:
+def stale_outputs(saved:dict, fresh:dict, flags=None) -> list:
     "The code cells whose saved outputs differ from the fresh ones: (index, saved `shown`, fresh `shown`)."
     assert len(saved['cells']) == len(fresh['cells'])
+    flags = _skip_flags() if flags is None else flags
     return [(i, shown(a), shown(b)) for i, (a, b) in enumerate(zip(saved['cells'], fresh['cells']))
             if a['cell_type'] == 'code' and not skipped(a, flags) and shown(a) != shown(b)]
 
@@ -214,9 +216,9 @@ def numbers_in(text:str) -> set:
     return {m.group(0).replace(',', '') for m in _re_output_number.finditer(text)}
 
 
-def unquoted_prose_numbers(nb:dict, name:str='', flags=frozenset({'slow', 'notest'})) -> list:
+def unquoted_prose_numbers(nb:dict, name:str='', flags=None) -> list:
     "(cell index, number) for every checked prose number of `nb` that is not `quoted` from its outputs or code."
-    outputs, code = set(), set()
+    outputs, code, flags = set(), set(), _skip_flags() if flags is None else flags
     for c in nb['cells']:
         if c['cell_type'] != 'code' or skipped(c, flags): continue
         code |= numbers_in(_text(c['source']))
@@ -287,7 +289,7 @@ def test_skipped_like_nbdev_test():
 def test_saved_outputs_are_fresh(name):
     fresh, seconds, t = execute(name)
     slow = sorted(seconds.items(), key=lambda kv: -kv[1])[:3]
-    print(f"{name}: {t['wall']:.1f}s, kernel CPU {t['cpu']:.1f}s of which {t['compile']:.1f}s compiling "
+    print(f"{name}: {t['wall']:.1f}s ({t['compile']:.1f}s of it compiling numba kernels), kernel CPU {t['cpu']:.1f}s "
           f"(slowest cells: {', '.join(f'{i}: {s:.1f}s' for i, s in slow)})")
     stale = stale_outputs(_saved(name), fresh)
     assert not stale, _report(name, stale)
@@ -306,8 +308,8 @@ if __name__ == '__main__':
     for name in sys.argv[1:] or NOTEBOOKS:
         name = Path(name).name
         fresh, seconds, t = execute(name)
-        print(f"== {name}: {t['wall']:.1f}s, kernel CPU {t['cpu']:.1f}s of which {t['compile']:.1f}s compiling; "
-              "seconds per code cell: " + ', '.join(f'{i}: {s:.1f}' for i, s in seconds.items()))
+        print(f"== {name}: {t['wall']:.1f}s ({t['compile']:.1f}s of it compiling numba kernels), kernel CPU "
+              f"{t['cpu']:.1f}s; seconds per code cell: " + ', '.join(f'{i}: {s:.1f}' for i, s in seconds.items()))
         stale = stale_outputs(_saved(name), fresh)
         print(_report(name, stale) if stale else 'outputs: fresh')
         print('prose numbers not quoted from the outputs:', unquoted_prose_numbers(fresh, name))
