@@ -142,11 +142,11 @@ CONFIGS = {
     'osrt-l2':       (OSRTRegressor, dict(regularization=0.05, metric='l2', time_limit=3), True, 'regression'),
     'osrt-l1':       (OSRTRegressor, dict(regularization=0.05, metric='l1', time_limit=3), True, 'regression'),
     'hierscale':     (HierScaleRegressor, dict(n_lambda=5, random_state=0), False, 'regression'),
-    'ogb-reg':       (RuleBoostingRegressor, dict(n_rules=2, n_cutpoints=2, max_rule_length=2, time_limit=3), False,
+    'ogb-reg':       (RuleBoostingRegressor, dict(max_rules=2, n_cutpoints=2, max_rule_length=2, time_limit=3), False,
                       'regression'),
-    'ogb-clf':       (RuleBoostingClassifier, dict(n_rules=2, n_cutpoints=2, max_rule_length=2, time_limit=3), False,
+    'ogb-clf':       (RuleBoostingClassifier, dict(max_rules=2, n_cutpoints=2, max_rule_length=2, time_limit=3), False,
                       'classification'),
-    'extract':       (RuleExtractor, dict(ensemble=_gb(), max_rules=3, gamma=1.0, n_lambdas=5, time_limit=3), False,
+    'extract':       (RuleExtractor, dict(ensemble=_gb(), max_rules=3, ridge=1.0, n_lambdas=5, time_limit=3), False,
                       'regression'),
 }
 NAMES = list(CONFIGS)
@@ -508,8 +508,8 @@ def _base_models():
     with quiet():
         tr = OSRTRegressor(0.05, binarizer=None).fit((X > 0).astype(float), y).tree_
         tc = OSDTClassifier(0.05).fit((X > 0).astype(float), np.where(y > 0.5, 'yes', 'no')).tree_
-        ens = RuleBoostingRegressor(n_rules=3, search='greedy').fit(X, y).model_
-        cens = RuleBoostingClassifier(n_rules=2, search='greedy').fit(X, y > 0.5).model_
+        ens = RuleBoostingRegressor(max_rules=3, search='greedy').fit(X, y).model_
+        cens = RuleBoostingClassifier(max_rules=2, search='greedy').fit(X, y > 0.5).model_
     return [tr.to_dict(), tc.to_dict(), ens.to_dict(), cens.to_dict(), tc.to_rules().to_dict()]
 
 BASE_MODELS = _base_models()

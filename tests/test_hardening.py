@@ -140,7 +140,7 @@ def test_huge_targets_are_refused_not_hung():
     y = rng.normal(size=40) * 1e155
     for est in (OSRTRegressor(0.05, max_depth=3),
                 RuleExtractor(GradientBoostingRegressor(n_estimators=5, max_depth=2), max_rules=3),
-                HierScaleRegressor(n_lambda=5), RuleBoostingRegressor(n_rules=2, search='greedy')):
+                HierScaleRegressor(n_lambda=5), RuleBoostingRegressor(max_rules=2, search='greedy')):
         with pytest.raises(InputError, match='too large'): est.fit(X.astype(float), y)
 
 
@@ -181,7 +181,7 @@ def test_logistic_boosting_without_regularisation_stops_on_separation():
     rng = np.random.default_rng(4)
     X = pd.DataFrame({'a': rng.normal(size=200), 'b': rng.normal(size=200)})
     y = (X.a > 0).astype(int)                                     # separable by one rule
-    m = RuleBoostingClassifier(n_rules=5, reg=0.0, search='greedy').fit(X, y)
+    m = RuleBoostingClassifier(max_rules=5, ridge=0.0, search='greedy').fit(X, y)
     assert m.stopping_reason_ == 'separated'
     assert all(np.isfinite(h['objective']) and abs(h['objective']) < 1e100 for h in m.history_[1:])
     assert np.isfinite(m.predict_proba(X)).all()
@@ -190,7 +190,7 @@ def test_logistic_boosting_without_regularisation_stops_on_separation():
 # --- found by the property-based battery (tests/test_bad_inputs.py) ---------------------------------------------------
 def test_rule_boosting_on_constant_columns_predicts_its_intercept():
     "Fit accepted an all-constant X (no cut-point: the intercept alone) and predict then refused it (0 features)."
-    m = RuleBoostingRegressor(n_rules=2).fit(np.array([[0.0], [0.0], [0.0]]), [0.0, 1.0, 2.0])
+    m = RuleBoostingRegressor(max_rules=2).fit(np.array([[0.0], [0.0], [0.0]]), [0.0, 1.0, 2.0])
     p = m.predict(np.array([[0.0], [5.0]]))
     assert p.shape == (2,) and np.isfinite(p).all() and p[0] == p[1]
 
@@ -200,10 +200,10 @@ def test_rule_boosting_on_constant_columns_predicts_its_intercept():
                                       np.random.default_rng(0).normal(size=(20, 2)),
                                       np.random.default_rng(1).normal(size=20)),
                                   lambda: RuleExtractor(GradientBoostingRegressor(n_estimators=3), max_rules=2,
-                                                        gamma=1.0).fit(
+                                                        ridge=1.0).fit(
                                       np.random.default_rng(0).normal(size=(20, 2)),
                                       np.random.default_rng(1).normal(size=20)),
-                                  lambda: RuleBoostingRegressor(n_rules=2).fit(
+                                  lambda: RuleBoostingRegressor(max_rules=2).fit(
                                       np.random.default_rng(0).normal(size=(20, 2)),
                                       np.random.default_rng(1).normal(size=20))])
 def test_ragged_lists_are_refused_with_our_error(make):
@@ -223,7 +223,7 @@ def test_non_numeric_entries_are_our_errors():
         RuleExtractor(GradientBoostingRegressor(n_estimators=3), max_rules=2).fit(X, [1.0, 2.0, 3.0])
     X = np.array([[1.0, {'a': 1}], [2.0, 3.0], [3.0, 4.0]], dtype=object)
     for est in (RuleExtractor(GradientBoostingRegressor(n_estimators=3), max_rules=2),
-                RuleBoostingRegressor(n_rules=2)):
+                RuleBoostingRegressor(max_rules=2)):
         with pytest.raises(InputTypeError, match='argument must be a string.* number'): est.fit(X, [1.0, 2.0, 3.0])
     assert issubclass(InputTypeError, TypeError) and issubclass(InputTypeError, InputError)
 
@@ -324,7 +324,7 @@ def test_rule_ensemble_and_rule_list_dicts_with_bad_classes():
     from glassworks import RuleBoostingClassifier
     rng = np.random.default_rng(0)
     X = rng.normal(size=(30, 2))
-    ens = RuleBoostingClassifier(n_rules=2, search='greedy').fit(X, X[:, 0] > 0).model_.to_dict()
+    ens = RuleBoostingClassifier(max_rules=2, search='greedy').fit(X, X[:, 0] > 0).model_.to_dict()
     ens['classes'] = [[0, 1], 'x']
     with pytest.raises(InputError): model_from_dict(ens)
     rl = Tree(Split(0, 0.5, Leaf('no'), Leaf('yes')), ['a']).to_rules().to_dict()
@@ -344,5 +344,5 @@ def test_rule_boosting_classifier_on_subnormal_values():
     "X of subnormal numbers (2.2e-311) made pandas' qcut fail formatting interval labels (a pandas ValueError)."
     from glassworks import RuleBoostingClassifier
     X = np.array([[2.22507386e-311], [0.0], [1e-310], [3e-311], [5e-311]])
-    m = RuleBoostingClassifier(n_rules=2, n_cutpoints=2, max_rule_length=2).fit(X, [0, 1, 0, 0, 1])
+    m = RuleBoostingClassifier(max_rules=2, n_cutpoints=2, max_rule_length=2).fit(X, [0, 1, 0, 0, 1])
     assert m.predict(X).shape == (5,)

@@ -75,12 +75,12 @@ def test_every_exact_solver_has_a_memory_limit(memory_grows):
     m = OSRTRegressor(0.0001, max_depth=6, memory_limit=0.5, node_limit=10**7).fit(X01, y)
     assert m.stats_['stopped_by'] == 'memory_limit' and not m.optimal_ and m.lower_bound_ <= m.objective_
     Xc = rng.normal(size=(300, 4))
-    r = RuleBoostingRegressor(n_rules=20, memory_limit=0.5).fit(Xc, Xc[:, 0] + rng.normal(size=300))
+    r = RuleBoostingRegressor(max_rules=20, memory_limit=0.5).fit(Xc, Xc[:, 0] + rng.normal(size=300))
     assert r.stopping_reason_ == 'memory_limit' and np.isfinite(r.predict(Xc)).all()
-    c = RuleBoostingClassifier(n_rules=20, memory_limit=0.5).fit(Xc, Xc[:, 0] > 0)
+    c = RuleBoostingClassifier(max_rules=20, memory_limit=0.5).fit(Xc, Xc[:, 0] > 0)
     assert c.stopping_reason_ == 'memory_limit'
     gb = GradientBoostingRegressor(n_estimators=5, max_depth=2, random_state=0).fit(Xc, Xc[:, 0])
-    e = RuleExtractor(gb, max_rules=3, gamma=1.0, solver='exact', memory_limit=0.5).fit(Xc, Xc[:, 0])
+    e = RuleExtractor(gb, max_rules=3, ridge=1.0, solver='exact', memory_limit=0.5).fit(Xc, Xc[:, 0])
     assert e.stats_['oa_status'] == 'memory_limit' and not e.optimal_ and np.isfinite(e.predict(Xc)).all()
 
 
@@ -105,5 +105,5 @@ def test_extraction_refuses_values_trees_cannot_read():
     from glassworks.extract import RuleExtractor
     from glassworks.validation import InputError
     with pytest.raises(InputError, match="float32"):
-        RuleExtractor(GradientBoostingRegressor(n_estimators=2), max_rules=2, gamma=1.0).fit(
+        RuleExtractor(GradientBoostingRegressor(n_estimators=2), max_rules=2, ridge=1.0).fit(
             pd.DataFrame({'c0': [1e308, 1.0, 2.0]}), [0.0, 1.0, 2.0])

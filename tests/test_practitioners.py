@@ -23,10 +23,10 @@ ESTIMATORS = {
     'osrt': (lambda: OSRTRegressor(0.02, max_depth=2, binarizer='quantile'), _reg),
     'osrt-l1': (lambda: OSRTRegressor(0.02, max_depth=2, metric='l1', binarizer='quantile'), _reg),
     'hierscale': (lambda: HierScaleRegressor(n_lambda=8), _reg),
-    'ogb-reg': (lambda: RuleBoostingRegressor(n_rules=3, search='greedy'), _reg),
-    'ogb-cls': (lambda: RuleBoostingClassifier(n_rules=3, search='greedy'), _cls),
+    'ogb-reg': (lambda: RuleBoostingRegressor(max_rules=3, search='greedy'), _reg),
+    'ogb-cls': (lambda: RuleBoostingClassifier(max_rules=3, search='greedy'), _cls),
     'extract': (lambda: RuleExtractor(GradientBoostingRegressor(n_estimators=10, max_depth=2, random_state=0),
-                                      max_rules=4, gamma=1.0), _reg),
+                                      max_rules=4, ridge=1.0), _reg),
 }
 
 

@@ -63,10 +63,10 @@ def _recipes():
         'OSRTRegressor': [(OSRTRegressor(0.02), Xb, Xb[:, 0] * 2.0 + Xb[:, 3], 'predict')],
         'HierScaleRegressor': [(HierScaleRegressor(n_lambda=10), Xc, yr, 'predict'),
                                (HierScaleRegressor(n_lambda=10, cv=3, n_jobs=2), Xc, yr, 'predict')],
-        'RuleBoostingRegressor': [(RuleBoostingRegressor(n_rules=4), Xc, yr, 'predict')],
-        'RuleBoostingClassifier': [(RuleBoostingClassifier(n_rules=4), Xc, (yr > 0).astype(int), 'predict_proba')],
+        'RuleBoostingRegressor': [(RuleBoostingRegressor(max_rules=4), Xc, yr, 'predict')],
+        'RuleBoostingClassifier': [(RuleBoostingClassifier(max_rules=4), Xc, (yr > 0).astype(int), 'predict_proba')],
         'RuleExtractor': [(RuleExtractor(_gb(), max_rules=4), Xc, yr, 'predict'),
-                          (RuleExtractor(_gb(), max_rules=4, solver='exact', gamma=1.0), Xc, yr, 'predict')],
+                          (RuleExtractor(_gb(), max_rules=4, solver='exact', ridge=1.0), Xc, yr, 'predict')],
     }
 
 

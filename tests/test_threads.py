@@ -60,8 +60,8 @@ def _estimators():
             ('osdt_dp', OSDTClassifier(0.02, search='dp'), Xb, yc),
             ('osrt', OSRTRegressor(0.02), Xb, Xb[:, 0] * 2.0 + Xb[:, 3]),
             ('hierscale', HierScaleRegressor(n_lambda=10), Xc, yr),
-            ('ogb', RuleBoostingRegressor(n_rules=4), Xc, yr),
-            ('ogb_clf', RuleBoostingClassifier(n_rules=4), Xc, (yr > 0).astype(int)),
+            ('ogb', RuleBoostingRegressor(max_rules=4), Xc, yr),
+            ('ogb_clf', RuleBoostingClassifier(max_rules=4), Xc, (yr > 0).astype(int)),
             ('extract', RuleExtractor(GradientBoostingRegressor(n_estimators=10, max_depth=2, random_state=0),
                                       max_rules=4), Xc, yr)]
 
