@@ -40,7 +40,7 @@ def test_ogb_cut_points_that_print_alike(seed):
     """qcut's edges on X_TIE include 2 and 2 + 1.4e-14 (its quantile at level 0.6 lands a rounding error above 2):
     both printed as `x0 <= 2`, the feature names repeated and the fit raised "feature names must be unique"."""
     y = np.random.default_rng(seed).normal(size=len(X_TIE))
-    m = RuleBoostingRegressor(n_rules=1).fit(X_TIE, y)
+    m = RuleBoostingRegressor(max_rules=1).fit(X_TIE, y)
     names = list(m.binarizer_.get_feature_names_out())
     assert len(set(names)) == len(names)
     assert np.isfinite(m.predict(X_TIE)).all()
@@ -51,13 +51,13 @@ def test_ogb_thresholds_closer_than_six_digits():
     x = (1 + np.arange(40) % 4 * 1e-9).reshape(-1, 1)
     y = np.random.default_rng(0).normal(size=40)
     for lang in ('paper', 'fastogb', 'quantile'):
-        m = RuleBoostingRegressor(n_rules=3, language=lang).fit(x, y)
+        m = RuleBoostingRegressor(max_rules=3, language=lang).fit(x, y)
         names = list(m.binarizer_.get_feature_names_out())
         assert len(set(names)) == len(names), (lang, names)
         assert np.isfinite(m.predict(x)).all()
-    m = RuleBoostingRegressor(n_rules=1).fit(X_TIE, X_TIE.ravel())
+    m = RuleBoostingRegressor(max_rules=1).fit(X_TIE, X_TIE.ravel())
     assert np.isfinite(m.predict(X_TIE)).all()
-    assert RuleBoostingClassifier(n_rules=2).fit(X_TIE, X_TIE.ravel() > 2).predict(X_TIE).shape == (len(X_TIE),)
+    assert RuleBoostingClassifier(max_rules=2).fit(X_TIE, X_TIE.ravel() > 2).predict(X_TIE).shape == (len(X_TIE),)
 
 
 def test_threshold_encoder_columns_at_once_equal_one_by_one():
@@ -82,8 +82,8 @@ def wide():
     "30 rows x 5,000 numeric columns (the issue's table); the kernels are compiled on a small slice first."
     rng = np.random.default_rng(0)
     X, y = rng.normal(size=(30, 5000)), rng.normal(size=30)
-    RuleBoostingRegressor(n_rules=2).fit(X[:, :5], y)
-    RuleBoostingClassifier(n_rules=2).fit(X[:, :5], y > 0)
+    RuleBoostingRegressor(max_rules=2).fit(X[:, :5], y)
+    RuleBoostingClassifier(max_rules=2).fit(X[:, :5], y > 0)
     return X, y
 
 
@@ -108,7 +108,7 @@ def test_ogb_ctrl_c_during_the_binarisation(wide, ctrl_c_live):
     try:
         t = time.perf_counter()
         with pytest.warns(ConvergenceWarning, match='interrupt'):
-            m = RuleBoostingRegressor(n_rules=50).fit(X, y)
+            m = RuleBoostingRegressor(max_rules=50).fit(X, y)
         seconds = time.perf_counter() - t
     finally: timer.cancel()
     assert m.stopping_reason_ == 'interrupt' and seconds < 8.0
@@ -196,7 +196,7 @@ def gb60():
     from glassworks.extract import RuleExtractor
     X, y = make_friedman1(200, random_state=0)
     gb = GradientBoostingRegressor(n_estimators=60, max_depth=3, random_state=0).fit(X, y)
-    RuleExtractor(gb, max_rules=10, solver='exact', gamma=10.0, time_limit=0.5).fit(X, y)
+    RuleExtractor(gb, max_rules=10, solver='exact', ridge=0.1, time_limit=0.5).fit(X, y)
     return X, y, gb
 
 
@@ -206,11 +206,11 @@ def test_extractor_ctrl_c_returns_the_incumbent_and_its_bound(gb60, ctrl_c_live,
     "Ctrl-C raised KeyboardInterrupt out of `fit` before: the incumbent and its bound were lost."
     from glassworks.extract import RuleExtractor, is_antichain
     X, y, gb = gb60
-    heuristic = RuleExtractor(gb, max_rules=10, gamma=10.0).fit(X, y)
+    heuristic = RuleExtractor(gb, max_rules=10, ridge=0.1).fit(X, y)
     timer = _interrupt_after(after)
     try:
         t = time.perf_counter()
-        ex = RuleExtractor(gb, max_rules=10, solver='exact', gamma=10.0).fit(X, y)
+        ex = RuleExtractor(gb, max_rules=10, solver='exact', ridge=0.1).fit(X, y)
         seconds = time.perf_counter() - t
     finally: timer.cancel()
     assert seconds < after + 4.0, seconds
@@ -298,7 +298,8 @@ def fit_or_refuse(name, **params):
 def test_every_parameter_with_a_bad_value(name, value):
     "Each constructor parameter in turn set to `value`: refused with our error naming it, or fitted correctly."
     for k in _param_names(name):
-        if k in ('n_rules', 'max_complexity') and isinstance(value, int) and value > 10**6: continue   # fits, slowly
+        if k in ('n_rules', 'max_rules', 'max_complexity') and isinstance(value, int) and value > 10**6:
+            continue   # fits, slowly
         if k == 'ensemble' and value is None: continue          # None: "give a tree ensemble" (no name to match)
         fit_or_refuse(name, **{k: value})
 
@@ -353,7 +354,7 @@ def test_parameters_property(data):
     name = data.draw(st.sampled_from(['ogb_reg', 'ogb_clf', 'hierscale', 'extract']), label='estimator')
     keys = data.draw(st.lists(st.sampled_from(_param_names(name)), min_size=1, max_size=2, unique=True))
     params = {k: data.draw(VALUES, label=k) for k in keys}
-    for k in ('n_rules', 'max_complexity', 'n_lambdas', 'max_rule_length', 'beam_width'):   # fits, slowly
+    for k in ('n_rules', 'max_rules', 'max_complexity', 'n_lambdas', 'max_rule_length', 'beam_width'):   # fits, slowly
         if isinstance(params.get(k), int) and params[k] > 1000: params[k] = 1000
     fit_or_refuse(name, **params)
 
@@ -380,13 +381,13 @@ def small_tables(draw):
 
 
 FIT_OPTIONS = {
-    'ogb_reg': [dict(n_rules=3), dict(n_rules=3, language='fastogb'), dict(n_rules=3, language='quantile'),
-                dict(n_rules=3, search='greedy', weights='line'), dict(n_rules=2, loss='poisson'),
-                dict(n_rules=3, include_linear_terms=True)],
-    'ogb_clf': [dict(n_rules=3), dict(n_rules=3, search='beam'), dict(n_rules=3, language='fastogb')],
+    'ogb_reg': [dict(max_rules=3), dict(max_rules=3, language='fastogb'), dict(max_rules=3, language='quantile'),
+                dict(max_rules=3, search='greedy', weights='line'), dict(max_rules=2, loss='poisson'),
+                dict(max_rules=3, include_linear_terms=True)],
+    'ogb_clf': [dict(max_rules=3), dict(max_rules=3, search='beam'), dict(max_rules=3, language='fastogb')],
     'hierscale': [dict(n_lambda=6), dict(n_lambda=6, cv=2), dict(n_lambda=4, standardize=True)],
-    'extract': [dict(max_rules=2, gamma=1.0), dict(max_rules=2, gamma=1.0, solver='exact', time_limit=5),
-                dict(penalty=0.5, gamma=10.0)],
+    'extract': [dict(max_rules=2, ridge=1.0), dict(max_rules=2, ridge=1.0, solver='exact', time_limit=5),
+                dict(regularization=0.5, ridge=0.1)],
 }
 
 
