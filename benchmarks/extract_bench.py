@@ -184,7 +184,8 @@ def quality_case(name, X, y, depth, fold, tr, te, args):
     for method in ['ours', 'leaves_only']:
         for K in args.ks:
             t = time.perf_counter()
-            ex = RuleExtractor(gb, max_rules=K, gamma=args.gamma, leaves_only=method == 'leaves_only').fit(Xtr, ytr)
+            ridge = args.gamma if args.gamma == 'cv' else 1 / args.gamma          # the estimator's ridge is 1 / gamma
+            ex = RuleExtractor(gb, max_rules=K, ridge=ridge, leaves_only=method == 'leaves_only').fit(Xtr, ytr)
             rows.append(dict(base, method=method, K=K, rules=ex.model_.n_rules, gamma=ex.gamma_rel_,
                              r2=r2(yte, ex.predict(Xte)), seconds=time.perf_counter() - t))
     t = time.perf_counter()
