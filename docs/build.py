@@ -999,6 +999,10 @@ def build(out: Path, nbs: Path, jobs: int, stage: Path | None = None, quiet: boo
             if site.exists(): shutil.rmtree(site)
             shutil.copytree(build_dir, site)
             build_dir = site
+            used = {m for f in site.rglob('*.html')
+                    for m in re.findall(r'_images/([^"\'\s)?#]+)', f.read_text(encoding='utf-8'))}
+            for f in (site / '_images').glob('*'):  # figures of older versions of a page (Sphinx keeps them)
+                if f.is_file() and f.name not in used: f.unlink()
         warns = [l for l in p.stderr.splitlines() if 'WARNING' in l or 'ERROR' in l]
         if warns and not quiet:
             print(f'docs/build.py: sphinx reported {len(warns)} warning(s):\n  ' + '\n  '.join(warns[:40]),
