@@ -48,6 +48,17 @@ setup() {
     echo "$want" > "$stamp"
   fi
   export PATH="$PWD/$VENV/bin:$PATH"
+  compile_kernels
+}
+
+compile_kernels() {  # fill numba's cache once per version of the package's source (GLASSWORKS_SKIP_COMPILE=1: don't)
+  [ -n "${GLASSWORKS_SKIP_COMPILE:-}" ] && return 0
+  local stamp="$VENV/.glassworks-compiled" want
+  want=$("$VENV/bin/python" -c 'from glassworks.compiling import source_digest; print(source_digest())')
+  [ "$(cat "$stamp" 2>/dev/null)" = "$want" ] && return 0
+  say "compiling the numba kernels of every method into the cache (once per version; 1-3 minutes on 2 cores)"
+  "$VENV/bin/glassworks" compile --jobs "${GLASSWORKS_COMPILE_JOBS:-2}"
+  echo "$want" > "$stamp"
 }
 
 cmd=${1:-help}; [ $# -gt 0 ] && shift

@@ -24,8 +24,11 @@ def main(argv=None):
     d = sub.add_parser('datasets', help='list the benchmark datasets, or fetch them into the cache')
     d.add_argument('--fetch', nargs='*', metavar='NAME', help='download these (default: all) into the cache')
     d.add_argument('--data-home', default=None, help='folder to search before the cache')
-    sub.add_parser('compile',
-                   help="compile every numba kernel into the cache ahead of time (for an image, CI or a worker)")
+    c = sub.add_parser('compile',
+                       help="compile every numba kernel into the cache ahead of time (for an image, CI or a worker)")
+    c.add_argument('--jobs', type=int, default=1, metavar='N',
+                   help='share the methods out among N processes (default 1; 0: one per core)')
+    c.add_argument('--methods', nargs='*', metavar='METHOD', help='only these methods (default: all)')
     a = p.parse_args(argv)
     if a.cmd in ('fit', 'predict'): return run_command(a)
     if a.cmd == 'tour':
@@ -34,12 +37,35 @@ def main(argv=None):
         unknown = [s for s in a.only or [] if s not in known]
         if unknown: p.error(f"unknown tour stop(s) {', '.join(map(repr, unknown))}; choose from {', '.join(known)}")
         return guarded(lambda: run_tour(a.out, draw=not a.no_draw, only=a.only, force=a.force) and None)
-    if a.cmd == 'compile':
-        from glassworks.registry import compile_all
-        return guarded(lambda: compile_all(verbose=True) and None)
+    if a.cmd == 'compile': return guarded(lambda: _compile(a.jobs, a.methods))
     if a.cmd == 'datasets': return guarded(lambda: _datasets(a))
     p.print_help()
     return 0
+
+def _compile(jobs:int, methods=None):
+    """`glassworks compile`: every kernel into the cache, a line per configuration on stderr and the total. With
+    jobs > 1 the methods are first shared out among that many processes, each writing the same cache; then this one
+    loads everything and compiles what a worker's cache write may have lost to another's (numba keeps one index
+    file per function, and the last writer wins)."""
+    import os, subprocess, time
+    from glassworks.registry import METHODS, compile_all
+    from glassworks.cli import CLIError
+    names = list(methods) if methods else list(METHODS)
+    unknown = [n for n in names if n not in METHODS]
+    if unknown: raise CLIError(f"unknown method(s) {', '.join(unknown)}; choose from {', '.join(METHODS)}")
+    if jobs < 0: raise CLIError(f"--jobs must be 0 (one per core) or more, got {jobs}")
+    jobs = min(jobs or os.cpu_count() or 1, len(names))
+    t0 = time.perf_counter()
+    if jobs > 1:
+        groups = [names[k::jobs] for k in range(jobs)]
+        workers = [subprocess.Popen([sys.executable, '-m', 'glassworks', 'compile', '--methods', *g]) for g in groups]
+        codes = [w.wait() for w in workers]
+        if any(codes): raise CLIError(f"a compile process failed (exit codes {codes}); its error is above")
+    secs = compile_all(verbose=jobs == 1, methods=names)
+    late = [f"{k} {v:.1f} s" for k, v in secs.items() if v >= 0.5]
+    if jobs > 1 and late: print(f"glassworks compile: again in this process: {', '.join(late)}", file=sys.stderr)
+    print(f"glassworks compile: {len(names)} method(s) in {time.perf_counter() - t0:.1f} s "
+          f"({jobs} process{'es' if jobs > 1 else ''})", file=sys.stderr, flush=True)
 
 def _datasets(a):
     "`glassworks datasets`: the list, or `--fetch` of the names given (all checked before any download)."
