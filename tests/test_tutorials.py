@@ -306,7 +306,7 @@ def test_prose_numbers_are_outputs(name):
 
 if __name__ == '__main__':
     for name in sys.argv[1:] or NOTEBOOKS:
-        name = Path(name).name
+        name = Path(name).with_suffix('.ipynb').name
         fresh, seconds, t = execute(name)
         print(f"== {name}: {t['wall']:.1f}s ({t['compile']:.1f}s of it compiling numba kernels), kernel CPU "
               f"{t['cpu']:.1f}s; seconds per code cell: " + ', '.join(f'{i}: {s:.1f}' for i, s in seconds.items()))
