@@ -446,7 +446,7 @@ def _choose_nodes(self:RuleExtractor, prob:ExtractionProblem, K, stats:dict, mon
 # %% ../nbs/40_extract.ipynb #4b5d981a
 @patch
 def predict(self:RuleExtractor, X, # numeric columns, as in `fit`
-           ):
+           ) -> np.ndarray: # the rule list's prediction for each row
     "The extracted rule list's predictions (`model_`), after the column checks of `fit`."
     check_is_fitted(self, 'model_')
     X = _check_X_input(X)
@@ -456,7 +456,7 @@ def predict(self:RuleExtractor, X, # numeric columns, as in `fit`
     return self.model_.predict(self._validate_predict(X))
 
 @patch
-def summary(self:RuleExtractor) -> str:
+def summary(self:RuleExtractor) -> str: # one line
     """One line on how the fit ended. A CBCD fit is a heuristic solution: it has no lower bound, so no gap is
     printed; an exact fit prints its bound and gap (relative to the objective) or 'optimal'."""
     check_is_fitted(self, 'objective_')

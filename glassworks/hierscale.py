@@ -310,7 +310,7 @@ def _select(self:HierScaleRegressor, k:int):
 
 @patch
 def select(self:HierScaleRegressor, k:int, # position on `path_` (0: lambda_max, the empty model)
-           ):
+           ) -> HierScaleRegressor: # `self`, now predicting with solution `k`
     "Use solution `k` of the fitted path (e.g. from the slider)."
     check_is_fitted(self, 'path_')
     if not 0 <= k < len(self.path_): raise ParameterError(f"`k` must be in [0, {len(self.path_) - 1}], got {k}.")
@@ -319,7 +319,7 @@ def select(self:HierScaleRegressor, k:int, # position on `path_` (0: lambda_max,
 
 @patch
 def predict(self:HierScaleRegressor, X, # numeric columns, as in `fit`
-           ):
+           ) -> np.ndarray: # the selected model's prediction for each row
     "The selected solution's predictions (`best_index_` on `path_`)."
     A = self._validate_predict(X)
     return self.path_.predict(A, self.best_index_)
@@ -347,14 +347,14 @@ def feature_importances_(self:HierScaleRegressor):
     return self.path_.feature_importances(self.best_index_)
 
 @patch
-def hierarchy_respected(self:HierScaleRegressor) -> bool:
+def hierarchy_respected(self:HierScaleRegressor) -> bool: # True when strong hierarchy holds
     "Strong hierarchy: every interaction's two parents are active main effects."
     return all(self.coef_main_[i] != 0 and self.coef_main_[j] != 0 for i, j, _ in self.interactions_)
 
 # %% ../nbs/20_hierscale.ipynb #63a178de
 @patch
 def to_string(self:HierScaleRegressor, digits:int=4, # significant digits of the coefficients
-              ) -> str:
+              ) -> str: # the model, one term a line
     "The selected model: each main effect followed by the interactions it takes part in."
     check_is_fitted(self, 'path_')
     nm = self.feature_names_
@@ -377,7 +377,7 @@ def __str__(self:HierScaleRegressor):
 
 # %% ../nbs/20_hierscale.ipynb #90b76bb8
 @patch
-def summary(self:HierScaleRegressor) -> str:
+def summary(self:HierScaleRegressor) -> str: # one line
     """One line on the last fit: main effects and interactions selected, the lambda1 chosen and by what validation,
     the KKT certificate of that solution, whether the path and the validation were complete, and the time.
 

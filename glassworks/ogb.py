@@ -292,7 +292,8 @@ def _scores_path(self:_RuleBoosting, X):
 @patch
 def risk_complexity_curve(self:_RuleBoosting, X=None, # a table to score (None: the training data's risks)
                           y=None, # its targets (with X)
-                          max_complexity:int=50): # the last complexity of the curve
+                          max_complexity:int=50, # the last complexity of the curve
+                         ) -> pd.DataFrame: # one row per complexity 0..max_complexity
     """Risk (mean loss) against complexity c = 0..max_complexity: at each c the last ensemble of the sequence with
     complexity <= c (a step function, as in the paper); below the first ensemble's complexity (the number of linear
     terms, with `include_linear_terms`) the empty model. Training data when X, y are None. Returns a DataFrame with
@@ -327,7 +328,8 @@ def plot_risk_complexity(self:_RuleBoosting, X=None, # a table to score (None: t
                          y=None, # its targets (with X)
                          max_complexity:int=50, # the last complexity plotted
                          ax=None, # a matplotlib Axes to draw on (None: a new figure)
-                         label:str|None=None): # the legend's label (default: objective/search)
+                         label:str|None=None, # the legend's label (default: objective/search)
+                        ) -> object: # the matplotlib Axes drawn on
     "Step plot of `risk_complexity_curve` (normalised risk)."
     import matplotlib.pyplot as plt
     d = self.risk_complexity_curve(X, y, max_complexity)
@@ -521,7 +523,7 @@ def _encode_y(self:RuleBoostingRegressor, y, n=None):
 
 @patch
 def predict(self:RuleBoostingRegressor, X, # a table with the columns seen by `fit`
-           ) -> np.ndarray:
+           ) -> np.ndarray: # f(x), or exp(f(x)) for the Poisson loss, for each row
     "f(x) for the squared loss, exp(f(x)) for the Poisson loss."
     f = self._decision_values(X)
     return np.exp(np.minimum(f, MAX_LOG)) if self.loss == 'poisson' else f
@@ -647,27 +649,27 @@ def _encode_y(self:RuleBoostingClassifier, y, n=None):
 # %% ../nbs/30_ogb.ipynb #57af5c90
 @patch
 def decision_function(self:RuleBoostingClassifier, X, # a table with the columns seen by `fit`
-                     ) -> np.ndarray:
+                     ) -> np.ndarray: # the log-odds of `classes_[1]` for each row
     "The log-odds f(x) of `classes_[1]`: the sum of the weights of the rules that hold."
     return self._decision_values(X)
 
 @patch
 def predict_proba(self:RuleBoostingClassifier, X, # a table with the columns seen by `fit`
-                 ) -> np.ndarray:
+                 ) -> np.ndarray: # (rows, 2): P(classes_[0]), P(classes_[1])
     "Columns P(classes_[0]), P(classes_[1]) from the sigmoid of the score."
     s = sigmoid(self.decision_function(X))
     return np.column_stack([1 - s, s])
 
 @patch
 def predict(self:RuleBoostingClassifier, X, # a table with the columns seen by `fit`
-           ) -> np.ndarray:
+           ) -> np.ndarray: # the class of each row
     "classes_[1] where the score is positive, classes_[0] otherwise."
     f = self._decision_values(X)                       # checks that the estimator is fitted
     return np.asarray(self.classes_)[(f > 0).astype(np.int64)]
 
 # %% ../nbs/30_ogb.ipynb #befe70dd
 @patch
-def summary(self:_RuleBoosting) -> str:
+def summary(self:_RuleBoosting) -> str: # one line
     """One line on the last fit: rules (besides the intercept), complexity, training risk (and its share of the
     constant model's), why it stopped, how the rules were searched, and the time.
 

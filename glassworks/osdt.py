@@ -271,14 +271,14 @@ def _set_model(self:OSDTClassifier, tree, A, yy, w, mon, stats, complete):
 # %% ../nbs/11_osdt.ipynb #53064f47
 @patch
 def predict(self:OSDTClassifier, X, # 0/1 features or numeric columns, as in `fit`
-           ):
+           ) -> np.ndarray: # the class of each row (labels as in `classes_`)
     "Class of each row of `X`: the majority label of the leaf it reaches."
     A = self._validate_predict(X)
     return self.tree_.predict(A)
 
 @patch
 def predict_proba(self:OSDTClassifier, X, # 0/1 features or numeric columns, as in `fit`
-                 ) -> np.ndarray:
+                 ) -> np.ndarray: # (rows, classes): each row's class probabilities, columns in `classes_` order
     """Class probabilities of each row of `X`, columns in `classes_` order: the weighted class shares of the
     training rows in the leaf it reaches (a leaf without training weight is certain of its label).
 
@@ -300,7 +300,8 @@ def rashomon_set(self:OSDTClassifier, X, # as for `fit`
                  sample_weight=None, *, # as for `fit`
                  epsilon:float|None=None, # every tree with objective <= (1 + epsilon) * optimum
                  threshold:float|None=None, # or <= threshold
-                 n_best:int|None=None): # or the best n_best trees
+                 n_best:int|None=None, # or the best n_best trees
+                ) -> RashomonSet: # the trees, best first, with what the set certifies
     """The Rashomon set of this estimator's problem (same objective, `max_depth`, `min_samples_leaf`, class
     weights, binarizer): a `glassworks.rashomon.RashomonSet` of `Tree`s over `feature_names_`. Fits the estimator
     first. Needs the DP search (not `max_leaves`). `time_limit` and `memory_limit` apply to the fit and again to the

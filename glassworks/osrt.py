@@ -250,7 +250,7 @@ def _set_model(self:OSRTRegressor, res, mon, A, yy, w, keep, limited):
 # %% ../nbs/13_osrt.ipynb #b0455d53
 @patch
 def predict(self:OSRTRegressor, X, # 0/1 features or numeric columns, as in `fit`
-           ):
+           ) -> np.ndarray: # the value of each row's leaf
     "Leaf value (mean for l2, median for l1, in the target's units) for each row of `X`."
     A = self._validate_predict(X)                       # NotFittedError before fit
     return self.tree_.predict(A)
@@ -262,7 +262,8 @@ def rashomon_set(self:OSRTRegressor, X, # as for `fit`
                  sample_weight=None, *, # as for `fit`
                  epsilon:float|None=None, # every tree with objective <= (1 + epsilon) * optimum
                  threshold:float|None=None, # or <= threshold
-                 n_best:int|None=None): # or the best n_best trees
+                 n_best:int|None=None, # or the best n_best trees
+                ) -> RashomonSet: # the trees, best first, with what the set certifies
     """The Rashomon set of this estimator's problem (same objective, metric, `max_depth`, `min_samples_leaf`,
     binarizer): a `glassworks.rashomon.RashomonSet` of `Tree`s over `feature_names_`. Fits the estimator first.
     `time_limit` and `memory_limit` apply to the fit and again to the set's build: a build they stop returns a

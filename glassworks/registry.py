@@ -201,7 +201,7 @@ def warmup_fits(methods=None, # names of methods (default: all of them)
 
 def compile_all(verbose:bool=True, # a line per configuration on stderr
                 methods=None, # only these methods' kernels (names of `METHODS`; default: all)
-                ) -> dict:
+                ) -> dict: # {configuration: seconds spent compiling}
     """Compile (or load) every kernel of the package, so that later processes using the same cache compile nothing.
     Returns the seconds each configuration spent compiling.
 
