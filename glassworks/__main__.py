@@ -8,7 +8,8 @@ __all__ = ['main']
 # %% ../nbs/91_main.ipynb #1fdc562e
 import sys
 
-def main(argv=None):
+def main(argv=None, # the command's arguments, as a list of strings (default: the process's, `sys.argv[1:]`)
+        ) -> int|None: # the exit code: 0 or None for success, 2 for a user error, 130 after Ctrl-C, 143 after SIGTERM
     "Entry point of the `glassworks` command; returns its exit code (0, 2 for a user error: see `guarded`)."
     import glassworks
     from glassworks.cli import OneLineParser, add_commands, run_command, guarded
