@@ -361,7 +361,13 @@ class ExactSolverMixin:
         return self
 
     def summary(self):
-        "One line on how the last fit ended."
+        """One line on how the last fit ended.
+
+        Returns
+        -------
+        str
+            the class, the objective, the lower bound, the gap (and whether the search proved optimality or what
+            stopped it) and the fit time"""
         check_is_fitted(self, 'objective_')
         status = 'optimal' if self.optimal_ else f"stopped by {self.stats_.get('stopped_by') or 'limit'}"
         comp = getattr(self, 'compile_seconds_', 0.0)
@@ -371,7 +377,12 @@ class ExactSolverMixin:
 
     def plot_convergence(self, ax=None, # matplotlib axes to draw on (None: a new figure)
                          label:str|None=None): # legend label (None: the class name)
-        "Plot the incumbent and the lower bound against time (from `stats_['trace']`)."
+        """Plot the incumbent and the lower bound against time (from `stats_['trace']`).
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+            the axes drawn on: `ax`, or those of the new figure"""
         import matplotlib.pyplot as plt
         check_is_fitted(self, 'stats_')
         tr = np.asarray(self.stats_['trace'], dtype=float).reshape(-1, 3)
@@ -531,7 +542,12 @@ def save(self:GlassworksEstimator, path, # the JSON file to write
     >>> OSDTClassifier.load(p).predict([[1, 0], [0, 1]]).tolist()
     ['b', 'a']
 
-    ```"""
+    ```
+
+    Returns
+    -------
+    pathlib.Path
+        the file written (`path`, as a `pathlib.Path`)"""
     import json, tempfile, pathlib
     check_is_fitted(self)
     path = pathlib.Path(path)
@@ -562,7 +578,12 @@ def load_model(path): # a file written by `save`
     >>> type(load_model(p)).__name__, load_model(p).predict([[1]]).tolist()
     ('OSRTRegressor', [3.1])
 
-    ```"""
+    ```
+
+    Returns
+    -------
+    estimator
+        the fitted estimator, an instance of the class the file names"""
     import json
     try:
         with open(path) as f: doc = json.load(f)

@@ -534,11 +534,22 @@ class Binarizer(TransformerMixin, BaseEstimator):
             sample_weight=None): # row weights (None: all 1)
         """Learn cuts and levels per column from `X` (and `y`, needed by `strategy='gbdt'`); return `self`. With
         `sample_weight`, rows of weight zero are ignored and the quantiles count each row its weight (an integer
-        weight k cuts like k copies of the row)."""
+        weight k cuts like k copies of the row).
+
+        Returns
+        -------
+        Binarizer
+            `self`, fitted"""
         return _fit(self, X, y, sample_weight)
 
     def transform(self, X): # a table with the columns seen in fit
-        "Binary features of `X`: a uint8 DataFrame named by `get_feature_names_out()` (or an array, `output='numpy'`)."
+        """Binary features of `X`: a uint8 DataFrame named by `get_feature_names_out()` (an array with
+        `output='numpy'`).
+
+        Returns
+        -------
+        pandas.DataFrame or numpy.ndarray
+            one 0/1 column per output feature, one row per row of `X` (the DataFrame keeps `X`'s index)"""
         return _transform(self, X)
 
     def __sklearn_tags__(self):
@@ -550,7 +561,12 @@ class Binarizer(TransformerMixin, BaseEstimator):
 # %% ../nbs/03_binarize.ipynb #f9045808
 @patch
 def get_feature_names_out(self:Binarizer, input_features=None): # ignored (scikit-learn's signature)
-    "Names of the output features, e.g. `age <= 25.5`, `city == Paris`."
+    """Names of the output features, e.g. `age <= 25.5`, `city == Paris`.
+
+    Returns
+    -------
+    numpy.ndarray
+        one name (str, dtype object) per output feature, in the column order of `transform`"""
     check_is_fitted(self, 'feature_info_')
     return np.array([f['name'] for f in self.feature_info_], dtype=object)
 
@@ -564,18 +580,20 @@ def _position(self:Binarizer, j):
     return j
 
 @patch
-def describe(self:Binarizer, j) -> str: # output feature: position or name
+def describe(self:Binarizer, j, # output feature: position or name
+            ) -> str: # the feature's name, e.g. 'age <= 25.5'
     "The readable predicate of output feature `j` (position or name): true where the feature is 1."
     return self.feature_info_[self._position(j)]['name']
 
 @patch
-def negate(self:Binarizer, j) -> str: # output feature: position or name
+def negate(self:Binarizer, j, # output feature: position or name
+          ) -> str: # the opposite predicate, e.g. 'age > 25.5'
     "The readable negation of output feature `j`: true where the feature is 0."
     return self.feature_info_[self._position(j)]['negation']
 
 # %% ../nbs/03_binarize.ipynb #b2c4e6f2
 @patch
-def raw_input(self:Binarizer) -> dict:
+def raw_input(self:Binarizer) -> dict: # {'columns': [names], 'categorical': [a bool per column], 'missing': the policy}
     """The raw table as the fitted binarizer reads it: its `columns` in order, which are `categorical`, and `missing`
     ('error': a missing value is refused; 'indicator': it makes every test on its column false). With `feature_info_`
     it is what a model needs to compute `transform` itself (`glassworks.models.apply_feature_info`).

@@ -153,19 +153,20 @@ class Condition:
         object.__setattr__(self, 'feature', int(self.feature))
         object.__setattr__(self, 'threshold', t)
 
-    def holds(self, X) -> np.ndarray: # a 2-D array of the columns
+    def holds(self, X, # a 2-D array of the columns
+             ) -> np.ndarray: # one bool per row
         "Boolean array: does the condition hold on each row of the 2-D array `X`?"
         col = np.asarray(X, dtype=np.float64)[:, self.feature]
         return col <= self.threshold if self.op == '<=' else col > self.threshold
 
-    def negate(self) -> Condition:
+    def negate(self) -> Condition: # a new condition; `self` is unchanged
         "The complementary condition (same feature and threshold, the other side)."
         return Condition(self.feature, '>' if self.op == '<=' else '<=', self.threshold)
 
     def to_text(self, feature_names=None, # one name per column (None: x0, x1, ...)
                 precision:int=3, # digits of the threshold
                 binary_features=None, # as for `Tree`
-               ) -> str:
+               ) -> str: # e.g. 'age <= 30', or 'smoker' / 'not smoker' for a binary feature
         "Render with feature names; a binary split reads `name` (true side) or `negate_name(name)` (false side)."
         name = _feature_name(self.feature, feature_names)
         if _is_binary_split(self.feature, self.threshold, binary_features):
@@ -330,14 +331,15 @@ class Rule:
         for c in self.conditions: out &= c.holds(A)
         return out
 
-    def covers(self, X) -> np.ndarray: # a 2-D array of the columns
+    def covers(self, X, # a 2-D array of the columns
+              ) -> np.ndarray: # one bool per row
         "Boolean array: does every condition hold on each row of `X`? (The empty rule covers everything.)"
         A, _ = check_X(X)
         need = max((c.feature for c in self.conditions), default=-1) + 1
         if A.shape[1] < need: raise InputError(f"X has {A.shape[1]} features; this rule uses column {need - 1}.")
         return self._covers(A)
 
-    def simplify(self) -> Rule:
+    def simplify(self) -> Rule: # a new rule with the same value and n_samples
         "Equivalent rule with at most one `<=` and one `>` condition per feature (the tightest ones)."
         best = {}
         for c in self.conditions:
@@ -351,7 +353,7 @@ class Rule:
                 binary_features=None, # as for `Tree`
                 feature_info=None, # as for `Tree`: conditions on one original column merge into one interval
                 merge:bool=True, # merge the conditions on one column (False: each as it is)
-               ) -> str:
+               ) -> str: # the conditions joined by AND, e.g. '25.5 < age <= 40 AND smoker'
         """The conjunction as text, conditions on one column merged into the tightest interval (`merge=False`:
         each condition as it is); the empty rule reads `TRUE`.
 
@@ -746,7 +748,8 @@ class Tree:
                     classes=None, # class labels (None: those of the leaves)
                     binary_features=None, # as for `Tree`
                     feature_info=None, # as for `Tree`
-                    raw_input=None) -> Tree: # as for `Tree`
+                    raw_input=None, # as for `Tree`
+               ) -> Tree: # the tree, its features named by `feature_names`
         """Build from nested tuples `(feature, [threshold,] left, right)` with leaf values (or `Leaf`s) at the bottom.
 
         ```python
@@ -763,7 +766,7 @@ class Tree:
 
 # %% ../nbs/04_models.ipynb #3517445c
 @patch
-def leaves(self:Tree) -> list:
+def leaves(self:Tree) -> list: # the `Leaf` objects, left to right
     "The leaves, left to right (the numbering used by `apply` and `to_rules`)."
     return [n for n, _, _ in _walk(self.root, paths=False) if isinstance(n, Leaf)]
 
@@ -798,18 +801,21 @@ def _apply(self:Tree, A:np.ndarray) -> np.ndarray:
     return out
 
 @patch
-def apply(self:Tree, X) -> np.ndarray: # its columns (or the raw table, with `feature_info`: see `apply_feature_info`)
+def apply(self:Tree, X, # its columns (or the raw table, with `feature_info`: see `apply_feature_info`)
+         ) -> np.ndarray: # one leaf index (int) per row
     "Index (in `leaves()` order) of the leaf each row of `X` lands in."
     return self._apply(_model_inputs(self, X))
 
 @patch
-def predict(self:Tree, X) -> np.ndarray: # as for `apply`
+def predict(self:Tree, X, # as for `apply`
+           ) -> np.ndarray: # the value of each row's leaf: a class label or a number
     "Predicted class label (classification) or value (regression) for each row of `X`."
     idx = self.apply(X)
     return _outputs([lf.value for lf in self.leaves()], self.task, self.classes)[idx]
 
 @patch
-def predict_proba(self:Tree, X) -> np.ndarray: # as for `apply`
+def predict_proba(self:Tree, X, # as for `apply`
+                 ) -> np.ndarray: # (rows, classes): each row's leaf class shares (an empty leaf: 1 for its label)
     "Class probabilities (columns in `classes` order): the normalised leaf `counts`."
     if self.task != 'classification': raise InputError("predict_proba is only defined for classification trees.")
     leaves = self.leaves()
@@ -858,7 +864,7 @@ def _tree_to_text(tree:Tree, precision:int=3, class_names=None) -> str:
 @patch
 def to_text(self:Tree, precision:int=3, # digits of thresholds and regression values
             class_names=None, # display names of the classes: a dict, or a list aligned with `classes`
-           ) -> str:
+           ) -> str: # if/else lines, indented by depth
     """Nested if/else text of the tree; `class_names` relabels classes (dict, or list aligned with `classes`).
 
     ```python
@@ -901,7 +907,12 @@ def to_graphviz(self:Tree, precision:int=3, # as for `to_text`
     >>> 'age <= 30' in g.source
     True
 
-    ```"""
+    ```
+
+    Returns
+    -------
+    graphviz.Digraph
+        one node per test and per leaf; its `source` is the DOT text"""
     g, cmap = new_digraph('tree'), _class_name_map(class_names, self.classes)
     leaves = self.leaves()
     if self.task == 'regression':
@@ -960,7 +971,7 @@ def _sk_class(node, counts, classes):
 def export_text(self:Tree, decimals:int=2, # decimals of thresholds and values
                 show_weights:bool=False, # print each leaf's class weights
                 spacing:int=3, # width of the indentation
-               ) -> str:
+               ) -> str: # the text, as scikit-learn prints it, ending with a newline
     """The tree in the layout of scikit-learn's `sklearn.tree.export_text` (`show_weights`: leaf class counts).
 
     ```python
@@ -1005,7 +1016,7 @@ def export_text(self:Tree, decimals:int=2, # decimals of thresholds and values
 @patch
 def export_graphviz(self:Tree, precision:int=3, # digits of thresholds and values
                     class_names=None, # as for `to_text`
-                   ) -> str:
+                   ) -> str: # the DOT source of the graph
     r"""Graphviz source in the layout of scikit-learn's `sklearn.tree.export_graphviz(..., impurity=False)`: one box per
     node with its test, `samples`, `value` and `class`; the root's edges labelled True (left) / False (right). The
     class is printed in the tree's labels (`class_names` relabels them, as in `to_text`).
@@ -1065,7 +1076,12 @@ def to_rules(self:Tree):   # -> RuleList (defined below; no annotation, so the d
     ELSE IF 30 < age <= 50 THEN predict 1
     ELSE IF age > 50 THEN predict 0
 
-    ```"""
+    ```
+
+    Returns
+    -------
+    RuleList
+        one rule per leaf, in `leaves()` order, and no default"""
     return RuleList(_leaf_rules(self), None, self.feature_names, self.task, self.classes, self.binary_features,
                     self.feature_info, self.raw_input)
 
@@ -1080,7 +1096,12 @@ def to_rule_ensemble(self:Tree):   # -> RuleEnsemble (defined below)
     +1.5  IF age <= 30
      +4  IF age > 30
 
-    ```"""
+    ```
+
+    Returns
+    -------
+    RuleEnsemble
+        predicting what the tree predicts for every row"""
     if self.task != 'regression': raise InputError("to_rule_ensemble is defined for regression trees.")
     rules = _leaf_rules(self)
     return RuleEnsemble(rules, [r.value for r in rules], 0.0, self.feature_names, 'regression',
@@ -1146,7 +1167,7 @@ class RuleList:
     def __str__(self): return self.to_text()
     def _repr_mimebundle_(self, include=None, exclude=None): return {'text/plain': self.to_text()}
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict: # the list's fields and its rules; `from_dict` reads it
         "Plain JSON-serialisable dict."
         return {'type': 'RuleList', 'format_version': FORMAT_VERSION, 'task': self.task,
                 'feature_names': list(self.feature_names), 'classes': _plain(self.classes),
@@ -1155,7 +1176,8 @@ class RuleList:
                 'default': _plain(self.default), 'rules': [r._to_dict() for r in self.rules]}
 
     @classmethod
-    def from_dict(cls, d:dict) -> RuleList: # a `to_dict()` output
+    def from_dict(cls, d:dict, # a `to_dict()` output
+                 ) -> RuleList: # the rule list `d` describes
         "Inverse of `to_dict`."
         _check_header(d, 'RuleList')
         _required(d, 'RuleList', 'rules', 'default', 'feature_names', 'task')
@@ -1164,11 +1186,13 @@ class RuleList:
                    d['feature_names'], d['task'], d.get('classes'), d.get('binary_features'), d.get('feature_info'),
                    d.get('raw_input'))
 
-    def to_json(self, **kwargs) -> str: # passed to `json.dumps`
+    def to_json(self, **kwargs, # passed to `json.dumps`
+               ) -> str: # `to_dict()` as JSON text
         "The rule list as a JSON string."
         return json.dumps(self.to_dict(), **kwargs)
     @classmethod
-    def from_json(cls, s:str) -> RuleList: # a `to_json()` output
+    def from_json(cls, s:str, # a `to_json()` output
+                 ) -> RuleList: # the rule list `s` describes
         "Inverse of `to_json`."
         return cls.from_dict(_loads(s))
 
@@ -1187,7 +1211,8 @@ def _decide(self:RuleList, A) -> np.ndarray:
     return idx
 
 @patch
-def predict(self:RuleList, X) -> np.ndarray: # its columns (or the raw table, as for `Tree.apply`)
+def predict(self:RuleList, X, # its columns (or the raw table, as for `Tree.apply`)
+           ) -> np.ndarray: # one value per row: a class label or a number
     "The value of the first rule covering each row of `X` (or `default`)."
     idx = self._decide(_model_inputs(self, X))
     values = [r.value for r in self.rules] + [self.default if self.default is not None else self.rules[0].value]
@@ -1195,7 +1220,8 @@ def predict(self:RuleList, X) -> np.ndarray: # its columns (or the raw table, as
 
 # %% ../nbs/04_models.ipynb #29a6ff22
 @patch
-def to_text(self:RuleList, precision:int=3) -> str: # digits of thresholds and values
+def to_text(self:RuleList, precision:int=3, # digits of thresholds and values
+           ) -> str: # one line per rule, then the default's (when there is one)
     "`IF ... THEN predict ...` / `ELSE IF ...` / `ELSE predict default`."
     lines = []
     for k, r in enumerate(self.rules):
@@ -1277,7 +1303,8 @@ class RuleEnsemble:
         return sum(r.length for r in self.rules)
 
     @classmethod
-    def from_dict(cls, d:dict) -> RuleEnsemble: # a `to_dict()` output
+    def from_dict(cls, d:dict, # a `to_dict()` output
+                 ) -> RuleEnsemble: # the ensemble `d` describes
         "Inverse of `to_dict`."
         _check_header(d, 'RuleEnsemble')
         _required(d, 'RuleEnsemble', 'rules', 'weights', 'intercept', 'feature_names', 'task', 'link')
@@ -1290,7 +1317,8 @@ class RuleEnsemble:
                    d.get('raw_input'))
 
     @classmethod
-    def from_json(cls, s:str) -> RuleEnsemble: # a `to_json()` output
+    def from_json(cls, s:str, # a `to_json()` output
+                 ) -> RuleEnsemble: # the ensemble `s` describes
         "Inverse of `to_json`."
         return cls.from_dict(_loads(s))
 
@@ -1300,24 +1328,28 @@ def _coverage(self:RuleEnsemble, A) -> np.ndarray:
     return np.column_stack([r._covers(A) for r in self.rules]) if self.rules else np.zeros((A.shape[0], 0), bool)
 
 @patch
-def coverage(self:RuleEnsemble, X) -> np.ndarray: # its columns (or the raw table, as for `Tree.apply`)
+def coverage(self:RuleEnsemble, X, # its columns (or the raw table, as for `Tree.apply`)
+            ) -> np.ndarray: # bool, (rows, rules)
     "Boolean matrix (n_samples, n_rules): which rules cover which rows."
     return self._coverage(_model_inputs(self, X))
 
 @patch
-def decision_function(self:RuleEnsemble, X) -> np.ndarray: # as for `coverage`
+def decision_function(self:RuleEnsemble, X, # as for `coverage`
+                     ) -> np.ndarray: # f(x) for each row (float)
     "f(x) = intercept + sum of the weights of the rules covering x."
     return self.intercept + self.coverage(X).astype(np.float64) @ np.asarray(self.weights, dtype=np.float64)
 
 @patch
-def predict(self:RuleEnsemble, X) -> np.ndarray: # as for `coverage`
+def predict(self:RuleEnsemble, X, # as for `coverage`
+           ) -> np.ndarray: # one value (regression) or class label (classification) per row
     "Regression: f(x) (link 'identity') or exp(f(x)) (link 'log'). Classification: `classes[1]` where f(x) > 0."
     f = self.decision_function(X)
     if self.task == 'regression': return np.exp(f) if self.link == 'log' else f
     return np.asarray(self.classes)[(f > 0).astype(np.int64)]
 
 @patch
-def predict_proba(self:RuleEnsemble, X) -> np.ndarray: # as for `coverage`
+def predict_proba(self:RuleEnsemble, X, # as for `coverage`
+                 ) -> np.ndarray: # (rows, 2): the probabilities of `classes[0]` and `classes[1]`
     "Classification with link='logit': columns `(1 - sigmoid(f), sigmoid(f))` in `classes` order."
     if self.task != 'classification' or self.link != 'logit':
         raise InputError("predict_proba needs task='classification' and link='logit'.")
@@ -1332,7 +1364,8 @@ def __repr__(self:RuleEnsemble):
 
 @patch
 def to_text(self:RuleEnsemble, precision:int=3, # digits of weights and thresholds
-            sort:bool=False) -> str: # order the rules by decreasing |weight|
+            sort:bool=False, # order the rules by decreasing |weight|
+           ) -> str: # what f(x) is, the intercept, then one line per rule
     "One line per rule, `+1.234  IF age <= 25.5 AND smoker`; `sort=True` orders by decreasing |weight|."
     total = 'intercept + the weights of the rules that hold'
     if self.task == 'regression':
@@ -1359,7 +1392,12 @@ def _repr_mimebundle_(self:RuleEnsemble, include=None, exclude=None): return {'t
 # %% ../nbs/04_models.ipynb #3ef07ce0
 @patch
 def to_graphviz(self:RuleEnsemble, precision:int=3): # digits of weights and thresholds
-    "A `graphviz.Digraph`: the sum node on the left, one box per rule, edges labelled with the weights."
+    """A `graphviz.Digraph`: the sum node on the left, one box per rule, edges labelled with the weights.
+
+    Returns
+    -------
+    graphviz.Digraph
+        the graph; its `source` is the DOT text"""
     g = new_digraph('rules', rankdir='LR')
     g.node('f', _dot_label('f(x)', f"intercept {format_value(self.intercept, precision)}"), shape='box',
            style='rounded')
@@ -1373,7 +1411,7 @@ def to_graphviz(self:RuleEnsemble, precision:int=3): # digits of weights and thr
 
 # %% ../nbs/04_models.ipynb #43aca8a8
 @patch
-def to_dict(self:RuleEnsemble) -> dict:
+def to_dict(self:RuleEnsemble) -> dict: # the ensemble's fields, rules and weights; `from_dict` reads it
     "Plain JSON-serialisable dict."
     return {'type': 'RuleEnsemble', 'format_version': FORMAT_VERSION, 'task': self.task, 'link': self.link,
             'feature_names': list(self.feature_names), 'classes': _plain(self.classes),
@@ -1383,7 +1421,8 @@ def to_dict(self:RuleEnsemble) -> dict:
             'rules': [r._to_dict() for r in self.rules]}
 
 @patch
-def to_json(self:RuleEnsemble, **kwargs) -> str: # passed to `json.dumps`
+def to_json(self:RuleEnsemble, **kwargs, # passed to `json.dumps`
+           ) -> str: # `to_dict()` as JSON text
     "The ensemble as a JSON string."
     return json.dumps(self.to_dict(), **kwargs)
 
@@ -1424,7 +1463,7 @@ def _node_from_dict(d:dict):
 
 # %% ../nbs/04_models.ipynb #05ae2ac6
 @patch
-def to_dict(self:Tree) -> dict:
+def to_dict(self:Tree) -> dict: # the tree's fields and its nodes nested from the root; `from_dict` reads it
     """Plain JSON-serialisable dict of the tree.
 
     ```python
@@ -1455,7 +1494,8 @@ def from_dict(cls:Tree, d:dict) -> Tree: # a `to_dict()` output
                d.get('feature_info'), d.get('raw_input'))
 
 @patch
-def to_json(self:Tree, **kwargs) -> str: # passed to `json.dumps`
+def to_json(self:Tree, **kwargs, # passed to `json.dumps`
+           ) -> str: # `to_dict()` as JSON text
     """The tree as a JSON string (`kwargs` go to `json.dumps`).
 
     ```python
@@ -1487,7 +1527,12 @@ def model_from_dict(d:dict): # a model's `to_dict()` output
     >>> m = model_from_dict(Tree(Leaf(2.0), ['x'], task='regression').to_dict()); m
     Tree(n_leaves=1, depth=0, task='regression')
 
-    ```"""
+    ```
+
+    Returns
+    -------
+    Tree, RuleList or RuleEnsemble
+        the model, of the class `d['type']` names"""
     kind = d.get('type') if isinstance(d, dict) else None
     if not isinstance(kind, str) or kind not in _MODEL_TYPES:
         raise InputError(f"unknown model type {kind!r}; expected one of {list(_MODEL_TYPES)}.")
@@ -1501,7 +1546,12 @@ def model_from_json(s:str): # a model's `to_json()` output
     >>> model_from_json(ens.to_json()) == ens
     True
 
-    ```"""
+    ```
+
+    Returns
+    -------
+    Tree, RuleList or RuleEnsemble
+        as for `model_from_dict`"""
     return model_from_dict(_loads(s))
 
 # %% ../nbs/04_models.ipynb #161c4a81
@@ -1592,7 +1642,7 @@ def feature_importances(self:Tree, X, # the data: its columns, or the raw table 
                         y, # the targets of its rows
                         sample_weight=None, # row weights (None: all 1)
                         metric:str='l2', # regression loss: 'l2' (squared) or 'l1' (absolute) error
-                       ) -> np.ndarray:
+                       ) -> np.ndarray: # one share per feature, in `feature_names` order
     """Weighted loss decrease of each feature's splits on data `(X, y)`, normalised to sum to one (all zeros when
     the tree removes no loss); see the proposition above.
 
@@ -1622,7 +1672,7 @@ def feature_importances(self:Tree, X, # the data: its columns, or the raw table 
 @patch
 def feature_importances(self:RuleEnsemble, X, # the data: its columns, or the raw table (as for `coverage`)
                         sample_weight=None, # row weights (None: all 1)
-                       ) -> np.ndarray:
+                       ) -> np.ndarray: # one share per feature, in `feature_names` order
     """|weight| times the weighted share of the rows of `X` each rule covers, split equally among the features the
     rule tests; summed per feature and normalised to sum to one (all zeros for an ensemble without rules).
 
