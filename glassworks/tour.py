@@ -126,7 +126,8 @@ def _stop_ogb(out:Path, draw:bool, say):
     from sklearn.datasets import load_diabetes
     from glassworks.ogb import RuleBoostingRegressor
     X, y = load_diabetes(return_X_y=True, as_frame=True)
-    fits = {obj: RuleBoostingRegressor(n_rules=6, max_rule_length=2, objective=obj).fit(X, y) for obj in ('ogb', 'gb')}
+    fits = {obj: RuleBoostingRegressor(max_rules=5, max_rule_length=2, objective=obj).fit(X, y)
+            for obj in ('ogb', 'gb')}
     m = fits['ogb']
     say(f"{m.model_.n_rules} rules, complexity {m.history_[-1]['complexity']}, training R^2 {m.score(X, y):.3f} "
         f"(ordinary gradient boosting: {fits['gb'].score(X, y):.3f}); stopped by {m.stopping_reason_}")
