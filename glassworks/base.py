@@ -15,8 +15,9 @@ from .validation import (check_X, check_X_y, check_predict_X, check_scalar, chec
                                    is_dataframe, InputError, ParameterError)
 
 # %% auto #0
-__all__ = ['CERTIFICATE_ATTRIBUTES', 'SAVE_FORMAT', 'resident_bytes', 'fit_clock', 'SearchMonitor', 'GlassworksEstimator',
-           'ExactSolverMixin', 'GlassworksClassifier', 'GlassworksRegressor', 'load_model']
+__all__ = ['CERTIFICATE_ATTRIBUTES', 'SAVE_FORMAT', 'DEPRECATED', 'resident_bytes', 'fit_clock', 'SearchMonitor',
+           'GlassworksEstimator', 'ExactSolverMixin', 'GlassworksClassifier', 'GlassworksRegressor', 'load_model',
+           'deprecated_param']
 
 # %% ../nbs/01_base.ipynb #bc123499
 def resident_bytes() -> int:
@@ -604,3 +605,35 @@ def load(cls:GlassworksEstimator, path): # a file written by `save`
     est = load_model(path)
     if not isinstance(est, cls): raise InputError(f"{path} holds a {type(est).__name__}, not a {cls.__name__}.")
     return est
+
+# %% ../nbs/01_base.ipynb #3da4a064
+DEPRECATED = 'deprecated'   # the default of a renamed parameter: not given
+
+def deprecated_param(est, # the estimator whose parameter `old` was renamed
+                     old:str, # the deprecated name
+                     new:str, # the name that replaces it
+                     meaning:str='', # how the old value maps onto the new parameter, e.g. ' (the same penalty)'
+                     stacklevel:int=5, # where the warning points: the default is the line that called `fit`
+                     ) -> bool: # whether the user gave `old` (then a FutureWarning was issued)
+    """Whether the deprecated parameter `old` of `est` was set; if so, a FutureWarning names `new` and `meaning`.
+
+    ```python
+    >>> import warnings
+    >>> class Est(GlassworksEstimator):
+    ...     def __init__(self, ridge=1.0, reg=DEPRECATED): self.ridge, self.reg = ridge, reg
+    >>> deprecated_param(Est(), 'reg', 'ridge')
+    False
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter('always')
+    ...     deprecated_param(Est(reg=2.0), 'reg', 'ridge', ' (the same penalty)', stacklevel=2)
+    True
+    >>> str(w[0].message)
+    'Est: `reg` is deprecated and will be removed in a future release; use `ridge` (the same penalty).'
+
+    ```"""
+    v = getattr(est, old)
+    if isinstance(v, str) and v == DEPRECATED: return False
+    import warnings
+    warnings.warn(f"{type(est).__name__}: `{old}` is deprecated and will be removed in a future release; use `{new}`"
+                  f"{meaning}.", FutureWarning, stacklevel=stacklevel)
+    return True

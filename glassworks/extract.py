@@ -4,13 +4,14 @@
 
 # %% ../nbs/40_extract.ipynb #c4d6cf8d
 from __future__ import annotations
-import time, numbers, warnings
+import time, numbers
 from fastcore.basics import patch
 import numpy as np
 from sklearn.base import clone
 from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 from sklearn.exceptions import NotFittedError
-from .base import GlassworksRegressor, ExactSolverMixin, CERTIFICATE_ATTRIBUTES, SearchMonitor
+from .base import (GlassworksRegressor, ExactSolverMixin, CERTIFICATE_ATTRIBUTES, SearchMonitor,
+                             deprecated_param)
 from .validation import (check_scalar, check_option, InputError, ParameterError, MAX_GRID, InputTypeError,
                                    check_bool)
 from .hierscale import user_splits
@@ -295,22 +296,11 @@ class RuleExtractor(ExactSolverMixin, GlassworksRegressor):
         return self
 
 # %% ../nbs/40_extract.ipynb #62dcb3de
-_DEPRECATED = 'deprecated'   # the default of a renamed parameter: not given (scikit-learn's pattern)
-
-def _renamed(est, old:str, new:str, meaning:str='', stacklevel:int=5) -> bool:
-    """Whether the deprecated parameter `old` of `est` was given; if so, a FutureWarning names `new` (and `meaning`:
-    how the old value maps onto it). The default `stacklevel` points at the caller of `fit`."""
-    v = getattr(est, old)
-    if isinstance(v, str) and v == _DEPRECATED: return False
-    warnings.warn(f"{type(est).__name__}: `{old}` is deprecated and will be removed in a future release; use `{new}`"
-                  f"{meaning}.", FutureWarning, stacklevel=stacklevel)
-    return True
-
 @patch
 def _check_params(self:RuleExtractor) -> tuple:
     """Check the parameters; returns the price of a rule (`regularization`, or a deprecated `penalty` when given)
     and the candidate relative gammas (`_gamma_grid`)."""
-    old_price = _renamed(self, 'penalty', 'regularization', ' (the same price, as a fraction of lambda_max)')
+    old_price = deprecated_param(self, 'penalty', 'regularization', ' (the same price, as a fraction of lambda_max)')
     price = self.penalty if old_price else self.regularization
     self._check_common_params()
     check_option(self.solver, 'solver', ('cbcd', 'exact'))
@@ -320,7 +310,7 @@ def _check_params(self:RuleExtractor) -> tuple:
     check_scalar(self.max_rules, 'max_rules', kind=numbers.Integral if integral else numbers.Real, low=0,
                  include_low=False, allow_none=True)
     check_scalar(price, 'penalty' if old_price else 'regularization', low=0, include_low=True, allow_none=True)
-    gammas = self._gamma_grid(_renamed(self, 'gamma', 'ridge', ': gamma=g is ridge=1/g'))
+    gammas = self._gamma_grid(deprecated_param(self, 'gamma', 'ridge', ': gamma=g is ridge=1/g'))
     if self.cv is None or isinstance(self.cv, (numbers.Number, str, bytes)):   # a string has a `split` method too
         check_scalar(self.cv, 'cv', kind=numbers.Integral, low=2)
     elif not (callable(getattr(self.cv, 'split', None)) or np.iterable(self.cv)):  # else its splits, read at the CV

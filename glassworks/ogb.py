@@ -9,7 +9,8 @@ import numpy as np
 import pandas as pd
 from fastcore.basics import patch
 from sklearn.exceptions import ConvergenceWarning
-from .base import GlassworksEstimator, GlassworksRegressor, GlassworksClassifier, SearchMonitor
+from .base import (GlassworksEstimator, GlassworksRegressor, GlassworksClassifier, SearchMonitor,
+                             deprecated_param)
 from .validation import (InputError, ParameterError, check_y, check_scalar, check_option, check_sample_weight,
                                    MAX_GRID)
 from .validation import InputTypeError
@@ -28,17 +29,6 @@ from .boosting import (LOSSES, DEGENERATE_TOL, Loss, SquaredLoss, LogisticLoss, 
 __all__ = ['RuleBoostingRegressor', 'RuleBoostingClassifier']
 
 # %% ../nbs/30_ogb.ipynb #3f3270ac
-_DEPRECATED = 'deprecated'   # the default of a renamed parameter: not given (scikit-learn's pattern)
-
-def _renamed(est, old:str, new:str, meaning:str='', stacklevel:int=5) -> bool:
-    """Whether the deprecated parameter `old` of `est` was given; if so, a FutureWarning names `new` (and `meaning`:
-    how the old value maps onto it). The default `stacklevel` points at the caller of `fit`."""
-    v = getattr(est, old)
-    if isinstance(v, str) and v == _DEPRECATED: return False
-    warnings.warn(f"{type(est).__name__}: `{old}` is deprecated and will be removed in a future release; use `{new}`"
-                  f"{meaning}.", FutureWarning, stacklevel=stacklevel)
-    return True
-
 class _RuleBoosting(GlassworksEstimator):
     "What `RuleBoostingRegressor` and `RuleBoostingClassifier` share: checks, the language, the call of `boost`."
     _losses = ('squared',)
@@ -47,10 +37,10 @@ class _RuleBoosting(GlassworksEstimator):
         """Check the parameters; returns the settings of `boost` whose values a deprecated name may give (`max_rules`,
         `max_steps`, `ridge`)."""
         kw = dict(max_rules=self.max_rules, max_steps=None, ridge=self.ridge)
-        old_steps = _renamed(self, 'n_rules', 'max_rules', " (it counts the rules besides the intercept; n_rules "
-                             "counted the steps, the intercept's among them)")
+        old_steps = deprecated_param(self, 'n_rules', 'max_rules', " (it counts the rules besides the intercept; "
+                                     "n_rules counted the steps, the intercept's among them)")
         if old_steps: kw.update(max_rules=None, max_steps=self.n_rules)
-        old_reg = _renamed(self, 'reg', 'ridge', ' (the same penalty)')
+        old_reg = deprecated_param(self, 'reg', 'ridge', ' (the same penalty)')
         if old_reg: kw['ridge'] = self.reg
         if old_steps: check_scalar(kw['max_steps'], 'n_rules', numbers.Integral, low=1)
         else: check_scalar(kw['max_rules'], 'max_rules', numbers.Integral, low=1)
