@@ -4,10 +4,10 @@
 
 # %% auto #0
 __all__ = ['PROGRESS_AFTER', 'ENVELOPE_VERSION', 'SHOW_CHARS', 'MESSAGE_CHARS', 'STRAY_SHARE', 'DEFAULT_TIME_LIMIT', 'Progress',
-           'CLIError', 'parquet_engine', 'read_table', 'split_target', 'apply_feature_info', 'TimeLimitReached',
-           'TimeBudget', 'fit_method', 'model_inputs', 'predict_envelope', 'load_envelope', 'check_target',
-           'write_atomically', 'staging', 'run_fit', 'run_predict', 'OneLineParser', 'add_commands', 'Terminated',
-           'guarded', 'run_command']
+           'CLIError', 'parquet_engine', 'read_table', 'split_target', 'apply_feature_info', 'every_threshold',
+           'TimeLimitReached', 'TimeBudget', 'fit_method', 'model_inputs', 'predict_envelope', 'load_envelope',
+           'check_target', 'write_atomically', 'staging', 'run_fit', 'run_predict', 'OneLineParser', 'add_commands',
+           'Terminated', 'guarded', 'run_command']
 
 # %% ../nbs/92_cli.ipynb #8e2e66ce
 import argparse, contextlib, json, math, os, secrets, shutil, signal, stat, sys, tempfile, threading, time, dataclasses
@@ -279,6 +279,26 @@ def apply_feature_info(df:pd.DataFrame, # the new table (columns found by name)
 def _say(msg:str, verbose:bool=True):
     if verbose: print(msg, flush=True)
 
+def every_threshold(X:pd.DataFrame, # the table's features
+                    method:str, # a name of `METHODS`
+                    options:dict, # the command line's options
+                    ) -> bool: # whether the tree goes to the engine over every threshold (`glassworks.numdp`)
+    """Whether `fit` gives a tree method the numeric columns as they are, so that the tree is optimal over every
+    threshold: `osdt`/`osrt` with `--max-depth`, no `--n-bins`, and a table of numeric columns without missing
+    values. Otherwise the tree methods get a `Binarizer`'s 0/1 features, as before.
+
+    ```python
+    >>> X = pd.DataFrame({'x': [1.0, 2.5, 3.0], 'z': [0, 1, 1]})
+    >>> every_threshold(X, 'osdt', dict(max_depth=2)), every_threshold(X, 'osdt', dict(max_depth=2, n_bins=4))
+    (True, False)
+    >>> every_threshold(X.assign(c=['a', 'b', 'a']), 'osrt', dict(max_depth=2)), every_threshold(X, 'osdt', {})
+    (False, False)
+
+    ```"""
+    if method not in ('osdt', 'osrt') or options.get('max_depth') is None or options.get('n_bins') is not None:
+        return False
+    return all(_is_numeric(X[c]) for c in X.columns) and not X.isna().to_numpy().any()
+
 def _numeric_columns(X:pd.DataFrame, method:str):
     bad = [c for c in X.columns if not _is_numeric(X[c])]
     if bad: raise CLIError(f"method {method} needs numeric columns, but {_names(bad, 5)} "
@@ -513,7 +533,8 @@ def fit_method(X:pd.DataFrame, # the table's features
     for w in caught: print(f"glassworks: warning: {_one_line(w.message)}", file=sys.stderr, flush=True)
     budget = budget if budget is not None else TimeBudget(None)
     info, encoding = None, 'raw'
-    if m.input == 'binary':                                # 0/1 columns from a Binarizer
+    every = every_threshold(X, method, options)
+    if m.input == 'binary' and not every:                  # 0/1 columns from a Binarizer
         budget.stage = f"binarising {X.shape[1]} columns"
         try:
             with Progress(budget.stage, quiet=quiet):
@@ -525,6 +546,7 @@ def fit_method(X:pd.DataFrame, # the table's features
         say(f"binarised {X.shape[1]} columns into {A.shape[1]} binary features")
     elif m.input == 'table': A, encoding = X, 'binarized'  # the estimator binarises itself
     else: A = _numeric_columns(X, method)
+    if every: say(f"searching every threshold of the {X.shape[1]} numeric columns (--n-bins N binarises instead)")
     yy = y.to_numpy() if task == 'classification' or method == 'osdt' else y.to_numpy(np.float64)
     left = budget.remaining()
     if left is not None:
@@ -1126,7 +1148,8 @@ def add_commands(sub, # the sub-parsers of the `glassworks` command (`add_subpar
     f.add_argument('--min-samples-leaf', type=_min_leaf_arg, metavar='ROWS',
                    help='osdt/osrt: rows every leaf must hold, a count or a fraction of the rows below 1')
     f.add_argument('--n-bins', type=int,
-                   help='quantile bins per numeric column when binarising (osdt/osrt default 4, ogb 5)')
+                   help='quantile bins per numeric column when binarising (osdt/osrt default 4, ogb 5); osdt/osrt '
+                        'with --max-depth on a table of numbers search every threshold unless this is given')
     f.add_argument('--out', default='glassworks-model', help='output folder (default: ./glassworks-model)')
     f.add_argument('--force', action='store_true',
                    help='replace model.json and the drawing when --out already holds them (never the table)')

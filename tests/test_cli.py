@@ -79,6 +79,25 @@ def test_osrt(data):
     assert env['model']['type'] == 'Tree' and 'binarised 4 columns' in stdout
 
 
+def test_trees_search_every_threshold_of_a_table_of_numbers(data):
+    "Issue 41: with --max-depth and no --n-bins, osdt/osrt fit the numeric columns as they are (every threshold)."
+    tmp, d, c = data
+    d.to_csv(tmp / 'progress.csv', index=False)                  # its own output folder (osrt-progress)
+    stdout, env, out, pred = fit_and_predict(tmp, 'progress.csv', 'progression', 'osrt', '--regularization', 0.02,
+                                             '--max-depth', 2, '--time-limit', 60)
+    X, y = d.drop(columns='progression'), d['progression']
+    m = OSRTRegressor(regularization=0.02, max_depth=2).fit(X, y)
+    assert m.numeric_ and m.gap_ == 0 and env['encoding'] == 'raw' and 'every threshold' in stdout
+    np.testing.assert_allclose(pred, m.predict(X), rtol=1e-12)
+    c.drop(columns='size').to_csv(tmp / 'numbers.csv', index=False)
+    stdout, env, out, pred = fit_and_predict(tmp, 'numbers.csv', 'diagnosis', 'osdt', '--regularization', 0.02,
+                                             '--max-depth', 2, '--time-limit', 60)
+    X, y = c.drop(columns=['diagnosis', 'size']), c['diagnosis']
+    m = OSDTClassifier(regularization=0.02, max_depth=2).fit(X, y)
+    assert m.numeric_ and m.optimal_ and env['encoding'] == 'raw' and 'every threshold' in stdout
+    np.testing.assert_array_equal(pred, m.predict(X))
+
+
 def test_hierscale(data):
     tmp, d, c = data
     stdout, env, out, pred = fit_and_predict(tmp, 'diabetes.csv', 'progression', 'hierscale', '--max-depth', 3)
@@ -187,7 +206,7 @@ def test_progress_and_quiet(data, monkeypatch):
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(['fit', str(tmp / 'diabetes.csv'), '--target', 'progression', '--method', 'osrt',
-                     '--max-depth', '2', '--out', str(tmp / 'p1'), '--no-draw'])
+                     '--max-depth', '2', '--n-bins', '4', '--out', str(tmp / 'p1'), '--no-draw'])   # binarised
     assert code == 0
     e = err.getvalue()
     for stage in ('reading diabetes.csv', 'binarising 4 columns', 'fitting OSRTRegressor'):
