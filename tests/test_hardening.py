@@ -45,21 +45,24 @@ def test_cli_out_file_and_folder(table):
     assert r.returncode == 2 and 'is a folder' in r.stderr
 
 
-def test_cli_predict_refuses_missing_values_the_model_never_saw(table):
+@pytest.mark.parametrize('bins, words', [((), 'contains NaN'), (('--n-bins', 4), 'missing value')])
+def test_cli_predict_refuses_missing_values_the_model_never_saw(table, bins, words):
+    "Both envelopes: a tree on the raw numbers (every threshold) and one on binarised columns."
     tmp, df = table
-    assert gw('fit', tmp / 't.csv', '--target', 'y', '--method', 'osrt', '--max-depth', 2, '--out', tmp / 'm2',
+    out = tmp / f'm2-{len(bins)}'
+    assert gw('fit', tmp / 't.csv', '--target', 'y', '--method', 'osrt', '--max-depth', 2, *bins, '--out', out,
               '--no-draw').returncode == 0
     bad = df.copy()
     bad.loc[3, 'a'] = np.nan
     bad.to_csv(tmp / 'nan.csv', index=False)
-    r = gw('predict', tmp / 'm2' / 'model.json', tmp / 'nan.csv', '--out', tmp / 'p.csv')
-    assert r.returncode == 2 and 'missing value' in r.stderr, r.stderr
+    r = gw('predict', out / 'model.json', tmp / 'nan.csv', '--out', tmp / f'p{len(bins)}.csv')
+    assert r.returncode == 2 and words in r.stderr, r.stderr
 
 
 def _envelope(tmp):
     if not (tmp / 'm3' / 'model.json').exists():
-        assert gw('fit', tmp / 't.csv', '--target', 'y', '--method', 'osrt', '--max-depth', 1, '--out', tmp / 'm3',
-                  '--no-draw').returncode == 0
+        assert gw('fit', tmp / 't.csv', '--target', 'y', '--method', 'osrt', '--max-depth', 1, '--n-bins', 4,
+                  '--out', tmp / 'm3', '--no-draw').returncode == 0          # binarised: damage its feature_info
     return json.loads((tmp / 'm3' / 'model.json').read_text())
 
 
