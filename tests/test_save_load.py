@@ -35,8 +35,8 @@ def _cases():
     yield 'osdt bnb', G.OSDTClassifier(0.05, binarizer='quantile', search='bnb', max_leaves=3), X, yc
     yield 'osrt numeric', G.OSRTRegressor(0.02, max_depth=2), X, yr
     yield 'hierscale', G.HierScaleRegressor(n_lambda=5), X, yr
-    yield 'ogb regressor', G.RuleBoostingRegressor(n_rules=3), X, yr
-    yield 'ogb classifier', G.RuleBoostingClassifier(n_rules=3), X, yc
+    yield 'ogb regressor', G.RuleBoostingRegressor(max_rules=2), X, yr
+    yield 'ogb classifier', G.RuleBoostingClassifier(max_rules=2), X, yc
     yield 'extract gb', G.RuleExtractor(gb, max_rules=3), X, yr
     yield 'extract rf exact', G.RuleExtractor(rf, max_rules=3, solver='exact'), X, yr
 
