@@ -63,14 +63,6 @@ def test_a_memory_limit_stops_the_build(warm):
     assert resident_bytes() - r0 < 0.6 * 2 ** 30
 
 
-@pytest.fixture
-def ctrl_c_live():
-    "Python's default SIGINT handler (a shell may start background jobs with SIGINT ignored)."
-    outer = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, outer)
-
-
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason='signals reach the main thread')
 def test_ctrl_c_returns_a_partial_set(warm, ctrl_c_live):
     "It ignored SIGINT; now the first Ctrl-C stops the build within a round and the handler is given back."

@@ -12,14 +12,6 @@ from glassworks.ogb import RuleBoostingRegressor, RuleBoostingClassifier
 from glassworks.boosting import ThresholdEncoder, threshold_propositions
 
 
-@pytest.fixture
-def ctrl_c_live():
-    "Python's default SIGINT handler (a shell may start background jobs with SIGINT ignored; see test_interrupt)."
-    outer = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, outer)
-
-
 def _interrupt_after(seconds):
     "A started timer that sends SIGINT to this process after `seconds`."
     t = threading.Timer(seconds, lambda: os.kill(os.getpid(), signal.SIGINT))

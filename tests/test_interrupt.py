@@ -7,12 +7,9 @@ from glassworks.osdt import OSDTClassifier
 from glassworks.osrt import OSRTRegressor
 
 @pytest.fixture(autouse=True)
-def ctrl_c_live():
-    """Python's default SIGINT handler, as in a script or a Jupyter kernel: a shell starts background jobs (CI, nohup
-    ... &) with SIGINT ignored, and then Python keeps ignoring it (and so, rightly, does `interruptible`)."""
-    outer = signal.signal(signal.SIGINT, signal.default_int_handler)
+def _ctrl_c_live(ctrl_c_live):
+    "Every test here with Python's default SIGINT handler (`ctrl_c_live`, tests/conftest.py)."
     yield
-    signal.signal(signal.SIGINT, outer)
 
 
 rng = np.random.default_rng(1)
